@@ -1,0 +1,299 @@
+// The hookrun prelude. Evaluated once per runtime, before any hook module.
+//
+// It captures the engine internals it needs in closures, removes every
+// non-standard global (including `Deno`) from the hook's global scope, installs
+// `console`, and returns the internal API the Rust side drives. Hook code can
+// never reach that API: it is only the completion value of this script.
+//
+// All work done on behalf of the host uses intrinsics captured here, so a hook
+// that patches `Array.prototype` or `Object.prototype` cannot change how its
+// result is serialised or how its logs are recorded.
+(function hookrunPrelude(globalThis) {
+  "use strict";
+
+  const core = globalThis.Deno.core;
+  const { op_hookrun_log, op_hookrun_host } = core.ops;
+
+  const ObjectCreate = Object.create;
+  const ObjectFreeze = Object.freeze;
+  const ObjectKeys = Object.keys;
+  const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
+  const ObjectDefineProperty = Object.defineProperty;
+  const ReflectApply = Reflect.apply;
+  const ReflectDeleteProperty = Reflect.deleteProperty;
+  const JSONParse = JSON.parse;
+  const JSONStringify = JSON.stringify;
+  const ArrayIsArray = Array.isArray;
+  const ArrayPrototypeJoin = Array.prototype.join;
+  const ArrayPrototypeMap = Array.prototype.map;
+  const SetCtor = Set;
+  const SetPrototypeHas = Set.prototype.has;
+  const SetPrototypeAdd = Set.prototype.add;
+  const SetPrototypeDelete = Set.prototype.delete;
+  const ErrorCtor = Error;
+  const StringCtor = String;
+  const NumberIsFinite = Number.isFinite;
+  const MathImul = Math.imul;
+  const DateCtor = Date;
+
+  const call = (fn, self, ...args) => ReflectApply(fn, self, args);
+  const join = (arr, sep) => call(ArrayPrototypeJoin, arr, sep);
+  const map = (arr, fn) => call(ArrayPrototypeMap, arr, fn);
+  const setHas = (s, v) => call(SetPrototypeHas, s, v);
+  const setAdd = (s, v) => call(SetPrototypeAdd, s, v);
+  const setDelete = (s, v) => call(SetPrototypeDelete, s, v);
+
+  // ---- Globals a hook may see --------------------------------------------
+  // Standard ECMAScript globals only; everything the embedding added is removed.
+  const STANDARD_GLOBALS = new SetCtor([
+    "globalThis", "Infinity", "NaN", "undefined", "eval", "isFinite", "isNaN",
+    "parseFloat", "parseInt", "decodeURI", "decodeURIComponent", "encodeURI",
+    "encodeURIComponent", "escape", "unescape", "Object", "Function", "Array",
+    "Number", "Boolean", "String", "Symbol", "BigInt", "Date", "Promise",
+    "RegExp", "Error", "AggregateError", "EvalError", "RangeError",
+    "ReferenceError", "SyntaxError", "TypeError", "URIError",
+    "SuppressedError", "JSON", "Math", "Reflect", "Proxy", "Map", "Set",
+    "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "Iterator",
+    "ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics", "Int8Array",
+    "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
+    "Int32Array", "Uint32Array", "Float16Array", "Float32Array",
+    "Float64Array", "BigInt64Array", "BigUint64Array", "Intl",
+    "queueMicrotask",
+  ]);
+
+  function removeNonStandardGlobals() {
+    const names = ObjectGetOwnPropertyNames(globalThis);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (!setHas(STANDARD_GLOBALS, name)) {
+        ReflectDeleteProperty(globalThis, name);
+      }
+    }
+  }
+
+  // ---- Determinism -------------------------------------------------------
+  function installDeterminism(nowMs, seed) {
+    let state = seed >>> 0;
+    // mulberry32: small, fast, and good enough for reproducible fixtures.
+    const random = function random() {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = MathImul(t ^ (t >>> 15), t | 1);
+      t ^= t + MathImul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    ObjectDefineProperty(Math, "random", { value: random, writable: true, configurable: true });
+
+    const FrozenDate = function Date(...args) {
+      if (new.target === undefined) {
+        return new DateCtor(nowMs).toString();
+      }
+      return args.length === 0 ? new DateCtor(nowMs) : new DateCtor(...args);
+    };
+    FrozenDate.prototype = DateCtor.prototype;
+    FrozenDate.now = function now() { return nowMs; };
+    FrozenDate.parse = DateCtor.parse;
+    FrozenDate.UTC = DateCtor.UTC;
+    ObjectDefineProperty(DateCtor.prototype, "constructor", {
+      value: FrozenDate, writable: true, configurable: true,
+    });
+    ObjectDefineProperty(globalThis, "Date", { value: FrozenDate, writable: true, configurable: true });
+  }
+
+  // ---- Console -----------------------------------------------------------
+  const LEVELS = { debug: 0, log: 1, info: 2, warn: 3, error: 4 };
+  let logsOpen = true;
+
+  function describe(value, seen, depth) {
+    switch (typeof value) {
+      case "string": return JSONStringify(value);
+      case "function": return `[Function ${value.name || "(anonymous)"}]`;
+      case "symbol": return call(Symbol.prototype.toString, value);
+      case "bigint": return `${StringCtor(value)}n`;
+      case "undefined": return "undefined";
+      case "object": break;
+      default: return StringCtor(value);
+    }
+    if (value === null) return "null";
+    if (setHas(seen, value)) return "[Circular]";
+    if (depth > 4) return ArrayIsArray(value) ? "[Array]" : "[Object]";
+    if (value instanceof ErrorCtor) return errorSummary(value);
+    setAdd(seen, value);
+    try {
+      if (ArrayIsArray(value)) {
+        return `[${join(map(value, (v) => describe(v, seen, depth + 1)), ", ")}]`;
+      }
+      const keys = ObjectKeys(value);
+      const parts = map(keys, (k) => `${JSONStringify(k)}: ${describe(value[k], seen, depth + 1)}`);
+      return `{${join(parts, ", ")}}`;
+    } finally {
+      setDelete(seen, value);
+    }
+  }
+
+  function formatArgs(args) {
+    const parts = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      parts[parts.length] = typeof a === "string" ? a : safely(() => describe(a, new SetCtor(), 0), "[unprintable]");
+    }
+    return join(parts, " ");
+  }
+
+  function makeLogger(level) {
+    return function log(...args) {
+      if (!logsOpen) return;
+      logsOpen = op_hookrun_log(level, formatArgs(args));
+    };
+  }
+
+  const consoleObject = ObjectCreate(null);
+  consoleObject.debug = makeLogger(LEVELS.debug);
+  consoleObject.trace = consoleObject.debug;
+  consoleObject.log = makeLogger(LEVELS.log);
+  consoleObject.info = makeLogger(LEVELS.info);
+  consoleObject.warn = makeLogger(LEVELS.warn);
+  consoleObject.error = makeLogger(LEVELS.error);
+
+  // ---- Errors ------------------------------------------------------------
+  function safely(fn, fallback) {
+    try {
+      return fn();
+    } catch {
+      return fallback;
+    }
+  }
+
+  function errorSummary(e) {
+    const name = safely(() => StringCtor(e.name), "Error");
+    const message = safely(() => StringCtor(e.message), "");
+    return message ? `${name}: ${message}` : name;
+  }
+
+  // Turns anything a hook threw into plain data. Getters and `toString` of the
+  // thrown value may themselves throw; every read is guarded.
+  function describeThrown(e) {
+    const isObject = e !== null && (typeof e === "object" || typeof e === "function");
+    if (!isObject) {
+      return { name: "Error", message: `Uncaught ${safely(() => describe(e, new SetCtor(), 0), "value")}`, stack: "", thrown: "value" };
+    }
+    const name = safely(() => { const n = e.name; return typeof n === "string" ? n : "Error"; }, "Error");
+    const message = safely(() => { const m = e.message; return typeof m === "string" ? m : describe(e, new SetCtor(), 0); }, "");
+    const stack = safely(() => { const s = e.stack; return typeof s === "string" ? s : ""; }, "");
+    return { name, message, stack, thrown: e instanceof ErrorCtor ? "error" : "object" };
+  }
+
+  // ---- Results -----------------------------------------------------------
+  // Serialises a hook's value to JSON text, refusing what JSON cannot carry
+  // faithfully (functions, symbols, bigints, non-finite numbers, cycles) and
+  // stopping as soon as the text would exceed `maxBytes`.
+  class InvalidOutput {
+    constructor(message) { this.message = message; }
+  }
+  class OutputTooLarge {
+    constructor(limit) { this.limit = limit; }
+  }
+
+  function serialize(value, maxBytes) {
+    if (value === undefined) return "null";
+    let budget = maxBytes;
+    const charge = (n) => {
+      budget -= n;
+      if (budget < 0) throw new OutputTooLarge(maxBytes);
+    };
+    const replacer = function (key, v) {
+      const t = typeof v;
+      const where = key === "" ? "the returned value" : `property ${JSONStringify(key)}`;
+      if (t === "function") throw new InvalidOutput(`${where} is a function, which cannot cross the sandbox boundary as JSON`);
+      if (t === "symbol") throw new InvalidOutput(`${where} is a symbol, which cannot cross the sandbox boundary as JSON`);
+      if (t === "bigint") throw new InvalidOutput(`${where} is a BigInt; convert it to a number or string first`);
+      if (t === "number" && !NumberIsFinite(v)) throw new InvalidOutput(`${where} is ${StringCtor(v)}, which JSON cannot represent`);
+      if (t === "string") charge(v.length + 2);
+      else charge(key.length + 4);
+      return v;
+    };
+    let text;
+    try {
+      text = JSONStringify(value, replacer);
+    } catch (e) {
+      if (e instanceof InvalidOutput || e instanceof OutputTooLarge) throw e;
+      if (e instanceof TypeError) throw new InvalidOutput(`the returned value cannot be serialised as JSON: ${safely(() => e.message, "TypeError")}`);
+      throw e;
+    }
+    return text === undefined ? "null" : text;
+  }
+
+  function envelope(kind, body) {
+    return `{"kind":${JSONStringify(kind)},${body}}`;
+  }
+
+  // Set by `configure`: builds the live objects of hook arguments (js/facade.js).
+  let facade = null;
+
+  // Calls `fn` with the JSON argument (made live as `liveJson` describes, when
+  // given), awaits it, and returns a JSON envelope: {kind: "ok", value} |
+  // {kind: "hook-error", error} | {kind: "invalid-output", message} |
+  // {kind: "output-too-large", limit}.
+  async function invoke(fn, argJson, maxBytes, liveJson) {
+    logsOpen = true;
+    let value;
+    try {
+      let arg = JSONParse(argJson);
+      if (liveJson !== undefined) arg = facade.animate(arg, JSONParse(liveJson));
+      value = await fn(arg);
+    } catch (e) {
+      return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+    } finally {
+      facade.finish();
+    }
+    try {
+      return envelope("ok", `"value":${serialize(value, maxBytes)}`);
+    } catch (e) {
+      if (e instanceof InvalidOutput) return envelope("invalid-output", `"message":${JSONStringify(e.message)}`);
+      if (e instanceof OutputTooLarge) return envelope("output-too-large", `"limit":${e.limit}`);
+      return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+    }
+  }
+
+  // Lists a module namespace's exports and whether each is a function.
+  function exportsOf(namespace) {
+    const names = ObjectKeys(namespace);
+    const out = [];
+    for (let i = 0; i < names.length; i++) {
+      out[out.length] = { name: names[i], isFunction: typeof namespace[names[i]] === "function" };
+    }
+    return JSONStringify(out);
+  }
+
+  // ---- Host bridge -------------------------------------------------------
+  // Calls a host member; the Rust side answers `{ok: value}` or `{error: {...}}`.
+  function hostCall(member, args) {
+    const reply = JSONParse(op_hookrun_host(member, JSONStringify(args === undefined ? null : args)));
+    if (reply.error !== undefined) {
+      const err = new ErrorCtor(reply.error.message);
+      const fields = reply.error;
+      const keys = ObjectKeys(fields);
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] !== "message") err[keys[i]] = fields[keys[i]];
+      }
+      throw err;
+    }
+    return reply.ok;
+  }
+
+  // ---- Bootstrap ---------------------------------------------------------
+  return function configure(config, makeFacade) {
+    removeNonStandardGlobals();
+    facade = makeFacade(hostCall);
+    if (config.deterministic) {
+      installDeterminism(config.deterministic.nowMs, config.deterministic.seed);
+    }
+    ObjectDefineProperty(globalThis, "console", {
+      value: ObjectFreeze(consoleObject), writable: true, configurable: true, enumerable: false,
+    });
+    const api = ObjectCreate(null);
+    api.invoke = invoke;
+    api.exportsOf = exportsOf;
+    return ObjectFreeze(api);
+  };
+})(globalThis);

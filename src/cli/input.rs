@@ -1,0 +1,26 @@
+//! Reading JSON inputs named on the command line (`-` is standard input).
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+/// Reads and parses a JSON file, or standard input for `-`.
+pub fn read_json(path: &Path) -> Result<Value> {
+    let text = if path == Path::new("-") {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read JSON from standard input")?;
+        s
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not valid JSON; fix the file and try again",
+            path.display()
+        )
+    })
+}

@@ -1,0 +1,51 @@
+//! Subcommands, human and `--json` output, exit codes.
+
+mod call;
+mod frame;
+mod input;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status for bad usage or unreadable input.
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "hookrun",
+    version,
+    about = "Run the JavaScript hooks of workflow manifests in a sandbox"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Call one export of one module with JSON input, under limits.
+    Call(call::CallArgs),
+}
+
+/// Parses the command line, runs the subcommand and maps errors to exit codes.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Call(args) => call::run(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("hookrun: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! One deno_core runtime with the prelude installed, the module jail, the
+//! watchdog and the heap cap: the engine-specific half of the sandbox.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use deno_core::error::CoreError;
+use deno_core::{JsRuntime, ModuleId, PollEventLoopOptions, RuntimeOptions, v8};
+use serde_json::json;
+
+use super::errors;
+use super::loader::{Jail, JailLoader};
+use super::ops::{CallState, hookrun_sandbox};
+use super::outcome::{CallResult, Outcome, Usage};
+use super::watchdog::Watchdog;
+use super::{Determinism, Limits, SandboxError};
+
+const PRELUDE: &str = include_str!("../../js/prelude.js");
+const FACADE: &str = include_str!("../../js/facade.js");
+
+/// Which limit, if any, ended the current call.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Breach {
+    None,
+    Timeout,
+    Memory,
+}
+
+/// A ready runtime bound to one root directory.
+pub(crate) struct Engine {
+    runtime: JsRuntime,
+    jail: Rc<Jail>,
+    invoke: v8::Global<v8::Function>,
+    exports_of: v8::Global<v8::Function>,
+    modules: HashMap<PathBuf, ModuleId>,
+    watchdog: Watchdog,
+    memory_hit: Rc<Cell<bool>>,
+    tokio: tokio::runtime::Runtime,
+    limits: Limits,
+    /// Set once a call breached a limit; the engine must then be discarded.
+    pub poisoned: bool,
+}
+
+/// A loaded module's export, ready to be called.
+struct Export {
+    function: v8::Global<v8::Function>,
+}
+
+impl Engine {
+    pub fn new(
+        root: PathBuf,
+        limits: Limits,
+        determinism: Option<Determinism>,
+    ) -> Result<Engine, SandboxError> {
+        let jail = Rc::new(Jail::new(root));
+        let create_params =
+            v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
+        let mut runtime = JsRuntime::try_new(RuntimeOptions {
+            module_loader: Some(Rc::new(JailLoader(Rc::clone(&jail)))),
+            extensions: vec![hookrun_sandbox::init(limits.max_log_bytes)],
+            create_params: Some(create_params),
+            ..Default::default()
+        })
+        .map_err(|e| SandboxError::Engine(e.to_string()))?;
+
+        let isolate = runtime.v8_isolate().thread_safe_handle();
+        let memory_hit = Rc::new(Cell::new(false));
+        {
+            let hit = Rc::clone(&memory_hit);
+            let handle = isolate.clone();
+            runtime.add_near_heap_limit_callback(move |current, _initial| {
+                hit.set(true);
+                handle.terminate_execution();
+                heap_limit_after_breach(current)
+            });
+        }
+        let watchdog = Watchdog::start(isolate).map_err(|e| SandboxError::Engine(e.to_string()))?;
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .map_err(|e| SandboxError::Engine(e.to_string()))?;
+
+        let configure = runtime
+            .execute_script("hookrun:prelude", PRELUDE)
+            .map_err(|e| SandboxError::Engine(format!("prelude failed: {e}")))?;
+        let facade = runtime
+            .execute_script("hookrun:facade", FACADE)
+            .map_err(|e| SandboxError::Engine(format!("facade failed: {e}")))?;
+        let config = json!({
+            "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
+        });
+        let api = {
+            deno_core::scope!(scope, &mut runtime);
+            let configure = v8::Local::new(scope, configure);
+            let configure = v8::Local::<v8::Function>::try_from(configure)
+                .map_err(|_| SandboxError::Engine("prelude did not return a function".into()))?;
+            let config = deno_core::serde_v8::to_v8(scope, &config)
+                .map_err(|e| SandboxError::Engine(e.to_string()))?;
+            let facade = v8::Local::new(scope, facade);
+            let undefined = v8::undefined(scope).into();
+            let api = configure
+                .call(scope, undefined, &[config, facade])
+                .ok_or_else(|| SandboxError::Engine("prelude configuration threw".into()))?;
+            let api = v8::Local::<v8::Object>::try_from(api)
+                .map_err(|_| SandboxError::Engine("prelude returned no API object".into()))?;
+            let get = |scope: &mut v8::PinScope, name: &str| {
+                let key = v8::String::new(scope, name)?;
+                let f = api.get(scope, key.into())?;
+                let f = v8::Local::<v8::Function>::try_from(f).ok()?;
+                Some(v8::Global::new(scope, f))
+            };
+            match (get(scope, "invoke"), get(scope, "exportsOf")) {
+                (Some(i), Some(e)) => (i, e),
+                _ => return Err(SandboxError::Engine("prelude API is incomplete".into())),
+            }
+        };
+        Ok(Engine {
+            runtime,
+            jail,
+            invoke: api.0,
+            exports_of: api.1,
+            modules: HashMap::new(),
+            watchdog,
+            memory_hit,
+            tokio,
+            limits,
+            poisoned: false,
+        })
+    }
+
+    /// Runs one call; see [`super::Sandbox::run`].
+    pub fn call(&mut self, call: super::Call<'_>) -> Outcome {
+        let started = Instant::now();
+        self.call_state()
+            .borrow_mut()
+            .borrow_mut::<CallState>()
+            .reset(call.host);
+        self.memory_hit.set(false);
+        self.watchdog
+            .arm(Duration::from_millis(self.limits.timeout_ms));
+        let result = self.load_and_call(call.module, call.export, call.arg, call.live);
+        let timed_out = self.watchdog.disarm();
+        let breach = if self.memory_hit.get() {
+            Breach::Memory
+        } else if timed_out {
+            Breach::Timeout
+        } else {
+            Breach::None
+        };
+        let result = match breach {
+            Breach::Memory => CallResult::MemoryLimit {
+                limit_bytes: self.limits.max_heap_bytes,
+            },
+            Breach::Timeout => CallResult::Timeout {
+                limit_ms: self.limits.timeout_ms,
+            },
+            Breach::None => result,
+        };
+        if result.breaches_limit() {
+            self.poisoned = true;
+        }
+        let heap_used_bytes = if self.poisoned {
+            None
+        } else {
+            Some(
+                self.runtime
+                    .v8_isolate()
+                    .get_heap_statistics()
+                    .used_heap_size() as u64,
+            )
+        };
+        let state = self.call_state();
+        let mut state = state.borrow_mut();
+        let call = state.borrow_mut::<CallState>();
+        let logs = std::mem::take(&mut call.logs);
+        let usage = Usage {
+            wall_ms: started.elapsed().as_millis() as u64,
+            log_bytes: call.log_bytes,
+            op_calls: call.op_calls,
+            heap_used_bytes,
+        };
+        call.host = None;
+        Outcome {
+            result,
+            logs,
+            usage,
+        }
+    }
+
+    /// Lists the exports of `module` (name, is-function) without calling any.
+    pub fn exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
+        self.watchdog
+            .arm(Duration::from_millis(self.limits.timeout_ms));
+        let listed = self.list_exports(module);
+        let timed_out = self.watchdog.disarm();
+        if timed_out || self.memory_hit.get() {
+            self.poisoned = true;
+            return Err(if timed_out {
+                CallResult::Timeout {
+                    limit_ms: self.limits.timeout_ms,
+                }
+            } else {
+                CallResult::MemoryLimit {
+                    limit_bytes: self.limits.max_heap_bytes,
+                }
+            });
+        }
+        listed
+    }
+
+    fn list_exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
+        let (id, _) = self.load(module)?;
+        let namespace = self
+            .runtime
+            .get_module_namespace(id)
+            .map_err(|e| CallResult::LoadError(errors::from_core(&e)))?;
+        let text = {
+            deno_core::scope!(scope, &mut self.runtime);
+            let f = v8::Local::new(scope, &self.exports_of);
+            let ns = v8::Local::new(scope, namespace);
+            let undefined = v8::undefined(scope).into();
+            f.call(scope, undefined, &[ns.into()])
+                .map(|v| v.to_rust_string_lossy(scope))
+        };
+        let text = text.ok_or_else(|| {
+            CallResult::LoadError(errors::plain("Error", "cannot list the module's exports"))
+        })?;
+        let list: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
+        Ok(list
+            .iter()
+            .filter_map(|e| Some((e["name"].as_str()?.to_string(), e["isFunction"].as_bool()?)))
+            .collect())
+    }
+
+    fn call_state(&self) -> Rc<RefCell<deno_core::OpState>> {
+        self.runtime.op_state()
+    }
+
+    fn load_and_call(
+        &mut self,
+        module: &Path,
+        export: &str,
+        arg: &serde_json::Value,
+        live: Option<&serde_json::Value>,
+    ) -> CallResult {
+        let export = match self
+            .load(module)
+            .and_then(|(id, name)| self.export(id, &name, export))
+        {
+            Ok(export) => export,
+            Err(result) => return result,
+        };
+        let max_output = self.limits.max_output_bytes;
+        let (arg_text, live_text) = (arg.to_string(), live.map(|l| l.to_string()));
+        let args = {
+            deno_core::scope!(scope, &mut self.runtime);
+            let text = |scope: &mut v8::PinScope, text: Option<&str>| {
+                let value: v8::Local<v8::Value> = match text {
+                    Some(text) => v8::String::new(scope, text)?.into(),
+                    None => v8::undefined(scope).into(),
+                };
+                Some(v8::Global::new(scope, value))
+            };
+            let (Some(arg), Some(live)) = (
+                text(scope, Some(&arg_text)),
+                text(scope, live_text.as_deref()),
+            ) else {
+                return CallResult::LoadError(errors::plain(
+                    "ArgumentError",
+                    "the argument is too large to pass to the hook",
+                ));
+            };
+            let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
+            let limit: v8::Local<v8::Value> = v8::Number::new(scope, max_output as f64).into();
+            [
+                v8::Global::new(scope, f),
+                arg,
+                v8::Global::new(scope, limit),
+                live,
+            ]
+        };
+        let call = self.runtime.call_with_args(&self.invoke, &args);
+        let runtime = &mut self.runtime;
+        let settled = self
+            .tokio
+            .block_on(runtime.with_event_loop_promise(call, PollEventLoopOptions::default()));
+        match settled {
+            Ok(value) => {
+                deno_core::scope!(scope, &mut self.runtime);
+                let value = v8::Local::new(scope, value);
+                let text = value.to_rust_string_lossy(scope);
+                errors::from_envelope(&text, max_output)
+            }
+            Err(e) => CallResult::HookError(errors::from_core(&e)),
+        }
+    }
+
+    /// Loads and evaluates `module` once per engine; later calls reuse it.
+    /// Returns the module id and its root-relative name.
+    fn load(&mut self, module: &Path) -> Result<(ModuleId, String), CallResult> {
+        let specifier = self
+            .jail
+            .admit_path(module)
+            .map_err(|e| CallResult::LoadError(errors::plain("ImportError", &e.to_string())))?;
+        let admitted = self.jail.lookup(specifier.as_str());
+        let (path, name) = match admitted {
+            Some(m) => (m.path, m.relative),
+            None => (module.to_path_buf(), module.display().to_string()),
+        };
+        if let Some(id) = self.modules.get(&path) {
+            return Ok((*id, name));
+        }
+        let load_error = |e: CoreError| CallResult::LoadError(errors::from_core(&e));
+        let runtime = &mut self.runtime;
+        let id = self
+            .tokio
+            .block_on(runtime.load_side_es_module(&specifier))
+            .map_err(load_error)?;
+        let evaluation = runtime.mod_evaluate(id);
+        let evaluated = self.tokio.block_on(async {
+            runtime
+                .run_event_loop(PollEventLoopOptions::default())
+                .await?;
+            evaluation.await
+        });
+        evaluated.map_err(load_error)?;
+        self.modules.insert(path, id);
+        Ok((id, name))
+    }
+
+    fn export(&mut self, id: ModuleId, module: &str, name: &str) -> Result<Export, CallResult> {
+        let namespace = self
+            .runtime
+            .get_module_namespace(id)
+            .map_err(|e| CallResult::LoadError(errors::from_core(&e)))?;
+        deno_core::scope!(scope, &mut self.runtime);
+        let namespace = v8::Local::new(scope, namespace);
+        let missing = || {
+            CallResult::LoadError(errors::plain(
+                "ExportError",
+                &format!(
+                    "{module} has no exported function named {name}; export it with `export function {name}(…)` or `export async function {name}(…)`"
+                ),
+            ))
+        };
+        let key = v8::String::new(scope, name).ok_or_else(missing)?;
+        let value = namespace.get(scope, key.into()).ok_or_else(missing)?;
+        let function = v8::Local::<v8::Function>::try_from(value).map_err(|_| missing())?;
+        Ok(Export {
+            function: v8::Global::new(scope, function),
+        })
+    }
+}
+
+/// The heap limit the engine continues with after the cap was hit.
+///
+/// QuickJS moves its hard allocation cap to whatever this returns, so it must
+/// not grow: returning the current limit keeps the cap hard. V8 instead needs
+/// room to unwind the termination or it aborts the process.
+#[cfg(feature = "quickjs")]
+fn heap_limit_after_breach(current: usize) -> usize {
+    current
+}
+
+#[cfg(not(feature = "quickjs"))]
+fn heap_limit_after_breach(current: usize) -> usize {
+    current.saturating_mul(2)
+}

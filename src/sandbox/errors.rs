@@ -1,0 +1,169 @@
+//! Turning engine errors and the prelude's result envelopes into typed results,
+//! with stacks reduced to the hook's own frames and root-relative paths.
+
+use deno_core::error::{CoreError, CoreErrorKind, JsError};
+use serde::Deserialize;
+
+use super::loader::SCHEME_PREFIX;
+use super::outcome::{CallResult, JsFailure, SourceLocation};
+
+/// A failure with no stack.
+pub(crate) fn plain(name: &str, message: &str) -> JsFailure {
+    JsFailure {
+        name: name.to_string(),
+        message: message.to_string(),
+        stack: String::new(),
+        location: None,
+    }
+}
+
+/// A deno_core error (module load, evaluation, rejected call) as a failure.
+pub(crate) fn from_core(error: &CoreError) -> JsFailure {
+    from_kind(&error.0)
+}
+
+fn from_kind(kind: &CoreErrorKind) -> JsFailure {
+    match kind {
+        CoreErrorKind::Js(js) => from_js_error(js),
+        CoreErrorKind::CouldNotExecute { error, .. } => from_kind(error),
+        other => plain("Error", &strip_scheme(&other.to_string())),
+    }
+}
+
+fn from_js_error(js: &JsError) -> JsFailure {
+    let name = js.name.clone().unwrap_or_else(|| "Error".to_string());
+    let message = js
+        .message
+        .clone()
+        .unwrap_or_else(|| js.exception_message.clone());
+    let location = js.frames.iter().find_map(|f| {
+        let file = f.file_name.as_deref()?.strip_prefix(SCHEME_PREFIX)?;
+        Some(SourceLocation {
+            file: file.to_string(),
+            line: u32::try_from(f.line_number?).ok()?,
+            column: u32::try_from(f.column_number?).ok()?,
+        })
+    });
+    let stack = js.stack.as_deref().map(hook_frames).unwrap_or_default();
+    JsFailure {
+        name,
+        message: strip_scheme(&message),
+        location: location.or_else(|| top_frame(&stack)),
+        stack,
+    }
+}
+
+/// Keeps only the stack lines that point into hook modules, with relative paths.
+pub(crate) fn hook_frames(stack: &str) -> String {
+    stack
+        .lines()
+        .filter(|l| l.trim_start().starts_with("at ") && l.contains(SCHEME_PREFIX))
+        .map(|l| format!("    {}", strip_scheme(l.trim())))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first `file:line:col` in a reduced stack.
+pub(crate) fn top_frame(stack: &str) -> Option<SourceLocation> {
+    stack.lines().find_map(parse_frame)
+}
+
+fn parse_frame(line: &str) -> Option<SourceLocation> {
+    let body = line.trim().strip_prefix("at ")?;
+    let inner = match (body.rfind('('), body.ends_with(')')) {
+        (Some(open), true) => &body[open + 1..body.len() - 1],
+        _ => body,
+    };
+    let mut parts = inner.rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    let file = parts.next()?.to_string();
+    Some(SourceLocation { file, line, column })
+}
+
+fn strip_scheme(text: &str) -> String {
+    text.replace(SCHEME_PREFIX, "")
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum Envelope {
+    Ok { value: serde_json::Value },
+    HookError { error: ThrownError },
+    InvalidOutput { message: String },
+    OutputTooLarge,
+}
+
+#[derive(Deserialize)]
+struct ThrownError {
+    name: String,
+    message: String,
+    stack: String,
+}
+
+/// Reads the prelude's result envelope (see `invoke` in `js/prelude.js`).
+pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> CallResult {
+    if text.len() as u64 > max_output_bytes.saturating_add(64) {
+        return CallResult::OutputTooLarge {
+            limit_bytes: max_output_bytes,
+        };
+    }
+    match serde_json::from_str::<Envelope>(text) {
+        Ok(Envelope::Ok { value }) => CallResult::Ok(value),
+        Ok(Envelope::HookError { error }) => {
+            let stack = hook_frames(&error.stack);
+            CallResult::HookError(JsFailure {
+                name: error.name,
+                message: strip_scheme(&error.message),
+                location: top_frame(&stack),
+                stack,
+            })
+        }
+        Ok(Envelope::InvalidOutput { message }) => CallResult::InvalidOutput { message },
+        Ok(Envelope::OutputTooLarge) => CallResult::OutputTooLarge {
+            limit_bytes: max_output_bytes,
+        },
+        Err(e) => CallResult::InvalidOutput {
+            message: format!("the hook's result could not be read back: {e}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stacks_keep_only_hook_frames() {
+        let stack = "Error: boom\n    at inner (hookrun:///hooks/a.mjs:8:51)\n    at invoke (hookrun:prelude:200:3)\n    at ext:core/01_core.js:1:1\n    at hookrun:///lib/x.mjs:2:3";
+        let reduced = hook_frames(stack);
+        assert_eq!(
+            reduced,
+            "    at inner (hooks/a.mjs:8:51)\n    at lib/x.mjs:2:3"
+        );
+        assert_eq!(
+            top_frame(&reduced),
+            Some(SourceLocation {
+                file: "hooks/a.mjs".into(),
+                line: 8,
+                column: 51
+            })
+        );
+    }
+
+    #[test]
+    fn envelopes_map_to_results() {
+        assert_eq!(
+            from_envelope(r#"{"kind":"ok","value":[1]}"#, 100),
+            CallResult::Ok(serde_json::json!([1]))
+        );
+        assert!(matches!(
+            from_envelope(r#"{"kind":"output-too-large","limit":5}"#, 5),
+            CallResult::OutputTooLarge { limit_bytes: 5 }
+        ));
+        assert!(matches!(
+            from_envelope("not json", 100),
+            CallResult::InvalidOutput { .. }
+        ));
+    }
+}

@@ -1,0 +1,81 @@
+//! The bridge between the prelude's host calls and whatever the embedder offers.
+//!
+//! The sandbox itself grants hooks nothing: without a bridge every host call
+//! fails with `unavailable`. Higher layers implement [`HostBridge`] to answer
+//! reads from their world and to record writes.
+
+use serde_json::{Map, Value, json};
+
+/// Answers host calls made by hook code (`runtime.hostApi.*`, bundle readers, …).
+pub trait HostBridge {
+    /// Handles `member` (e.g. `library.getItemDetail`) called with the JSON `args`.
+    fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError>;
+}
+
+/// A host error as hooks see it: a rejected promise carrying these fields.
+///
+/// The shape follows the contract's `WorkflowHostError`
+/// (`schema`, `code`, `retryable`, `details`), with `message` and `name`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostError {
+    /// The error's `name` (`WorkflowHostError` for contract errors).
+    pub name: String,
+    /// The error's `message`.
+    pub message: String,
+    /// Further properties set on the JS error object (`code`, `details`, …).
+    pub fields: Map<String, Value>,
+}
+
+/// The schema id carried by contract host errors.
+pub const HOST_ERROR_SCHEMA: &str = "zotero-agents.workflow-host-error.v1";
+
+impl HostError {
+    /// A contract `WorkflowHostError` with `code`, `details` and `retryable`.
+    pub fn workflow(code: &str, message: impl Into<String>, details: Value) -> HostError {
+        let mut fields = Map::new();
+        fields.insert("schema".into(), json!(HOST_ERROR_SCHEMA));
+        fields.insert("code".into(), json!(code));
+        fields.insert("retryable".into(), json!(code == "unavailable"));
+        fields.insert("details".into(), details);
+        HostError {
+            name: "WorkflowHostError".into(),
+            message: message.into(),
+            fields,
+        }
+    }
+
+    /// An error of any name with no further fields (e.g. a bundle reader's error).
+    pub fn plain(name: &str, message: impl Into<String>) -> HostError {
+        HostError {
+            name: name.into(),
+            message: message.into(),
+            fields: Map::new(),
+        }
+    }
+
+    /// `unavailable`: no host is attached to this call.
+    pub fn unavailable(member: &str) -> HostError {
+        HostError::workflow(
+            "unavailable",
+            format!("{member} is unavailable: no Workflow Host is attached to this call"),
+            json!({"reason": "runtime", "kind": member}),
+        )
+    }
+
+    /// `invalid_request`: the arguments could not be read.
+    pub fn invalid_request(member: &str, why: &str) -> HostError {
+        HostError::workflow(
+            "invalid_request",
+            format!("{member}: invalid request: {why}"),
+            json!({"reason": "invalid_value", "operation": member}),
+        )
+    }
+
+    /// The JSON the prelude turns into a thrown error.
+    pub(crate) fn to_json(&self) -> Value {
+        let mut out = self.fields.clone();
+        out.insert("name".into(), json!(self.name));
+        out.insert("message".into(), json!(self.message));
+        Value::Object(out)
+    }
+}

@@ -1,0 +1,229 @@
+//! The sandbox: call one export of one ES module with JSON in and JSON out,
+//! under limits, and get back one typed [`Outcome`].
+//!
+//! Hooks run deny-by-default: they cannot see `Deno`, the file system, the
+//! network, the environment or timers; they can import only `.mjs`/`.js` files
+//! inside the sandbox root through relative specifiers; `console.*` is captured.
+//! A call that breaches a limit ends with a typed outcome and the runtime behind
+//! it is discarded; the next call gets a fresh one.
+//!
+//! ```no_run
+//! use hookrun::sandbox::{CallResult, Sandbox, SandboxOptions};
+//! use serde_json::json;
+//!
+//! let mut sandbox = Sandbox::new("fixtures/sandbox", SandboxOptions::default())?;
+//! let outcome = sandbox.call("happy.mjs".as_ref(), "greetLater", &json!({"name": "Ada"}));
+//! if let CallResult::Ok(value) = &outcome.result {
+//!     println!("{value}");
+//! }
+//! # Ok::<(), hookrun::sandbox::SandboxError>(())
+//! ```
+
+mod engine;
+mod errors;
+mod host;
+mod loader;
+mod ops;
+mod outcome;
+mod watchdog;
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+pub use host::{HOST_ERROR_SCHEMA, HostBridge, HostError};
+pub use loader::ImportRefusal;
+pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLocation, Usage};
+
+use engine::Engine;
+
+/// Per-call limits. A breach ends the call with a typed outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock limit per call, module loading included.
+    pub timeout_ms: u64,
+    /// Heap cap of the runtime.
+    pub max_heap_bytes: u64,
+    /// Largest JSON text a call may return.
+    pub max_output_bytes: u64,
+    /// Largest amount of console text kept per call.
+    pub max_log_bytes: u64,
+}
+
+impl Default for Limits {
+    /// 5 s, 128 MiB heap, 16 MiB output, 1 MiB logs.
+    fn default() -> Limits {
+        Limits {
+            timeout_ms: 5_000,
+            max_heap_bytes: 128 * 1024 * 1024,
+            max_output_bytes: 16 * 1024 * 1024,
+            max_log_bytes: 1024 * 1024,
+        }
+    }
+}
+
+/// Frozen clock and seeded randomness, for reproducible runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Determinism {
+    /// What `Date.now()` and `new Date()` return, in ms since the Unix epoch.
+    pub now_ms: i64,
+    /// Seed of `Math.random()`.
+    pub seed: u32,
+}
+
+impl Default for Determinism {
+    /// 2026-01-01T00:00:00.000Z and seed 1.
+    fn default() -> Determinism {
+        Determinism {
+            now_ms: 1_767_225_600_000,
+            seed: 1,
+        }
+    }
+}
+
+/// How a [`Sandbox`] is set up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SandboxOptions {
+    /// Limits applied to every call.
+    pub limits: Limits,
+    /// Frozen clock and seeded randomness, when set.
+    pub determinism: Option<Determinism>,
+}
+
+/// Errors setting up a sandbox (as opposed to outcomes of calls).
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// The root directory cannot be used.
+    #[error("sandbox root {path}: {source}")]
+    Root {
+        /// The root as given.
+        path: PathBuf,
+        /// Why it cannot be used.
+        source: std::io::Error,
+    },
+    /// The JS engine could not be started.
+    #[error("the JavaScript engine could not start: {0}")]
+    Engine(String),
+}
+
+/// One call of an export.
+pub struct Call<'a> {
+    /// The module, relative to the sandbox root or absolute inside it.
+    pub module: &'a Path,
+    /// The export to call.
+    pub export: &'a str,
+    /// The single argument.
+    pub arg: &'a serde_json::Value,
+    /// Live objects to build inside the argument before the call: a JSON array
+    /// of `{path, kind, …}` entries understood by `js/facade.js` (`runtime`,
+    /// `bundleReader`, `resultContext`, `frozen`).
+    pub live: Option<&'a serde_json::Value>,
+    /// Answers the hook's host calls; without one they fail with `unavailable`.
+    pub host: Option<Rc<RefCell<dyn HostBridge>>>,
+}
+
+/// A sandbox bound to one root directory (the module jail).
+///
+/// Modules stay loaded between calls, so module-level state persists across
+/// calls of one sandbox, as hooks of one workflow run expect. A call that
+/// breaches a limit discards that state with the runtime.
+pub struct Sandbox {
+    root: PathBuf,
+    options: SandboxOptions,
+    engine: Option<Engine>,
+}
+
+impl Sandbox {
+    /// A sandbox whose modules must live under `root`.
+    pub fn new(root: impl AsRef<Path>, options: SandboxOptions) -> Result<Sandbox, SandboxError> {
+        let given = root.as_ref();
+        let root = given.canonicalize().map_err(|source| SandboxError::Root {
+            path: given.to_path_buf(),
+            source,
+        })?;
+        if !root.is_dir() {
+            return Err(SandboxError::Root {
+                path: given.to_path_buf(),
+                source: std::io::Error::other("not a directory"),
+            });
+        }
+        Ok(Sandbox {
+            root,
+            options,
+            engine: None,
+        })
+    }
+
+    /// The canonical root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The options this sandbox was created with.
+    pub fn options(&self) -> &SandboxOptions {
+        &self.options
+    }
+
+    /// Calls `export` of `module` (relative to the root, or absolute inside it)
+    /// with `arg` as its single argument, awaiting a returned promise.
+    pub fn call(&mut self, module: &Path, export: &str, arg: &serde_json::Value) -> Outcome {
+        self.run(Call {
+            module,
+            export,
+            arg,
+            live: None,
+            host: None,
+        })
+    }
+
+    /// Runs one [`Call`], with its live objects and host bridge.
+    pub fn run(&mut self, call: Call<'_>) -> Outcome {
+        match self.engine() {
+            Ok(engine) => {
+                let outcome = engine.call(call);
+                self.discard_if_poisoned();
+                outcome
+            }
+            Err(e) => Outcome {
+                result: CallResult::LoadError(errors::plain("EngineError", &e.to_string())),
+                logs: Vec::new(),
+                usage: Usage::default(),
+            },
+        }
+    }
+
+    /// Loads `module` and lists its exports as `(name, is_function)`, without
+    /// calling any of them. Module top-level code does run.
+    pub fn exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
+        let engine = self
+            .engine()
+            .map_err(|e| CallResult::LoadError(errors::plain("EngineError", &e.to_string())))?;
+        let listed = engine.exports(module);
+        self.discard_if_poisoned();
+        listed
+    }
+
+    /// Drops the runtime; the next call starts a fresh one.
+    pub fn reset(&mut self) {
+        self.engine = None;
+    }
+
+    fn engine(&mut self) -> Result<&mut Engine, SandboxError> {
+        if self.engine.is_none() {
+            self.engine = Some(Engine::new(
+                self.root.clone(),
+                self.options.limits,
+                self.options.determinism,
+            )?);
+        }
+        self.engine
+            .as_mut()
+            .ok_or_else(|| SandboxError::Engine("runtime unavailable".into()))
+    }
+
+    fn discard_if_poisoned(&mut self) {
+        if self.engine.as_ref().is_some_and(|e| e.poisoned) {
+            self.engine = None;
+        }
+    }
+}

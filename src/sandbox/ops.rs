@@ -1,0 +1,142 @@
+//! The ops hook code can reach (through the prelude only): console capture and
+//! the host bridge. Per-call bookkeeping lives in [`CallState`] in the `OpState`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use deno_core::{OpState, op2};
+use serde_json::{Value, json};
+
+use super::host::{HostBridge, HostError};
+use super::outcome::{LogEntry, LogLevel};
+
+/// Marker appended once when the log limit is reached.
+pub(crate) const TRUNCATION_MARKER: &str = "[hookrun: log output truncated at the log size limit]";
+
+/// What one call accumulates while it runs.
+pub(crate) struct CallState {
+    pub logs: Vec<LogEntry>,
+    pub log_bytes: u64,
+    kept_bytes: u64,
+    pub log_limit: u64,
+    pub truncated: bool,
+    pub op_calls: u64,
+    pub host: Option<Rc<RefCell<dyn HostBridge>>>,
+}
+
+impl CallState {
+    pub fn new(log_limit: u64) -> CallState {
+        CallState {
+            logs: Vec::new(),
+            log_bytes: 0,
+            kept_bytes: 0,
+            log_limit,
+            truncated: false,
+            op_calls: 0,
+            host: None,
+        }
+    }
+
+    /// Starts a new call: clears what the previous one left.
+    pub fn reset(&mut self, host: Option<Rc<RefCell<dyn HostBridge>>>) {
+        self.logs.clear();
+        self.log_bytes = 0;
+        self.kept_bytes = 0;
+        self.truncated = false;
+        self.op_calls = 0;
+        self.host = host;
+    }
+
+    /// Records a console message; returns whether more messages are accepted.
+    fn log(&mut self, level: LogLevel, message: String) -> bool {
+        self.log_bytes += message.len() as u64;
+        if self.truncated {
+            return false;
+        }
+        let room = self.log_limit.saturating_sub(self.kept_bytes);
+        if (message.len() as u64) <= room {
+            self.kept_bytes += message.len() as u64;
+            self.logs.push(LogEntry { level, message });
+            return true;
+        }
+        let mut cut = room as usize;
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        if cut > 0 {
+            self.kept_bytes += cut as u64;
+            self.logs.push(LogEntry {
+                level,
+                message: message[..cut].to_string(),
+            });
+        }
+        self.logs.push(LogEntry {
+            level: LogLevel::Warn,
+            message: TRUNCATION_MARKER.to_string(),
+        });
+        self.truncated = true;
+        false
+    }
+}
+
+#[op2(fast)]
+fn op_hookrun_log(state: &mut OpState, #[smi] level: u32, #[string] message: String) -> bool {
+    state
+        .borrow_mut::<CallState>()
+        .log(LogLevel::from_code(level), message)
+}
+
+#[op2]
+#[string]
+fn op_hookrun_host(
+    state: &mut OpState,
+    #[string] member: String,
+    #[string] args: String,
+) -> String {
+    let call = state.borrow_mut::<CallState>();
+    call.op_calls += 1;
+    let reply = match (&call.host, serde_json::from_str::<Value>(&args)) {
+        (None, _) => Err(HostError::unavailable(&member)),
+        (Some(_), Err(e)) => Err(HostError::invalid_request(&member, &e.to_string())),
+        (Some(host), Ok(args)) => match host.try_borrow_mut() {
+            Ok(mut host) => host.call(&member, args),
+            Err(_) => Err(HostError::unavailable(&member)),
+        },
+    };
+    match reply {
+        Ok(value) => json!({ "ok": value }).to_string(),
+        Err(error) => json!({ "error": error.to_json() }).to_string(),
+    }
+}
+
+deno_core::extension!(
+    hookrun_sandbox,
+    ops = [op_hookrun_log, op_hookrun_host],
+    options = { log_limit: u64 },
+    state = |state, options| {
+        state.put(CallState::new(options.log_limit));
+    },
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logs_are_capped_once_with_a_marker() {
+        let mut s = CallState::new(10);
+        assert!(s.log(LogLevel::Log, "12345".into()));
+        assert!(!s.log(LogLevel::Log, "6789012345".into()));
+        assert!(!s.log(LogLevel::Log, "more".into()));
+        let texts: Vec<_> = s.logs.iter().map(|l| l.message.as_str()).collect();
+        assert_eq!(texts, ["12345", "67890", TRUNCATION_MARKER]);
+        assert_eq!(s.log_bytes, 19);
+    }
+
+    #[test]
+    fn truncation_respects_utf8_boundaries() {
+        let mut s = CallState::new(4);
+        s.log(LogLevel::Info, "ééé".into());
+        assert_eq!(s.logs[0].message, "éé");
+    }
+}

@@ -1,0 +1,227 @@
+//! The typed result of one sandboxed call, with its logs and resource usage.
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// Where a JS error happened, relative to the sandbox root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceLocation {
+    /// Path of the module relative to the root, with `/` separators.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// A JS error as plain data: what a hook threw, or why a module failed to load.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JsFailure {
+    /// The error's `name` (`TypeError`, `SyntaxError`, …).
+    pub name: String,
+    /// The error's `message`.
+    pub message: String,
+    /// The stack, reduced to the hook's own frames, paths relative to the root.
+    pub stack: String,
+    /// The top frame inside a hook module, when known.
+    pub location: Option<SourceLocation>,
+}
+
+/// How a call ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum CallResult {
+    /// The export returned (or resolved to) this value.
+    Ok(Value),
+    /// The export threw or rejected.
+    HookError(JsFailure),
+    /// The wall-clock limit was reached.
+    Timeout {
+        /// The limit in milliseconds.
+        limit_ms: u64,
+    },
+    /// The heap cap was reached.
+    MemoryLimit {
+        /// The cap in bytes.
+        limit_bytes: u64,
+    },
+    /// The returned value's JSON exceeded the output limit.
+    OutputTooLarge {
+        /// The limit in bytes.
+        limit_bytes: u64,
+    },
+    /// The returned value cannot cross the boundary as JSON.
+    InvalidOutput {
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The module or export could not be loaded.
+    LoadError(JsFailure),
+}
+
+impl CallResult {
+    /// The outcome's name as printed in `--json` output.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CallResult::Ok(_) => "ok",
+            CallResult::HookError(_) => "hook-error",
+            CallResult::Timeout { .. } => "timeout",
+            CallResult::MemoryLimit { .. } => "memory-limit",
+            CallResult::OutputTooLarge { .. } => "output-too-large",
+            CallResult::InvalidOutput { .. } => "invalid-output",
+            CallResult::LoadError(_) => "load-error",
+        }
+    }
+
+    /// Whether a runtime that produced this result may be used again.
+    pub(crate) fn breaches_limit(&self) -> bool {
+        matches!(
+            self,
+            CallResult::Timeout { .. } | CallResult::MemoryLimit { .. }
+        )
+    }
+
+    /// The error of a failed call as one readable sentence.
+    pub fn error_message(&self) -> Option<String> {
+        Some(match self {
+            CallResult::Ok(_) => return None,
+            CallResult::HookError(f) | CallResult::LoadError(f) => {
+                if f.message.is_empty() {
+                    f.name.clone()
+                } else {
+                    format!("{}: {}", f.name, f.message)
+                }
+            }
+            CallResult::Timeout { limit_ms } => format!(
+                "the hook did not finish within {limit_ms} ms; make it faster or raise the time limit"
+            ),
+            CallResult::MemoryLimit { limit_bytes } => format!(
+                "the hook exceeded the heap cap of {} MiB; use less memory or raise the heap cap",
+                limit_bytes / (1024 * 1024)
+            ),
+            CallResult::OutputTooLarge { limit_bytes } => format!(
+                "the returned value is larger than {limit_bytes} bytes of JSON; return less or raise the output limit"
+            ),
+            CallResult::InvalidOutput { message } => message.clone(),
+        })
+    }
+}
+
+/// Severity of a captured console message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// `console.debug`, `console.trace`
+    Debug,
+    /// `console.log`
+    Log,
+    /// `console.info`
+    Info,
+    /// `console.warn`
+    Warn,
+    /// `console.error`
+    Error,
+}
+
+impl LogLevel {
+    /// The level's name (`debug`, `log`, `info`, `warn`, `error`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Log => "log",
+            LogLevel::Info => "info",
+            LogLevel::Warn => "warn",
+            LogLevel::Error => "error",
+        }
+    }
+
+    pub(crate) fn from_code(code: u32) -> LogLevel {
+        match code {
+            0 => LogLevel::Debug,
+            1 => LogLevel::Log,
+            2 => LogLevel::Info,
+            3 => LogLevel::Warn,
+            _ => LogLevel::Error,
+        }
+    }
+}
+
+/// One captured console message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LogEntry {
+    /// Its level.
+    pub level: LogLevel,
+    /// The formatted text.
+    pub message: String,
+}
+
+/// What a call consumed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Wall-clock milliseconds, module loading included.
+    pub wall_ms: u64,
+    /// Bytes of console output captured (before truncation).
+    pub log_bytes: u64,
+    /// Calls the hook made into the host.
+    pub op_calls: u64,
+    /// Heap in use at the end of the call, where the engine reports it.
+    pub heap_used_bytes: Option<u64>,
+}
+
+/// The complete outcome of one call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// How the call ended.
+    pub result: CallResult,
+    /// Console output, capped by the log limit.
+    pub logs: Vec<LogEntry>,
+    /// Resource usage.
+    pub usage: Usage,
+}
+
+impl Outcome {
+    /// Whether the call returned a value.
+    pub fn is_ok(&self) -> bool {
+        matches!(self.result, CallResult::Ok(_))
+    }
+
+    /// The machine-readable form printed by `hookrun call --json`.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("outcome".into(), json!(self.result.name()));
+        match &self.result {
+            CallResult::Ok(v) => {
+                out.insert("value".into(), v.clone());
+            }
+            CallResult::HookError(f) | CallResult::LoadError(f) => {
+                let mut error = Map::new();
+                error.insert("name".into(), json!(f.name));
+                error.insert("message".into(), json!(f.message));
+                if !f.stack.is_empty() {
+                    error.insert("stack".into(), json!(f.stack));
+                }
+                if let Some(loc) = &f.location {
+                    error.insert("file".into(), json!(loc.file));
+                    error.insert("line".into(), json!(loc.line));
+                    error.insert("column".into(), json!(loc.column));
+                }
+                out.insert("error".into(), Value::Object(error));
+            }
+            other => {
+                let name = match other {
+                    CallResult::Timeout { .. } => "TimeoutError",
+                    CallResult::MemoryLimit { .. } => "MemoryLimitError",
+                    CallResult::OutputTooLarge { .. } => "OutputTooLargeError",
+                    _ => "InvalidOutputError",
+                };
+                out.insert(
+                    "error".into(),
+                    json!({"name": name, "message": other.error_message()}),
+                );
+            }
+        }
+        out.insert("logs".into(), json!(self.logs));
+        out.insert("usage".into(), json!(self.usage));
+        Value::Object(out)
+    }
+}
