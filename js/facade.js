@@ -1,0 +1,277 @@
+// The objects hooks receive besides plain data: the `runtime` object with its
+// Host API facade, bundle readers and result contexts. Evaluated once per
+// runtime, before any hook module; its completion value is a factory the
+// prelude calls with its internals.
+//
+// Every member answers through `hostCall`, which the Rust host bridge serves.
+// Calls made after the hook returned are refused (`canceled`), like the
+// reference host's per-call cancellation signal.
+(function hookrunFacade() {
+  "use strict";
+
+  const ObjectCreate = Object.create;
+  const ObjectFreeze = Object.freeze;
+  const ObjectKeys = Object.keys;
+  const ObjectIsFrozen = Object.isFrozen;
+  const ObjectDefineProperty = Object.defineProperty;
+  const ArrayIsArray = Array.isArray;
+  const JSONParse = JSON.parse;
+  const PromiseCtor = Promise;
+  const Uint8ArrayCtor = Uint8Array;
+  const StringFromCharCode = String.fromCharCode;
+  const ErrorCtor = Error;
+
+  // Host API members a sandboxed hook may call, by namespace (contract 03 §8).
+  const HOST_MEMBERS = {
+    library: ["getItemDetail", "getItemAttachments", "getItemNotes", "getNoteDetail"],
+    metadata: ["translateIdentifier"],
+    file: [
+      "readText", "readBytes", "exists", "stat", "list",
+      "writeText", "makeDirectory", "copy", "move", "remove",
+    ],
+    notes: ["create", "updateContent", "remove", "upsertPayload"],
+    managedNotes: ["writeCustom", "writeConversation"],
+    literatureArtifacts: [
+      "applyAnalysis", "upsertDigest", "upsertReferences",
+      "upsertCitationAnalysis", "upsertScore",
+    ],
+    attachments: ["create", "replaceFile", "updateMetadata", "move", "remove"],
+    statusTags: ["transition"],
+    mutations: ["preview", "execute", "getOperation"],
+    context: ["getSelectedItems"],
+  };
+
+  const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const B64_INDEX = ObjectCreate(null);
+  for (let i = 0; i < 64; i++) B64_INDEX[B64[i]] = i;
+
+  function bytesFromBase64(text) {
+    let clean = "";
+    for (let i = 0; i < text.length; i++) if (text[i] !== "=") clean += text[i];
+    const out = new Uint8ArrayCtor((clean.length * 3) >> 2);
+    let acc = 0, bits = 0, o = 0;
+    for (let i = 0; i < clean.length; i++) {
+      const v = B64_INDEX[clean[i]];
+      if (v === undefined) throw new ErrorCtor("invalid base64 data");
+      acc = (acc << 6) | v;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        out[o++] = (acc >> bits) & 0xff;
+      }
+    }
+    return out;
+  }
+
+  function base64FromBinaryString(text) {
+    let out = "";
+    let i = 0;
+    for (; i + 2 < text.length; i += 3) {
+      const n = (text.charCodeAt(i) << 16) | (text.charCodeAt(i + 1) << 8) | text.charCodeAt(i + 2);
+      out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+    }
+    const rest = text.length - i;
+    if (rest === 1) {
+      const n = text.charCodeAt(i) << 16;
+      out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + "==";
+    } else if (rest === 2) {
+      const n = (text.charCodeAt(i) << 16) | (text.charCodeAt(i + 1) << 8);
+      out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + "=";
+    }
+    return out;
+  }
+
+  function btoa(text) {
+    text = `${text}`;
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) > 255) throw new ErrorCtor("btoa: the string contains characters outside Latin-1");
+    }
+    return base64FromBinaryString(text);
+  }
+
+  function atob(text) {
+    const bytes = bytesFromBase64(`${text}`);
+    let out = "";
+    for (let i = 0; i < bytes.length; i++) out += StringFromCharCode(bytes[i]);
+    return out;
+  }
+
+  function deepFreeze(value) {
+    if (value === null || typeof value !== "object" || ObjectIsFrozen(value)) return value;
+    ObjectFreeze(value);
+    const keys = ObjectKeys(value);
+    for (let i = 0; i < keys.length; i++) deepFreeze(value[keys[i]]);
+    return value;
+  }
+
+  return function facade(hostCall) {
+    let activeCall = 0;
+    let callCounter = 0;
+
+    // Bytes cross as {"$bytes": "<base64>"}; everything else as JSON.
+    function revive(value) {
+      if (value !== null && typeof value === "object" && !ArrayIsArray(value)) {
+        const keys = ObjectKeys(value);
+        if (keys.length === 1 && keys[0] === "$bytes" && typeof value.$bytes === "string") {
+          return bytesFromBase64(value.$bytes);
+        }
+      }
+      return value;
+    }
+
+    function member(callId, name) {
+      return function hostMember(...args) {
+        return new PromiseCtor((resolve) => {
+          if (callId !== activeCall) {
+            const err = new ErrorCtor(`${name} was called after the hook returned`);
+            err.name = "WorkflowHostError";
+            err.code = "canceled";
+            err.retryable = false;
+            err.details = { reason: "caller_signal" };
+            throw err;
+          }
+          resolve(revive(hostCall(name, args)));
+        });
+      };
+    }
+
+    function makeSignal(callId) {
+      const signal = ObjectCreate(null);
+      ObjectDefineProperty(signal, "aborted", { get: () => callId !== activeCall, enumerable: true });
+      signal.reason = undefined;
+      signal.addEventListener = function addEventListener() {};
+      signal.removeEventListener = function removeEventListener() {};
+      signal.throwIfAborted = function throwIfAborted() {
+        if (callId !== activeCall) throw new ErrorCtor("The hook run was aborted");
+      };
+      return ObjectFreeze(signal);
+    }
+
+    function makeHostApi(callId, spec) {
+      const api = ObjectCreate(null);
+      api.version = 12;
+      api.interactionMode = spec.interactionMode || "non_interactive";
+      const namespaces = ObjectKeys(HOST_MEMBERS);
+      for (let i = 0; i < namespaces.length; i++) {
+        const ns = namespaces[i];
+        const group = ObjectCreate(null);
+        const names = HOST_MEMBERS[ns];
+        for (let j = 0; j < names.length; j++) {
+          group[names[j]] = member(callId, `${ns}.${names[j]}`);
+        }
+        api[ns] = ObjectFreeze(group);
+      }
+      return ObjectFreeze(api);
+    }
+
+    function makeRuntime(callId, spec) {
+      const hostApi = makeHostApi(callId, spec);
+      const runtime = ObjectCreate(null);
+      runtime.hostApi = hostApi;
+      runtime.hostApiVersion = 12;
+      runtime.invocationMode = spec.invocationMode || "non-interactive";
+      runtime.debugMode = !!spec.debugMode;
+      runtime.workflowId = spec.workflowId || "";
+      runtime.packageId = spec.packageId || "";
+      runtime.workflowRootDir = spec.workflowRootDir || "";
+      runtime.packageRootDir = spec.packageRootDir || "";
+      runtime.workflowSourceKind = spec.workflowSourceKind || "";
+      runtime.hookName = spec.hookName || "";
+      runtime.locale = spec.locale || "en-US";
+      runtime.signal = makeSignal(callId);
+      runtime.fetch = null;
+      runtime.Buffer = null;
+      runtime.btoa = btoa;
+      runtime.atob = atob;
+      runtime.TextEncoder = null;
+      runtime.TextDecoder = null;
+      runtime.FileReader = null;
+      return ObjectFreeze(runtime);
+    }
+
+    function makeBundleReader(callId, spec) {
+      const reader = ObjectCreate(null);
+      const call = (op) => member(callId, `bundle.${op}`);
+      const bound = (op) => {
+        const f = call(op);
+        return (...args) => f(spec.id, ...args);
+      };
+      reader.readText = bound("readText");
+      if (spec.readerKind !== "unavailable") {
+        reader.readBytes = bound("readBytes");
+        reader.getExtractedDir = bound("getExtractedDir");
+        reader.list = bound("list");
+      }
+      const readText = reader.readText;
+      reader.readJson = (entry) => readText(entry).then((text) => JSONParse(text));
+      return ObjectFreeze(reader);
+    }
+
+    function makeResultContext(callId, spec, reader) {
+      const context = spec.data;
+      const resolve = member(callId, "result.resolveArtifact");
+      const resolveBytes = member(callId, "result.resolveArtifactBytes");
+      context.bundleReader = reader;
+      context.resolveArtifact = (options) => resolve(spec.id, options);
+      context.readArtifactText = context.resolveArtifact;
+      context.resolveArtifactBytes = (options) => resolveBytes(spec.id, options);
+      return context;
+    }
+
+    // Replaces the value at `path` inside `root` with `value`.
+    function setAt(root, path, value) {
+      let node = root;
+      for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
+      node[path[path.length - 1]] = value;
+    }
+
+    function getAt(root, path) {
+      let node = root;
+      for (let i = 0; i < path.length; i++) node = node[path[i]];
+      return node;
+    }
+
+    // Turns a hook argument's plain JSON into the live objects the contract
+    // promises. `live` lists {path, kind, ...spec}; readers come before the
+    // result contexts that refer to them.
+    function animate(arg, live) {
+      callCounter += 1;
+      activeCall = callCounter;
+      const callId = activeCall;
+      const readers = ObjectCreate(null);
+      for (let i = 0; i < live.length; i++) {
+        const item = live[i];
+        switch (item.kind) {
+          case "runtime": {
+            const runtime = makeRuntime(callId, item);
+            setAt(arg, item.path, runtime);
+            globalThis.__zsHostApi = runtime.hostApi;
+            globalThis.__zsHostApiVersion = 12;
+            break;
+          }
+          case "bundleReader": {
+            const reader = makeBundleReader(callId, item);
+            readers[item.id] = reader;
+            setAt(arg, item.path, reader);
+            break;
+          }
+          case "resultContext":
+            makeResultContext(callId, { id: item.id, data: getAt(arg, item.path) }, readers[item.reader]);
+            break;
+          case "frozen":
+            deepFreeze(getAt(arg, item.path));
+            break;
+          default:
+            throw new ErrorCtor(`unknown live value kind ${item.kind}`);
+        }
+      }
+      return arg;
+    }
+
+    function finish() {
+      activeCall = 0;
+    }
+
+    return ObjectFreeze({ animate, finish, btoa, atob });
+  };
+})();

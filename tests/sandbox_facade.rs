@@ -1,0 +1,112 @@
+//! Live hook arguments: the runtime object, its Host API facade, bundle readers
+//! and result contexts, served by a host bridge.
+
+mod common;
+
+use std::cell::RefCell;
+use std::path::Path;
+use std::rc::Rc;
+
+use hookrun::sandbox::{Call, CallResult, HostBridge, HostError, Sandbox, SandboxOptions};
+use serde_json::{Value, json};
+
+#[derive(Default)]
+struct RecordingHost {
+    calls: Vec<(String, Value)>,
+}
+
+impl HostBridge for RecordingHost {
+    fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+        self.calls.push((member.to_string(), args.clone()));
+        match member {
+            "library.getItemDetail" => Ok(json!({"kind": "attachment", "item": {"ref": args[0]}})),
+            "file.readBytes" => Ok(json!({"$bytes": "AQID"})),
+            "bundle.readText" => Ok(json!("{\"answer\": 42}")),
+            "result.resolveArtifact" => {
+                Ok(json!({"text": "# digest", "entryPath": "artifacts/a.md"}))
+            }
+            other => Err(HostError::workflow(
+                "unsupported_operation",
+                format!("{other} is not supported"),
+                json!({"memberOrOperation": other, "reason": "not_supported"}),
+            )),
+        }
+    }
+}
+
+fn run(
+    sb: &mut Sandbox,
+    export: &str,
+    arg: Value,
+    live: Value,
+    host: &Rc<RefCell<RecordingHost>>,
+) -> CallResult {
+    let bridge: Rc<RefCell<dyn HostBridge>> = host.clone();
+    sb.run(Call {
+        module: Path::new("facade.mjs"),
+        export,
+        arg: &arg,
+        live: Some(&live),
+        host: Some(bridge),
+    })
+    .result
+}
+
+#[test]
+fn the_runtime_facade_reaches_the_host_and_closes_after_the_call() {
+    let mut sb = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let host = Rc::new(RefCell::new(RecordingHost::default()));
+    let arg = json!({"runtime": null, "selectionContext": {"items": []}});
+    let live = json!([
+        {"path": ["runtime"], "kind": "runtime", "hookName": "preflight", "workflowId": "w"},
+        {"path": ["selectionContext"], "kind": "frozen"}
+    ]);
+    let result = run(&mut sb, "useHost", arg, live, &host);
+    assert_eq!(
+        result,
+        CallResult::Ok(json!({
+            "detail": {"kind": "attachment", "item": {"ref": {"libraryId": 1, "key": "ATT1"}}},
+            "bytes": [1, 2, 3],
+            "refused": {"name": "WorkflowHostError", "code": "unsupported_operation", "message": "notes.remove is not supported"},
+            "frozen": true,
+            "version": 12,
+            "hookName": "preflight",
+            "scriptGlobal": "function",
+            "aborted": false,
+            "b64": "aGk="
+        }))
+    );
+    assert_eq!(host.borrow().calls[0].0, "library.getItemDetail");
+    let late = run(&mut sb, "lateCall", json!({}), json!([]), &host);
+    assert_eq!(late, CallResult::Ok(json!("canceled")));
+}
+
+#[test]
+fn bundle_readers_and_result_contexts_call_through_the_bridge() {
+    let mut sb = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let host = Rc::new(RefCell::new(RecordingHost::default()));
+    let arg = json!({"bundleReader": null, "resultContext": {"resultJson": null}});
+    let live = json!([
+        {"path": ["bundleReader"], "kind": "bundleReader", "id": "r1", "readerKind": "zip"},
+        {"path": ["resultContext"], "kind": "resultContext", "id": "c1", "reader": "r1"}
+    ]);
+    let result = run(&mut sb, "readBundle", arg, live, &host);
+    assert_eq!(
+        result,
+        CallResult::Ok(json!({
+            "data": {"answer": 42},
+            "art": {"text": "# digest", "entryPath": "artifacts/a.md"},
+            "same": true,
+            "hasDir": "function"
+        }))
+    );
+    let calls = &host.borrow().calls;
+    assert_eq!(
+        calls[0],
+        (
+            "bundle.readText".to_string(),
+            json!(["r1", "result/result.json"])
+        )
+    );
+    assert_eq!(calls[1].1[0], json!("c1"));
+}
