@@ -234,13 +234,21 @@
   // given), awaits it, and returns a JSON envelope: {kind: "ok", value} |
   // {kind: "hook-error", error} | {kind: "invalid-output", message} |
   // {kind: "output-too-large", limit}.
-  async function invoke(fn, argJson, maxBytes, liveJson) {
+  //
+  // With `sync`, a returned promise is not awaited: the call answers
+  // {kind: "promise"} (the contract calls `normalizeSettings` synchronously).
+  async function invoke(fn, argJson, maxBytes, liveJson, sync) {
     logsOpen = true;
     let value;
     try {
       let arg = JSONParse(argJson);
       if (liveJson !== undefined) arg = facade.animate(arg, JSONParse(liveJson));
-      value = await fn(arg);
+      value = fn(arg);
+      if (sync && value instanceof Promise) {
+        value.then(undefined, () => {});
+        return envelope("promise", `"ignored":true`);
+      }
+      value = await value;
     } catch (e) {
       return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
     } finally {

@@ -480,3 +480,20 @@ fn exports_lists_names_and_kinds_without_calling() {
     assert!(exports.contains(&("greet".to_string(), true)));
     assert!(exports.contains(&("notAFunction".to_string(), false)));
 }
+
+#[test]
+fn synchronous_calls_ignore_returned_promises_with_a_warning() {
+    let mut sb = sandbox();
+    let outcome = sb.run(hookrun::sandbox::Call {
+        module: Path::new("happy.mjs"),
+        export: "asyncSettings",
+        arg: &Value::Null,
+        live: None,
+        host: None,
+        sync: true,
+    });
+    assert_eq!(outcome.result, CallResult::Ok(Value::Null));
+    assert_eq!(outcome.logs.last().map(|l| l.level), Some(LogLevel::Warn));
+    let awaited = call(&mut sb, "happy.mjs", "asyncSettings", Value::Null);
+    assert_eq!(awaited.result, CallResult::Ok(json!({"patched": true})));
+}

@@ -48,6 +48,7 @@ fn run(
         arg: &arg,
         live: Some(&live),
         host: Some(bridge),
+        sync: false,
     })
     .result
 }

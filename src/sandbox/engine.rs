@@ -14,7 +14,7 @@ use serde_json::json;
 use super::errors;
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
-use super::outcome::{CallResult, Outcome, Usage};
+use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
 use super::watchdog::Watchdog;
 use super::{Determinism, Limits, SandboxError};
 
@@ -141,7 +141,8 @@ impl Engine {
         self.memory_hit.set(false);
         self.watchdog
             .arm(Duration::from_millis(self.limits.timeout_ms));
-        let result = self.load_and_call(call.module, call.export, call.arg, call.live);
+        let (result, ignored_promise) =
+            self.load_and_call(call.module, call.export, call.arg, call.live, call.sync);
         let timed_out = self.watchdog.disarm();
         let breach = if self.memory_hit.get() {
             Breach::Memory
@@ -175,7 +176,13 @@ impl Engine {
         let state = self.call_state();
         let mut state = state.borrow_mut();
         let call = state.borrow_mut::<CallState>();
-        let logs = std::mem::take(&mut call.logs);
+        let mut logs = std::mem::take(&mut call.logs);
+        if ignored_promise {
+            logs.push(LogEntry {
+                level: LogLevel::Warn,
+                message: errors::IGNORED_PROMISE.to_string(),
+            });
+        }
         let usage = Usage {
             wall_ms: started.elapsed().as_millis() as u64,
             log_bytes: call.log_bytes,
@@ -245,13 +252,14 @@ impl Engine {
         export: &str,
         arg: &serde_json::Value,
         live: Option<&serde_json::Value>,
-    ) -> CallResult {
+        sync: bool,
+    ) -> (CallResult, bool) {
         let export = match self
             .load(module)
             .and_then(|(id, name)| self.export(id, &name, export))
         {
             Ok(export) => export,
-            Err(result) => return result,
+            Err(result) => return (result, false),
         };
         let max_output = self.limits.max_output_bytes;
         let (arg_text, live_text) = (arg.to_string(), live.map(|l| l.to_string()));
@@ -268,19 +276,17 @@ impl Engine {
                 text(scope, Some(&arg_text)),
                 text(scope, live_text.as_deref()),
             ) else {
-                return CallResult::LoadError(errors::plain(
+                let error = errors::plain(
                     "ArgumentError",
                     "the argument is too large to pass to the hook",
-                ));
+                );
+                return (CallResult::LoadError(error), false);
             };
             let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
             let limit: v8::Local<v8::Value> = v8::Number::new(scope, max_output as f64).into();
-            [
-                v8::Global::new(scope, f),
-                arg,
-                v8::Global::new(scope, limit),
-                live,
-            ]
+            let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
+            let [f, limit, sync] = [f, limit, sync].map(|v| v8::Global::new(scope, v));
+            [f, arg, limit, live, sync]
         };
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
@@ -294,7 +300,7 @@ impl Engine {
                 let text = value.to_rust_string_lossy(scope);
                 errors::from_envelope(&text, max_output)
             }
-            Err(e) => CallResult::HookError(errors::from_core(&e)),
+            Err(e) => (CallResult::HookError(errors::from_core(&e)), false),
         }
     }
 

@@ -92,6 +92,7 @@ enum Envelope {
     HookError { error: ThrownError },
     InvalidOutput { message: String },
     OutputTooLarge,
+    Promise,
 }
 
 #[derive(Deserialize)]
@@ -101,14 +102,21 @@ struct ThrownError {
     stack: String,
 }
 
+/// Warning logged when a synchronously called hook returns a promise.
+pub(crate) const IGNORED_PROMISE: &str = "the hook returned a Promise, but it is called synchronously: the result is ignored; return a plain value";
+
 /// Reads the prelude's result envelope (see `invoke` in `js/prelude.js`).
-pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> CallResult {
+/// The flag tells whether a synchronous call returned a promise (its value is
+/// then `null`).
+pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> (CallResult, bool) {
     if text.len() as u64 > max_output_bytes.saturating_add(64) {
-        return CallResult::OutputTooLarge {
+        let too_large = CallResult::OutputTooLarge {
             limit_bytes: max_output_bytes,
         };
+        return (too_large, false);
     }
-    match serde_json::from_str::<Envelope>(text) {
+    let result = match serde_json::from_str::<Envelope>(text) {
+        Ok(Envelope::Promise) => return (CallResult::Ok(serde_json::Value::Null), true),
         Ok(Envelope::Ok { value }) => CallResult::Ok(value),
         Ok(Envelope::HookError { error }) => {
             let stack = hook_frames(&error.stack);
@@ -126,7 +134,8 @@ pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> CallResult {
         Err(e) => CallResult::InvalidOutput {
             message: format!("the hook's result could not be read back: {e}"),
         },
-    }
+    };
+    (result, false)
 }
 
 #[cfg(test)]
@@ -155,15 +164,19 @@ mod tests {
     fn envelopes_map_to_results() {
         assert_eq!(
             from_envelope(r#"{"kind":"ok","value":[1]}"#, 100),
-            CallResult::Ok(serde_json::json!([1]))
+            (CallResult::Ok(serde_json::json!([1])), false)
         );
         assert!(matches!(
             from_envelope(r#"{"kind":"output-too-large","limit":5}"#, 5),
-            CallResult::OutputTooLarge { limit_bytes: 5 }
+            (CallResult::OutputTooLarge { limit_bytes: 5 }, false)
         ));
         assert!(matches!(
             from_envelope("not json", 100),
-            CallResult::InvalidOutput { .. }
+            (CallResult::InvalidOutput { .. }, false)
         ));
+        assert_eq!(
+            from_envelope(r#"{"kind":"promise","ignored":true}"#, 100),
+            (CallResult::Ok(serde_json::Value::Null), true)
+        );
     }
 }

@@ -120,6 +120,9 @@ pub struct Call<'a> {
     pub live: Option<&'a serde_json::Value>,
     /// Answers the hook's host calls; without one they fail with `unavailable`.
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,
+    /// Call synchronously: a returned promise is not awaited, the result is
+    /// `null` and a warning is logged.
+    pub sync: bool,
 }
 
 /// A sandbox bound to one root directory (the module jail).
@@ -173,6 +176,7 @@ impl Sandbox {
             arg,
             live: None,
             host: None,
+            sync: false,
         })
     }
 
