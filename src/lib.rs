@@ -1,4 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub mod bundle;
+pub mod hooks;
+pub mod host;
+pub mod manifest;
+pub mod plan;
 pub mod sandbox;
+pub mod selection;

@@ -1,0 +1,275 @@
+//! Loading one `workflow.json` through every validation layer into a [`Workflow`].
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::manifest::diagnostic::{Category, Diagnostic};
+use crate::manifest::digest::content_digest;
+use crate::manifest::hooks::{HookRoots, resolve_hooks};
+use crate::manifest::i18n::Messages;
+use crate::manifest::model::PlanningSpec;
+use crate::manifest::params::Parameters;
+use crate::manifest::parse::read_json;
+use crate::manifest::schema::validate_manifest;
+use crate::manifest::semantic::check_semantics;
+use crate::manifest::workflow::{BuildStrategy, PASS_THROUGH_KIND, Workflow};
+
+/// The outcome of loading one workflow: the workflow (if it was not skipped) and every
+/// diagnostic raised on the way.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    /// The workflow, or `None` when it was skipped.
+    pub workflow: Option<Workflow>,
+    /// Problems found; a skipped workflow has at least one.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a package contributes to each of its workflows.
+#[derive(Debug, Clone)]
+pub(crate) struct PackageContext {
+    pub id: String,
+    pub root: PathBuf,
+    pub messages: Messages,
+    pub digest: Option<String>,
+}
+
+/// Loads a single (non-package) workflow from its `workflow.json`. The workflow
+/// directory is the module jail root and the digest root.
+pub fn load_workflow(manifest_path: &Path) -> Loaded {
+    let dir = manifest_path.parent().unwrap_or(Path::new("."));
+    let mut loaded = Loaded::default();
+    let root = match canonical_dir(dir, manifest_path) {
+        Ok(root) => root,
+        Err(diagnostic) => {
+            loaded.diagnostics.push(*diagnostic);
+            return loaded;
+        }
+    };
+    let digest = digest_or_warning(&root, manifest_path, &mut loaded.diagnostics);
+    let context = Context {
+        jail_root: root,
+        package: None,
+        digest,
+        entry: None,
+    };
+    let mut inner = load_in(&context, manifest_path);
+    inner.diagnostics.splice(0..0, loaded.diagnostics);
+    inner
+}
+
+/// The canonical form of a directory, or a `scan_path_error`.
+pub(crate) fn canonical_dir(dir: &Path, reported: &Path) -> Result<PathBuf, Box<Diagnostic>> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    dir.canonicalize().map_err(|err| {
+        Box::new(
+            Diagnostic::new(
+                Category::ScanPathError,
+                format!("Cannot read workflow directory {}", dir.display()),
+            )
+            .with_path(reported)
+            .with_reason(err.to_string()),
+        )
+    })
+}
+
+/// The content digest of `root`, or `None` plus a `scan_runtime_warning`.
+pub(crate) fn digest_or_warning(
+    root: &Path,
+    reported: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    match content_digest(root) {
+        Ok(digest) => Some(digest),
+        Err(err) => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Category::ScanRuntimeWarning,
+                    format!(
+                        "Cannot compute contentDigest of {}; check file permissions",
+                        root.display()
+                    ),
+                )
+                .with_path(reported)
+                .with_reason(err.to_string()),
+            );
+            None
+        }
+    }
+}
+
+/// Where and how one workflow is loaded.
+pub(crate) struct Context {
+    pub jail_root: PathBuf,
+    pub package: Option<PackageContext>,
+    pub digest: Option<String>,
+    pub entry: Option<String>,
+}
+
+/// Loads `manifest_path` under `context`, tagging every diagnostic with the path, the
+/// workflow id (when readable) and the entry.
+pub(crate) fn load_in(context: &Context, manifest_path: &Path) -> Loaded {
+    let manifest = match read_json(manifest_path) {
+        Ok(value) => value,
+        Err(diagnostic) => {
+            return skipped(context, manifest_path, None, vec![*diagnostic]);
+        }
+    };
+    let id = manifest
+        .get("id")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
+        .map(str::to_string);
+    match build(context, manifest_path, manifest) {
+        Ok(workflow) => Loaded {
+            workflow: Some(workflow),
+            diagnostics: Vec::new(),
+        },
+        Err(problems) => skipped(context, manifest_path, id.as_deref(), problems),
+    }
+}
+
+fn skipped(
+    context: &Context,
+    manifest_path: &Path,
+    id: Option<&str>,
+    problems: Vec<Diagnostic>,
+) -> Loaded {
+    let diagnostics = problems
+        .into_iter()
+        .map(|d| {
+            let d = if d.path.is_none() {
+                d.with_path(manifest_path)
+            } else {
+                d
+            };
+            d.with_workflow_id(id).with_entry(context.entry.as_deref())
+        })
+        .collect();
+    Loaded {
+        workflow: None,
+        diagnostics,
+    }
+}
+
+fn build(
+    context: &Context,
+    manifest_path: &Path,
+    manifest: Value,
+) -> Result<Workflow, Vec<Diagnostic>> {
+    let planning = validated_planning(&manifest)?;
+    let parameters =
+        Parameters::from_manifest(&manifest).map_err(|e| typed_error("parameters", &e))?;
+    let text = |pointer: &str| {
+        manifest
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let id = planning.id.clone();
+    let provider = text("/provider").unwrap_or_default().trim().to_string();
+    let request_kind = text("/request/kind");
+    let build_strategy =
+        build_strategy(&manifest, &provider, request_kind.as_deref()).ok_or_else(|| {
+            vec![Diagnostic::new(
+                Category::ManifestValidationError,
+                format!("Skip workflow {id}: missing hooks.buildRequest and request declaration"),
+            )]
+        })?;
+    let workflow_dir = canonical_dir(
+        manifest_path.parent().unwrap_or(Path::new(".")),
+        manifest_path,
+    )
+    .map_err(|d| vec![*d])?;
+    let roots = HookRoots {
+        workflow_dir: &workflow_dir,
+        jail_root: &context.jail_root,
+        in_package: context.package.is_some(),
+        workflow_id: &id,
+    };
+    let hooks = resolve_hooks(&manifest, &roots)?;
+    let (package_id, package_root, package_messages) = match &context.package {
+        Some(package) => (
+            package.id.clone(),
+            package.root.clone(),
+            package.messages.clone(),
+        ),
+        None => (id.clone(), workflow_dir.clone(), Messages::default()),
+    };
+    Ok(Workflow {
+        label: planning.label.clone(),
+        provider,
+        task_name_template: text("/taskNameTemplate"),
+        messages: Messages::inline(&manifest),
+        package_messages,
+        request_kind,
+        build_strategy,
+        debug_only: manifest
+            .get("debug_only")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        manifest_path: manifest_path.to_path_buf(),
+        jail_root: context.jail_root.clone(),
+        workflow_dir,
+        package_id,
+        package_root,
+        in_package: context.package.is_some(),
+        content_digest: context.digest.clone(),
+        hooks,
+        parameters,
+        planning,
+        manifest,
+        id,
+    })
+}
+
+/// Runs validation layers 2 (schema) and 3 (semantic) on a parsed manifest and returns
+/// every problem; an empty list means the document is a valid schema-v2 manifest. Hook
+/// files are not looked at (see [`load_workflow`]).
+pub fn validate_document(manifest: &Value) -> Vec<Diagnostic> {
+    validated_planning(manifest).err().unwrap_or_default()
+}
+
+/// The planning view of a manifest that passes layers 2 and 3.
+fn validated_planning(manifest: &Value) -> Result<PlanningSpec, Vec<Diagnostic>> {
+    let schema_errors = validate_manifest(manifest);
+    if !schema_errors.is_empty() {
+        return Err(schema_errors);
+    }
+    let planning = PlanningSpec::deserialize(manifest).map_err(|e| typed_error("planning", &e))?;
+    let semantic_errors = check_semantics(manifest, &planning);
+    if semantic_errors.is_empty() {
+        Ok(planning)
+    } else {
+        Err(semantic_errors)
+    }
+}
+
+/// §9.4: hook, else declared request, else pass-through, else none.
+fn build_strategy(
+    manifest: &Value,
+    provider: &str,
+    request_kind: Option<&str>,
+) -> Option<BuildStrategy> {
+    if manifest.pointer("/hooks/buildRequest").is_some() {
+        return Some(BuildStrategy::Hook);
+    }
+    let kind = match request_kind {
+        Some(kind) => kind,
+        None if provider == "pass-through" => PASS_THROUGH_KIND,
+        None => return None,
+    };
+    Some(BuildStrategy::Declarative {
+        kind: kind.to_string(),
+    })
+}
+
+fn typed_error(part: &str, err: &serde_json::Error) -> Vec<Diagnostic> {
+    let text = format!("cannot be read as a typed {part} model; please report this manifest");
+    vec![Diagnostic::validation("/", &text).with_reason(err.to_string())]
+}

@@ -1,0 +1,95 @@
+//! Workflow packages: `workflow-package.json` (`01-manifest.md` §11).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::manifest::diagnostic::Diagnostic;
+use crate::manifest::discover::Discovery;
+use crate::manifest::hooks::normalize_lexically;
+use crate::manifest::i18n::{is_package_relative, load_package_locales};
+use crate::manifest::load::{Context, PackageContext, canonical_dir, digest_or_warning, load_in};
+use crate::manifest::parse::read_json;
+use crate::manifest::schema::validate_package;
+
+/// File name of a package manifest.
+pub const PACKAGE_FILE: &str = "workflow-package.json";
+
+/// Loads every workflow listed in `<package_dir>/workflow-package.json`. Each workflow is
+/// loaded independently; the package root is the module jail root of all of them.
+pub fn load_package(package_dir: &Path) -> Discovery {
+    let mut out = Discovery::default();
+    let package_file = package_dir.join(PACKAGE_FILE);
+    let package = match read_json(&package_file) {
+        Ok(value) => value,
+        Err(diagnostic) => {
+            out.diagnostics.push(*diagnostic);
+            return out;
+        }
+    };
+    let errors = validate_package(&package);
+    if !errors.is_empty() {
+        out.diagnostics
+            .extend(errors.into_iter().map(|d| d.with_path(&package_file)));
+        return out;
+    }
+    let root = match canonical_dir(package_dir, &package_file) {
+        Ok(root) => root,
+        Err(diagnostic) => {
+            out.diagnostics.push(*diagnostic);
+            return out;
+        }
+    };
+    let (messages, locale_problems) = load_package_locales(&root, &package_file, &package);
+    out.diagnostics.extend(locale_problems);
+    let context = PackageContext {
+        id: package
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        digest: digest_or_warning(&root, &package_file, &mut out.diagnostics),
+        root,
+        messages,
+    };
+    let entries = package.get("workflows").and_then(Value::as_array);
+    for (i, entry) in entries.into_iter().flatten().enumerate() {
+        let Some(entry) = entry.as_str() else {
+            continue;
+        };
+        match workflow_path(&context.root, entry) {
+            Some(manifest_path) => {
+                let loaded = load_in(
+                    &Context {
+                        jail_root: context.root.clone(),
+                        package: Some(context.clone()),
+                        digest: context.digest.clone(),
+                        entry: Some(entry.to_string()),
+                    },
+                    &manifest_path,
+                );
+                out.push(loaded);
+            }
+            None => {
+                let text = format!("must be a package-relative path inside the package: {entry}");
+                let pointer = format!("/workflows/{i}");
+                out.diagnostics.push(
+                    Diagnostic::validation(&pointer, &text)
+                        .with_path(&package_file)
+                        .with_entry(Some(entry)),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The path of a `workflows[]` entry, or `None` when it leaves the package root.
+fn workflow_path(root: &Path, entry: &str) -> Option<std::path::PathBuf> {
+    if !is_package_relative(entry) {
+        return None;
+    }
+    let joined = normalize_lexically(&root.join(entry));
+    let resolved = joined.canonicalize().unwrap_or(joined);
+    resolved.starts_with(root).then_some(resolved)
+}

@@ -1,0 +1,110 @@
+//! The typed, validated workflow (`01-manifest.md` §2, §8, §9.4, §11).
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::manifest::hooks::{DeclaredHook, HookName};
+use crate::manifest::i18n::Messages;
+use crate::manifest::model::PlanningSpec;
+use crate::manifest::params::Parameters;
+
+/// Request kind used for pass-through workflows without a request declaration.
+pub const PASS_THROUGH_KIND: &str = "pass-through.run.v1";
+
+/// How a workflow's request is built (§9.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "strategy", rename_all = "camelCase")]
+pub enum BuildStrategy {
+    /// The `buildRequest` hook builds it; `request.kind` (if any) validates its output.
+    Hook,
+    /// The declarative compiler builds a request of this kind.
+    Declarative {
+        /// Request kind, e.g. `skillrunner.job.v1` or `pass-through.run.v1`.
+        kind: String,
+    },
+}
+
+/// A workflow that passed every validation layer and whose hook files exist.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Workflow {
+    /// `id`.
+    pub id: String,
+    /// `label` as written (see [`Workflow::localized`]).
+    pub label: String,
+    /// `provider`, trimmed.
+    pub provider: String,
+    /// The manifest as parsed.
+    pub manifest: Value,
+    /// Everything input planning reads.
+    pub planning: PlanningSpec,
+    /// Declared hooks in load order (`applyResult`, `preflight`, `buildRequest`,
+    /// `normalizeSettings`).
+    pub hooks: Vec<DeclaredHook>,
+    /// Declared parameters in declaration order.
+    pub parameters: Parameters,
+    /// `taskNameTemplate` as written.
+    pub task_name_template: Option<String>,
+    /// Inline `i18n` messages.
+    pub messages: Messages,
+    /// Package locale files (keys `workflows.<id>.<field>`); empty for single workflows.
+    pub package_messages: Messages,
+    /// `request.kind`, when a request is declared.
+    pub request_kind: Option<String>,
+    /// How requests are built.
+    pub build_strategy: BuildStrategy,
+    /// `debug_only`.
+    pub debug_only: bool,
+    /// Path of `workflow.json`.
+    pub manifest_path: PathBuf,
+    /// Canonical directory holding `workflow.json`; hook paths are relative to it.
+    pub workflow_dir: PathBuf,
+    /// Canonical root no hook module may leave: the workflow directory, or the package
+    /// root for package workflows.
+    pub jail_root: PathBuf,
+    /// Package id, or the workflow id for single workflows.
+    pub package_id: String,
+    /// Package root, or the workflow directory for single workflows.
+    pub package_root: PathBuf,
+    /// Whether the workflow came from a `workflow-package.json`.
+    pub in_package: bool,
+    /// SHA-256 content digest of the package (or workflow) root, when it could be read.
+    pub content_digest: Option<String>,
+}
+
+impl Workflow {
+    /// The declared hook `name`, if any.
+    pub fn hook(&self, name: HookName) -> Option<&DeclaredHook> {
+        self.hooks.iter().find(|hook| hook.name == name)
+    }
+
+    /// The localised text of a workflow-local key (`label`, `taskNameTemplate`,
+    /// `parameters.<key>.title`, `parameters.<key>.description`, `skills.<id>.name`):
+    /// inline message → package locale file → raw manifest value → the key itself.
+    pub fn localized(&self, key: &str, locale: &str) -> String {
+        let qualified = format!("workflows.{}.{key}", self.id);
+        self.messages
+            .lookup(key, locale)
+            .or_else(|| self.package_messages.lookup(&qualified, locale))
+            .or_else(|| self.raw_text(key))
+            .unwrap_or(key)
+            .to_string()
+    }
+
+    /// The manifest's own (unlocalised) text for a localisable key.
+    fn raw_text(&self, key: &str) -> Option<&str> {
+        let value = match key.strip_prefix("parameters.") {
+            Some(rest) => {
+                let (parameter, field) = rest.rsplit_once('.')?;
+                self.manifest
+                    .get("parameters")?
+                    .get(parameter)?
+                    .get(field)?
+            }
+            None => self.manifest.get(key)?,
+        };
+        value.as_str()
+    }
+}
