@@ -1,0 +1,427 @@
+//! A concrete host world built from a selection, an optional library description and
+//! an optional files directory.
+//!
+//! The CLI answers hook reads and planning questions from this world.
+//!
+//! **Sources.** [`HostWorld::from_selection`] records every item the selection
+//! mentions: canonical facts, or grouped entries with their nested
+//! `parents[].attachments`, `parents[].notes`, `parents[].children`,
+//! `children[].attachments/notes` and `parent` items. [`HostWorld::with_library`]
+//! adds a library description for what the selection does not contain:
+//!
+//! ```json
+//! { "items": [
+//!     { "ref": {"libraryId": 1, "key": "ATT1"}, "kind": "attachment",
+//!       "parentRef": {"libraryId": 1, "key": "PAR1"}, "title": "Paper",
+//!       "filename": "paper.pdf", "contentType": "application/pdf",
+//!       "createdAt": "2024-01-01 10:00:00", "path": "attachments/ATT1/paper.pdf" },
+//!     { "ref": {"libraryId": 1, "key": "NOTE1"}, "kind": "note",
+//!       "parentRef": {"libraryId": 1, "key": "PAR1"}, "title": "Digest",
+//!       "html": "<h1>Digest</h1>", "noteKind": "digest", "issue": null,
+//!       "payload": {"type": "digest"} } ] }
+//! ```
+//!
+//! `kind` is `regular` (default), `attachment`, `note` or `annotation`; every other
+//! member is optional. An item already known (same ref) gets its missing members
+//! filled. Items are listed under their parent in the order they were first seen.
+//!
+//! **Files.** With [`HostWorld::with_files_dir`], attachment paths resolve relative
+//! to that directory: grouped `filePath` / `item.data.path`; canonical: the library
+//! entry's `path`, else `attachments/<KEY>/<filename>`. A path that is absolute,
+//! contains `..`, or resolves (through symlinks) outside the directory counts as
+//! missing. Without a files directory every file is missing. Paths handed out
+//! (`file.path`) are these directory-relative paths; the file members accept them.
+
+mod files;
+mod paging;
+mod record;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value, json};
+
+use paging::paged;
+pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
+use record::{DetailKind, Record};
+
+use crate::plan::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};
+use crate::selection::grouped::base_name;
+use crate::selection::{FileState, GroupedEntry, ItemKind, PortableItemRef, SelectionContext};
+
+/// A host read failure; [`HostWorldError::code`] gives the contract host error code.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HostWorldError {
+    /// No item with this ref, or the item has the wrong kind.
+    #[error("{kind} {key} was not found")]
+    NotFound {
+        /// Expected item kind.
+        kind: String,
+        /// Ref identity or path.
+        key: String,
+    },
+    /// A path outside the files directory, or no files directory.
+    #[error("unsafe path {0}: it must stay inside the files directory")]
+    UnsafePath(String),
+    /// Invalid paging or library input.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// An I/O failure inside the files directory.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The requested path.
+        path: String,
+        /// The OS error.
+        message: String,
+    },
+}
+
+impl HostWorldError {
+    /// The host error `code` (contract `03-hooks.md` §8.4).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NotFound { .. } | Self::Io { .. } => "not_found",
+            Self::UnsafePath(_) | Self::InvalidRequest(_) => "invalid_request",
+        }
+    }
+}
+
+/// Result of a host world read.
+pub type HostResult<T> = Result<T, HostWorldError>;
+
+/// The host world of one fixture.
+#[derive(Debug, Clone, Default)]
+pub struct HostWorld {
+    records: Vec<Record>,
+    by_ref: HashMap<PortableItemRef, usize>,
+    by_id: HashMap<i64, usize>,
+    children: HashMap<usize, Vec<usize>>,
+    files_dir: Option<PathBuf>,
+}
+
+impl HostWorld {
+    /// A world knowing every item `selection` mentions.
+    pub fn from_selection(selection: &SelectionContext) -> Self {
+        let mut world = Self::default();
+        match selection {
+            SelectionContext::Canonical(c) => {
+                for fact in &c.items {
+                    world.upsert(Record::from_fact(fact));
+                }
+            }
+            SelectionContext::Grouped(g) => {
+                for kind in ItemKind::ALL {
+                    for entry in g.entries(kind) {
+                        world.add_entry(entry);
+                    }
+                }
+            }
+        }
+        world.reindex();
+        world
+    }
+
+    fn add_entry(&mut self, entry: &GroupedEntry) {
+        if let Some(parent) = &entry.parent {
+            self.upsert(Record::from_item(parent, None, None));
+        }
+        self.upsert(Record::from_entry(entry));
+        for attachment in &entry.attachments {
+            self.add_entry(attachment);
+        }
+        let nested = entry
+            .notes
+            .iter()
+            .map(|n| (n, ItemKind::Note))
+            .chain(entry.children.iter().map(|c| (c, ItemKind::Child)));
+        for (item, kind) in nested {
+            self.upsert(Record::from_item(item, Some(kind), Some(&entry.item)));
+        }
+    }
+
+    /// Adds the items of a library description (see the module docs).
+    pub fn with_library(mut self, library: &Value) -> HostResult<Self> {
+        let items = library
+            .get("items")
+            .and_then(Value::as_array)
+            .ok_or_else(|| HostWorldError::InvalidRequest("/items: expected an array".into()))?;
+        for (i, item) in items.iter().enumerate() {
+            self.upsert(Record::from_library(item, &format!("/items/{i}"))?);
+        }
+        self.reindex();
+        Ok(self)
+    }
+
+    /// Resolves attachment paths relative to `dir`.
+    pub fn with_files_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.files_dir = Some(dir.into());
+        self
+    }
+
+    fn lookup(&self, record: &Record) -> Option<usize> {
+        record
+            .reference
+            .as_ref()
+            .and_then(|r| self.by_ref.get(r))
+            .or_else(|| record.id.and_then(|id| self.by_id.get(&id)))
+            .copied()
+    }
+
+    fn upsert(&mut self, record: Record) {
+        let index = match self.lookup(&record) {
+            Some(i) => {
+                if let Some(existing) = self.records.get_mut(i) {
+                    existing.absorb(record);
+                }
+                i
+            }
+            None => {
+                self.records.push(record);
+                self.records.len() - 1
+            }
+        };
+        if let Some(r) = self.records.get(index) {
+            if let Some(reference) = r.reference.clone() {
+                self.by_ref.entry(reference).or_insert(index);
+            }
+            if let Some(id) = r.id {
+                self.by_id.entry(id).or_insert(index);
+            }
+        }
+    }
+
+    fn reindex(&mut self) {
+        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, r) in self.records.iter().enumerate() {
+            let parent = r
+                .parent_ref
+                .as_ref()
+                .and_then(|p| self.by_ref.get(p))
+                .or_else(|| r.parent_id.and_then(|id| self.by_id.get(&id)));
+            if let Some(p) = parent {
+                children.entry(*p).or_default().push(i);
+            }
+        }
+        self.children = children;
+    }
+
+    fn find(&self, locator: &ItemLocator) -> Option<&Record> {
+        let index = match locator {
+            ItemLocator::Ref(r) => self.by_ref.get(r),
+            ItemLocator::GroupedId(id) => self.by_id.get(id),
+        };
+        index.and_then(|i| self.records.get(*i))
+    }
+
+    fn find_required(&self, locator: &ItemLocator, kind: &str) -> HostResult<&Record> {
+        self.find(locator).ok_or_else(|| HostWorldError::NotFound {
+            kind: kind.to_owned(),
+            key: describe(locator),
+        })
+    }
+
+    fn children_of(&self, locator: &ItemLocator, kind: DetailKind) -> HostResult<Vec<&Record>> {
+        let parent = self.find_required(locator, "item")?;
+        let index = self.lookup(parent).unwrap_or_default();
+        Ok(self
+            .children
+            .get(&index)
+            .into_iter()
+            .flatten()
+            .filter_map(|i| self.records.get(*i))
+            .filter(|r| r.kind == Some(kind))
+            .collect())
+    }
+
+    /// The files-directory-relative path of an attachment record.
+    fn attachment_path(record: &Record) -> Option<String> {
+        record.path.clone().or_else(|| {
+            let key = &record.reference.as_ref()?.key;
+            Some(format!("attachments/{key}/{}", record.filename.as_deref()?))
+        })
+    }
+
+    fn attachment(&self, record: &Record) -> Option<WorldAttachment> {
+        let path = Self::attachment_path(record);
+        let file_state = match &path {
+            None => FileState::NotApplicable,
+            Some(p) => FileState::from_exists(self.file_exists(p)),
+        };
+        Some(WorldAttachment {
+            reference: record.reference.clone()?,
+            parent_ref: record.parent_ref.clone(),
+            title: record.title.clone(),
+            filename: record
+                .filename
+                .clone()
+                .or_else(|| path.as_deref().map(base_name).map(str::to_owned)),
+            content_type: record.content_type.clone(),
+            created_at: record.created_at.clone(),
+            file_state,
+            path: path.filter(|_| file_state == FileState::Available),
+        })
+    }
+
+    fn note(record: &Record) -> WorldNote {
+        WorldNote {
+            reference: record.reference.clone(),
+            id: record.id,
+            title: record.title.clone(),
+            html: record.html.clone(),
+            note_kind: record.note_kind.clone(),
+            issue: record.issue.clone(),
+            payload: record.payload.clone(),
+        }
+    }
+
+    /// `library.getItemDetail(ref)`: `{kind, item}` (contract `03-hooks.md` §8.2).
+    pub fn get_item_detail(&self, reference: &PortableItemRef) -> HostResult<Value> {
+        let record = self.find_required(&ItemLocator::Ref(reference.clone()), "item")?;
+        let kind = record.kind.unwrap_or(DetailKind::Regular);
+        let item = match kind {
+            DetailKind::Attachment => self.attachment_json(record),
+            _ => base_json(record),
+        };
+        Ok(json!({"kind": kind.as_str(), "item": item}))
+    }
+
+    fn attachment_json(&self, record: &Record) -> Value {
+        let Some(a) = self.attachment(record) else {
+            return base_json(record);
+        };
+        let mut file = Map::new();
+        file.insert("state".into(), a.file_state.as_str().into());
+        if let Some(path) = &a.path {
+            file.insert("path".into(), path.clone().into());
+        }
+        json!({"ref": a.reference.to_value(),
+            "parentRef": a.parent_ref.as_ref().map(PortableItemRef::to_value),
+            "title": a.title, "filename": a.filename, "contentType": a.content_type,
+            "createdAt": a.created_at, "file": file})
+    }
+
+    /// `library.getItemAttachments(ref, page)`: `{attachments, hasMore, nextCursor}`.
+    pub fn get_item_attachments(
+        &self,
+        parent: &PortableItemRef,
+        page: &PageRequest,
+    ) -> HostResult<Value> {
+        let list = self.children_of(&ItemLocator::Ref(parent.clone()), DetailKind::Attachment)?;
+        let items: Vec<Value> = list.iter().map(|r| self.attachment_json(r)).collect();
+        paged("attachments", items, page)
+    }
+
+    /// `library.getItemNotes(ref, page)`: `{notes: [{ref, title, parentRef}], hasMore,
+    /// nextCursor}`.
+    pub fn get_item_notes(
+        &self,
+        parent: &PortableItemRef,
+        page: &PageRequest,
+    ) -> HostResult<Value> {
+        let list = self.children_of(&ItemLocator::Ref(parent.clone()), DetailKind::Note)?;
+        paged("notes", list.into_iter().map(base_json).collect(), page)
+    }
+
+    /// `library.getNoteDetail(ref)`: `{kind, title, content, revision, noteKind?,
+    /// payload?}`; `kind` is `managed` when the note has a managed kind or payload,
+    /// else `plain`; `revision` is always 1.
+    pub fn get_note_detail(&self, reference: &PortableItemRef) -> HostResult<Value> {
+        let record = self
+            .find(&ItemLocator::Ref(reference.clone()))
+            .filter(|r| r.kind == Some(DetailKind::Note))
+            .ok_or_else(|| HostWorldError::NotFound {
+                kind: "note".into(),
+                key: reference.identity(),
+            })?;
+        let managed = record.note_kind.is_some() || record.payload.is_some();
+        let mut m = Map::new();
+        m.insert(
+            "kind".into(),
+            if managed { "managed" } else { "plain" }.into(),
+        );
+        m.insert(
+            "title".into(),
+            record.title.clone().unwrap_or_default().into(),
+        );
+        m.insert(
+            "content".into(),
+            record.html.clone().unwrap_or_default().into(),
+        );
+        m.insert("revision".into(), 1.into());
+        if let Some(kind) = &record.note_kind {
+            m.insert("noteKind".into(), kind.clone().into());
+        }
+        if let Some(payload) = &record.payload {
+            m.insert("payload".into(), payload.clone());
+        }
+        Ok(Value::Object(m))
+    }
+}
+
+/// `{ref, parentRef?, title, itemType}` of a non-attachment item.
+fn base_json(record: &Record) -> Value {
+    let mut m = Map::new();
+    if let Some(r) = &record.reference {
+        m.insert("ref".into(), r.to_value());
+    }
+    if let Some(p) = &record.parent_ref {
+        m.insert("parentRef".into(), p.to_value());
+    }
+    m.insert(
+        "title".into(),
+        record.title.clone().unwrap_or_default().into(),
+    );
+    if let Some(t) = &record.item_type {
+        m.insert("itemType".into(), t.clone().into());
+    }
+    Value::Object(m)
+}
+
+fn describe(locator: &ItemLocator) -> String {
+    match locator {
+        ItemLocator::Ref(r) => r.identity(),
+        ItemLocator::GroupedId(id) => format!("id:{id}"),
+    }
+}
+
+impl World for HostWorld {
+    fn item_attachments(&self, parent: &ItemLocator) -> Result<Vec<WorldAttachment>, WorldError> {
+        let list = self
+            .children_of(parent, DetailKind::Attachment)
+            .map_err(world_error)?;
+        Ok(list
+            .into_iter()
+            .filter_map(|r| self.attachment(r))
+            .collect())
+    }
+
+    fn item_notes(&self, parent: &ItemLocator) -> Result<Vec<WorldNote>, WorldError> {
+        let list = self
+            .children_of(parent, DetailKind::Note)
+            .map_err(world_error)?;
+        Ok(list.into_iter().map(Self::note).collect())
+    }
+
+    fn note_detail(&self, note: &ItemLocator) -> Result<WorldNote, WorldError> {
+        self.find_required(note, "note")
+            .map(Self::note)
+            .map_err(world_error)
+    }
+
+    fn attachment_detail(&self, item: &ItemLocator) -> Result<WorldAttachment, WorldError> {
+        self.find(item)
+            .filter(|r| r.kind == Some(DetailKind::Attachment))
+            .and_then(|r| self.attachment(r))
+            .ok_or_else(|| WorldError(format!("attachment {} was not found", describe(item))))
+    }
+
+    fn file_exists(&self, path: &str) -> bool {
+        HostWorld::file_exists(self, path)
+    }
+}
+
+fn world_error(e: HostWorldError) -> WorldError {
+    WorldError(e.to_string())
+}

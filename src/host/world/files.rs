@@ -1,0 +1,169 @@
+//! The files directory: safe path resolution and the `file.*` reads.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use serde_json::{Value, json};
+
+use super::{HostResult, HostWorld, HostWorldError};
+
+impl HostWorld {
+    /// Resolves `path` inside the files directory (symlinks followed); `None` when
+    /// unsafe, absent, or without a files directory.
+    pub fn resolve(&self, path: &str) -> Option<PathBuf> {
+        let root = fs::canonicalize(self.files_dir.as_ref()?).ok()?;
+        let normalised = path.replace('\\', "/");
+        let relative = Path::new(&normalised);
+        let safe = !normalised.is_empty()
+            && !normalised.contains(':')
+            && relative
+                .components()
+                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        if !safe {
+            return None;
+        }
+        let resolved = fs::canonicalize(root.join(relative)).ok()?;
+        resolved.starts_with(&root).then_some(resolved)
+    }
+
+    pub(super) fn resolve_required(&self, path: &str) -> HostResult<PathBuf> {
+        self.resolve(path)
+            .ok_or_else(|| HostWorldError::UnsafePath(path.to_owned()))
+    }
+
+    /// `file.exists(path)`: `false` for unsafe paths.
+    pub fn file_exists(&self, path: &str) -> bool {
+        self.resolve(path).is_some()
+    }
+
+    /// `file.readText(path)`.
+    pub fn read_text(&self, path: &str) -> HostResult<String> {
+        let bytes = self.read_bytes(path)?;
+        String::from_utf8(bytes).map_err(|e| io_error(path, &e))
+    }
+
+    /// `file.readBytes(path)`.
+    pub fn read_bytes(&self, path: &str) -> HostResult<Vec<u8>> {
+        fs::read(self.resolve_required(path)?).map_err(|e| io_error(path, &e))
+    }
+
+    /// `file.stat(path)`: `{path, kind, sizeBytes, modifiedAt}`.
+    pub fn stat(&self, path: &str) -> HostResult<Value> {
+        let meta = fs::metadata(self.resolve_required(path)?).map_err(|e| io_error(path, &e))?;
+        Ok(
+            json!({"path": path, "kind": entry_kind(&meta), "sizeBytes": meta.len(),
+            "modifiedAt": modified_at(&meta)}),
+        )
+    }
+
+    /// `file.list({path, recursive, maxDepth})`: `{rootPath, entries: [{relativePath,
+    /// kind, sizeBytes, modifiedAt}], totalEntries, totalFileBytes}`, sorted by path;
+    /// symlinks leaving the files directory are not followed.
+    pub fn list(&self, path: &str, recursive: bool, max_depth: Option<usize>) -> HostResult<Value> {
+        let root = self.resolve_required(path)?;
+        let depth = if recursive {
+            max_depth.unwrap_or(usize::MAX)
+        } else {
+            1
+        };
+        let mut entries = Vec::new();
+        self.walk(&root, "", depth, &mut entries)?;
+        let total_bytes: u64 = entries
+            .iter()
+            .filter(|e| e["kind"] == "file")
+            .filter_map(|e| e["sizeBytes"].as_u64())
+            .sum();
+        Ok(json!({"rootPath": path, "totalEntries": entries.len(),
+            "totalFileBytes": total_bytes, "entries": entries}))
+    }
+
+    fn walk(&self, dir: &Path, prefix: &str, depth: usize, out: &mut Vec<Value>) -> HostResult<()> {
+        if depth == 0 {
+            return Ok(());
+        }
+        let shown = |e: &dyn std::fmt::Display| io_error(&dir.display().to_string(), e);
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .map_err(|e| shown(&e))?
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        let root = self
+            .files_dir
+            .as_ref()
+            .and_then(|d| fs::canonicalize(d).ok());
+        for name in names {
+            let relative = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let Ok(full) = fs::canonicalize(dir.join(&name)) else {
+                continue;
+            };
+            if root.as_ref().is_none_or(|r| !full.starts_with(r)) {
+                continue;
+            }
+            let Ok(meta) = fs::metadata(&full) else {
+                continue;
+            };
+            out.push(json!({"relativePath": relative, "kind": entry_kind(&meta),
+                "sizeBytes": meta.len(), "modifiedAt": modified_at(&meta)}));
+            if meta.is_dir() {
+                self.walk(&full, &relative, depth - 1, out)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn io_error(path: &str, e: &dyn std::fmt::Display) -> HostWorldError {
+    HostWorldError::Io {
+        path: path.to_owned(),
+        message: e.to_string(),
+    }
+}
+
+fn entry_kind(meta: &fs::Metadata) -> &'static str {
+    if meta.is_file() {
+        "file"
+    } else if meta.is_dir() {
+        "directory"
+    } else {
+        "other"
+    }
+}
+
+/// `modifiedAt` as an ISO-8601 UTC string (`1970-01-01T00:00:00.000Z` when unknown).
+fn modified_at(meta: &fs::Metadata) -> String {
+    let millis = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis());
+    iso_from_millis(millis)
+}
+
+/// Formats milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+pub(super) fn iso_from_millis(millis: u128) -> String {
+    let secs = millis / 1000;
+    let days = i64::try_from(secs / 86_400).unwrap_or_default();
+    let rem = secs % 86_400;
+    // Civil-from-days (proleptic Gregorian), after H. Hinnant.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        millis % 1000
+    )
+}

@@ -1,0 +1,256 @@
+//! Host world tests over the fixtures.
+
+use std::fs;
+
+use serde_json::{Value, json};
+
+use super::files::iso_from_millis;
+use super::*;
+use crate::plan::{ItemLocator, World};
+use crate::selection::{PortableItemRef, SelectionContext};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+
+fn load(name: &str) -> Value {
+    let text = fs::read_to_string(format!("{FIXTURES}/selections/{name}.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn world(name: &str) -> HostWorld {
+    let sel = SelectionContext::from_value(&load(name)).unwrap();
+    HostWorld::from_selection(&sel).with_files_dir(format!("{FIXTURES}/files"))
+}
+
+fn r(key: &str) -> PortableItemRef {
+    PortableItemRef {
+        library_id: 1,
+        key: key.into(),
+    }
+}
+
+#[test]
+fn grouped_nested_data_is_readable() {
+    let w = world("grouped-parent-with-attachments-notes");
+    let detail = w.get_item_detail(&r("ATTPDF01")).unwrap();
+    assert_eq!(
+        detail,
+        json!({"kind": "attachment", "item": {"ref": {"libraryId": 1, "key": "ATTPDF01"},
+            "parentRef": {"libraryId": 1, "key": "PARENT01"}, "title": "Full Text PDF",
+            "filename": "cats.pdf", "contentType": "application/pdf",
+            "createdAt": "2026-02-01T10:05:00Z",
+            "file": {"state": "available", "path": "attachments/ATTPDF01/cats.pdf"}}})
+    );
+    assert_eq!(
+        w.get_item_detail(&r("PARENT01")).unwrap()["kind"],
+        "regular"
+    );
+    let notes = w
+        .get_item_notes(&r("PARENT01"), &PageRequest::default())
+        .unwrap();
+    assert_eq!(notes["notes"].as_array().unwrap().len(), 2);
+    let note = w.get_note_detail(&r("NOTERF01")).unwrap();
+    assert_eq!(note["kind"], "plain");
+    assert!(
+        note["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("<h1>References")
+    );
+    let by_id = w.item_attachments(&ItemLocator::GroupedId(10)).unwrap();
+    assert_eq!(by_id.len(), 3);
+    assert_eq!(
+        w.get_item_detail(&r("NOPE")).unwrap_err().code(),
+        "not_found"
+    );
+    assert_eq!(
+        w.get_note_detail(&r("ATTPDF01")).unwrap_err().code(),
+        "not_found"
+    );
+}
+
+#[test]
+fn canonical_inputs_use_the_library_and_the_path_convention() {
+    let w = world("canonical-parent")
+        .with_library(&load("library-cats-and-dogs"))
+        .unwrap();
+    let page = w
+        .get_item_attachments(&r("PARENT01"), &PageRequest::default())
+        .unwrap();
+    assert_eq!(page["attachments"].as_array().unwrap().len(), 3);
+    assert_eq!(page["hasMore"], false);
+    let digest = w.get_note_detail(&r("NOTEDG01")).unwrap();
+    assert_eq!(digest["kind"], "managed");
+    assert_eq!(digest["noteKind"], "digest");
+    let single = world("canonical-single-pdf");
+    let detail = single.get_item_detail(&r("ATTPDF01")).unwrap();
+    assert_eq!(
+        detail["item"]["file"]["path"],
+        "attachments/ATTPDF01/cats.pdf"
+    );
+    let no_files = HostWorld::from_selection(
+        &SelectionContext::from_value(&load("canonical-single-pdf")).unwrap(),
+    );
+    assert_eq!(
+        no_files.get_item_detail(&r("ATTPDF01")).unwrap()["item"]["file"],
+        json!({"state": "missing"})
+    );
+}
+
+#[test]
+fn paging() {
+    let items: Vec<Value> = (0..130)
+        .map(|i| {
+            json!({"ref": {"libraryId": 1, "key": format!("A{i:03}")}, "kind": "attachment",
+                        "parentRef": {"libraryId": 1, "key": "P"}, "filename": "x.pdf"})
+        })
+        .collect();
+    let mut all = vec![json!({"ref": {"libraryId": 1, "key": "P"}})];
+    all.extend(items);
+    let w = HostWorld::default()
+        .with_library(&json!({"items": all}))
+        .unwrap();
+    let first = w
+        .get_item_attachments(&r("P"), &PageRequest::default())
+        .unwrap();
+    assert_eq!(first["attachments"].as_array().unwrap().len(), 25);
+    assert_eq!(
+        (first["hasMore"].clone(), first["nextCursor"].clone()),
+        (json!(true), json!("25"))
+    );
+    let big = PageRequest {
+        limit: Some(500),
+        cursor: Some("25".into()),
+    };
+    let second = w.get_item_attachments(&r("P"), &big).unwrap();
+    assert_eq!(second["attachments"].as_array().unwrap().len(), 100);
+    assert_eq!(second["nextCursor"], "125");
+    let last = PageRequest {
+        limit: Some(100),
+        cursor: Some("125".into()),
+    };
+    let third = w.get_item_attachments(&r("P"), &last).unwrap();
+    assert_eq!(
+        (
+            third["attachments"].as_array().unwrap().len(),
+            third["hasMore"].clone()
+        ),
+        (5, json!(false))
+    );
+    assert_eq!(third["nextCursor"], Value::Null);
+    for bad in [
+        PageRequest {
+            limit: Some(0),
+            cursor: None,
+        },
+        PageRequest {
+            limit: None,
+            cursor: Some("x".into()),
+        },
+        PageRequest {
+            limit: None,
+            cursor: Some("999".into()),
+        },
+    ] {
+        assert_eq!(
+            w.get_item_attachments(&r("P"), &bad).unwrap_err().code(),
+            "invalid_request"
+        );
+    }
+}
+
+#[test]
+fn library_errors_name_the_pointer() {
+    let bad = [
+        (json!({}), "/items: expected an array"),
+        (json!({"items": [5]}), "/items/0: expected an object"),
+        (
+            json!({"items": [{"kind": "regular"}]}),
+            "/items/0: ref is required",
+        ),
+        (
+            json!({"items": [{"ref": {"libraryId": 1, "key": "K"}, "kind": "book"}]}),
+            "/items/0: kind: expected regular, attachment, note or annotation",
+        ),
+        (
+            json!({"items": [{"ref": {"libraryId": 1, "key": "K"}, "title": 1}]}),
+            "/items/0: title: expected a string",
+        ),
+        (
+            json!({"items": [{"ref": {"libraryId": 1}}]}),
+            "/items/0/ref: Expected a complete portable item reference",
+        ),
+    ];
+    for (value, want) in bad {
+        assert_eq!(
+            HostWorld::default()
+                .with_library(&value)
+                .unwrap_err()
+                .to_string(),
+            want
+        );
+    }
+}
+
+#[test]
+fn files_stay_inside_the_files_dir() {
+    let w = world("grouped-single-pdf");
+    assert_eq!(
+        w.read_text("attachments/ATTMD001/cats.md").unwrap(),
+        "# Cats\n"
+    );
+    assert_eq!(w.read_bytes("example/a.pdf").unwrap(), b"%PDF-1.4 a\n");
+    assert!(w.file_exists("attachments"));
+    for unsafe_path in [
+        "../selections/grouped-empty.json",
+        "/etc/hostname",
+        "a/../../x",
+        "C:\\x",
+    ] {
+        assert!(!w.file_exists(unsafe_path));
+        assert_eq!(
+            w.read_text(unsafe_path).unwrap_err().code(),
+            "invalid_request"
+        );
+    }
+    let stat = w.stat("example/a.md").unwrap();
+    assert_eq!(
+        (stat["kind"].clone(), stat["sizeBytes"].clone()),
+        (json!("file"), json!(4))
+    );
+    assert!(stat["modifiedAt"].as_str().unwrap().ends_with('Z'));
+    let listing = w.list("example", false, None).unwrap();
+    let names: Vec<_> = listing["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["relativePath"].clone())
+        .collect();
+    assert_eq!(names, [json!("a.md"), json!("a.pdf"), json!("b.pdf")]);
+    assert_eq!(listing["totalFileBytes"], 4 + 11 + 11);
+    let deep = w.list(".", true, Some(2)).unwrap();
+    assert!(
+        deep["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["relativePath"] == "attachments/ATTPDF01")
+    );
+    assert!(
+        !deep["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["relativePath"] == "attachments/ATTPDF01/cats.pdf")
+    );
+    assert!(HostWorld::default().read_text("x").is_err());
+}
+
+#[test]
+fn iso_dates() {
+    assert_eq!(iso_from_millis(0), "1970-01-01T00:00:00.000Z");
+    assert_eq!(
+        iso_from_millis(1_709_251_199_123),
+        "2024-02-29T23:59:59.123Z"
+    );
+    assert_eq!(iso_from_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
+}

@@ -1,0 +1,218 @@
+//! The frozen candidate record (contract §4.1) and its builders for both shapes.
+
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use super::world::ItemLocator;
+use crate::selection::{
+    CanonicalSelection, GroupedEntry, GroupedSelection, ItemBase, ItemFact, ItemKind,
+    PortableItemRef, SelectionContext,
+};
+
+/// The parent a candidate or unit targets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetParent {
+    /// Canonical: `targetParentRef`.
+    Ref(PortableItemRef),
+    /// Grouped: numeric `targetParentID`.
+    Id(i64),
+}
+
+impl TargetParent {
+    /// The JSON member naming this target (`targetParentRef` or `targetParentID`).
+    pub fn json_entry(&self) -> (&'static str, Value) {
+        match self {
+            Self::Ref(r) => ("targetParentRef", r.to_value()),
+            Self::Id(id) => ("targetParentID", Value::from(*id)),
+        }
+    }
+}
+
+/// What MIME checks and filters read about a candidate's item.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Facts {
+    /// The item itself.
+    pub locator: Option<ItemLocator>,
+    /// Its parent (own locator for parents).
+    pub parent_locator: Option<ItemLocator>,
+    /// File name.
+    pub filename: Option<String>,
+    /// MIME content type.
+    pub content_type: Option<String>,
+    /// Grouped attachment path (`filePath`, else `item.data.path`).
+    pub path: Option<String>,
+    /// Date added.
+    pub created_at: Option<String>,
+    /// Parent title.
+    pub parent_title: Option<String>,
+}
+
+/// One atomic planning candidate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// Item kind, `selection`, `generated-note` or `digest-image-target`.
+    pub kind: String,
+    /// Identity (`<kind>:<libraryId>:<key>`, grouped variants, `selection:context`).
+    pub identity: String,
+    /// Display label.
+    pub label: String,
+    /// `parent:<libraryId>:<key>` (grouped: or `parent-id:<id>`).
+    pub parent_identity: Option<String>,
+    /// The parent ref (canonical) or id (grouped).
+    pub target_parent: Option<TargetParent>,
+    /// A context with only this candidate's item (same shape as the input).
+    pub scoped_context: SelectionContext,
+    /// The fact, entry, generated-note candidate or whole selection.
+    pub value: Value,
+    pub(crate) facts: Facts,
+}
+
+impl Candidate {
+    /// The JSON form `{kind, identity, label, parentIdentity?, targetParentRef? |
+    /// targetParentID?, scopedContext, value}`.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("kind".into(), self.kind.clone().into());
+        m.insert("identity".into(), self.identity.clone().into());
+        m.insert("label".into(), self.label.clone().into());
+        if let Some(p) = &self.parent_identity {
+            m.insert("parentIdentity".into(), p.clone().into());
+        }
+        if let Some(t) = &self.target_parent {
+            let (key, value) = t.json_entry();
+            m.insert(key.into(), value);
+        }
+        m.insert("scopedContext".into(), self.scoped_context.to_value());
+        m.insert("value".into(), self.value.clone());
+        Value::Object(m)
+    }
+}
+
+impl Serialize for Candidate {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+/// The first non-empty of `parts`, else `"<kind> <n>"`.
+pub(crate) fn pick_label(parts: &[Option<&str>], kind: &str, n: usize) -> String {
+    parts
+        .iter()
+        .flatten()
+        .find(|p| !p.is_empty())
+        .map_or_else(|| format!("{kind} {n}"), |p| (*p).to_owned())
+}
+
+/// The locator of a grouped item: its ref when complete, else its numeric id.
+pub(crate) fn grouped_locator(item: &ItemBase) -> Option<ItemLocator> {
+    item.portable_ref()
+        .map(ItemLocator::Ref)
+        .or(item.id.map(ItemLocator::GroupedId))
+}
+
+/// A canonical context holding only `items` (same `sampledAt` as `base`).
+pub(crate) fn canonical_scope(base: &CanonicalSelection, items: Vec<ItemFact>) -> SelectionContext {
+    SelectionContext::Canonical(CanonicalSelection {
+        items,
+        sampled_at: base.sampled_at.clone(),
+        export_candidates: None,
+        digest_representative_image_target: None,
+    })
+}
+
+/// A clone of `base` with only `entry` in its array, `selectionType` = its kind.
+pub(crate) fn grouped_scope(base: &GroupedSelection, entry: &GroupedEntry) -> SelectionContext {
+    let mut scoped = GroupedSelection {
+        selection_type: entry.kind.as_str().to_owned(),
+        warnings: base.warnings.clone(),
+        sampled_at: base.sampled_at.clone(),
+        ..GroupedSelection::default()
+    };
+    scoped.entries_mut(entry.kind).push(entry.clone());
+    SelectionContext::Grouped(scoped)
+}
+
+/// A candidate for a canonical fact; `n` is its 1-based position, `parent_title` the
+/// title of its parent when known.
+pub(crate) fn from_fact(
+    fact: &ItemFact,
+    base: &CanonicalSelection,
+    n: usize,
+    parent_title: Option<&str>,
+) -> Candidate {
+    let kind = fact.kind.as_str();
+    let parent_ref = match fact.kind {
+        ItemKind::Parent => Some(&fact.reference),
+        _ => fact.parent_ref.as_ref(),
+    };
+    Candidate {
+        kind: kind.to_owned(),
+        identity: fact.reference.kind_identity(kind),
+        label: pick_label(
+            &[
+                fact.title.as_deref(),
+                fact.filename.as_deref(),
+                parent_title,
+            ],
+            kind,
+            n,
+        ),
+        parent_identity: parent_ref.map(|p| p.kind_identity("parent")),
+        target_parent: parent_ref.cloned().map(TargetParent::Ref),
+        scoped_context: canonical_scope(base, vec![fact.clone()]),
+        value: fact.to_value(),
+        facts: Facts {
+            locator: Some(ItemLocator::Ref(fact.reference.clone())),
+            parent_locator: parent_ref.cloned().map(ItemLocator::Ref),
+            filename: fact.filename.clone(),
+            content_type: fact.content_type.clone(),
+            path: None,
+            created_at: fact.created_at.clone(),
+            parent_title: parent_title.map(str::to_owned),
+        },
+    }
+}
+
+/// A candidate for a grouped entry; `index` is its array position (identity
+/// fallback), `n` its 1-based candidate position.
+pub(crate) fn from_entry(
+    entry: &GroupedEntry,
+    index: usize,
+    base: &GroupedSelection,
+    n: usize,
+) -> Candidate {
+    let kind = entry.kind.as_str();
+    let parent_title = entry.parent.as_ref().and_then(ItemBase::display_title);
+    let parent_locator = match (entry.kind, &entry.parent) {
+        (ItemKind::Parent, _) => grouped_locator(&entry.item),
+        (_, Some(parent)) => grouped_locator(parent),
+        (_, None) => entry.item.parent_item_id.map(ItemLocator::GroupedId),
+    };
+    Candidate {
+        kind: kind.to_owned(),
+        identity: entry.identity(index),
+        label: pick_label(
+            &[
+                entry.item.title.as_deref(),
+                entry.item.data_str("title"),
+                parent_title,
+                entry.filename(),
+            ],
+            kind,
+            n,
+        ),
+        parent_identity: entry.parent_identity(),
+        target_parent: entry.target_parent_id().map(TargetParent::Id),
+        scoped_context: grouped_scope(base, entry),
+        value: Value::Object(entry.raw.clone()),
+        facts: Facts {
+            locator: grouped_locator(&entry.item),
+            parent_locator,
+            filename: entry.filename().map(str::to_owned),
+            content_type: entry.content_type().map(str::to_owned),
+            path: entry.path().map(str::to_owned),
+            created_at: entry.item.data_str("dateAdded").map(str::to_owned),
+            parent_title: parent_title.map(str::to_owned),
+        },
+    }
+}

@@ -1,0 +1,129 @@
+//! Grouping candidates into frozen units (contract §8).
+
+use std::collections::HashMap;
+
+use super::candidate::Candidate;
+use super::result::{Skip, Unit};
+use crate::manifest::model::GroupingMode;
+use crate::selection::SelectionContext;
+
+/// The merged scoped context of `members`. A single member's scoped context is used
+/// as is, so a single `selection` member passes the whole selection through unchanged.
+fn unit_context(members: &[Candidate], fallback: &SelectionContext) -> SelectionContext {
+    if let [only] = members {
+        return only.scoped_context.clone();
+    }
+    let parts: Vec<&SelectionContext> = members.iter().map(|m| &m.scoped_context).collect();
+    SelectionContext::merge(&parts).unwrap_or_else(|| fallback.clone())
+}
+
+/// Builds unit number `order` from `members` (never empty).
+fn unit(
+    order: usize,
+    task_name: String,
+    members: Vec<Candidate>,
+    shared_parent: bool,
+    fallback: &SelectionContext,
+) -> Unit {
+    let member_identities: Vec<String> = members.iter().map(|m| m.identity.clone()).collect();
+    let input_unit_identity = match member_identities.as_slice() {
+        [one] => one.clone(),
+        many => format!("group:{}", many.join("+")),
+    };
+    let first = members.first();
+    let (target_parent_identity, target_parent) = match first {
+        Some(f) if shared_parent => (f.parent_identity.clone(), f.target_parent.clone()),
+        _ => (None, None),
+    };
+    Unit {
+        unit_id: format!("unit-{}", order + 1),
+        order,
+        task_name,
+        input_unit_identity,
+        member_count: members.len(),
+        member_identities,
+        target_parent_identity,
+        target_parent,
+        selection_context: unit_context(&members, fallback),
+        members,
+    }
+}
+
+/// Whether every member shares the first member's parent identity and target.
+fn share_parent(members: &[Candidate]) -> bool {
+    match members.first() {
+        Some(first) => {
+            first.parent_identity.is_some()
+                && members.iter().all(|m| {
+                    m.parent_identity == first.parent_identity
+                        && m.target_parent == first.target_parent
+                })
+        }
+        None => false,
+    }
+}
+
+/// Task name of a parent group: the first member's label if it is a parent, else its
+/// parent title, else its label.
+fn parent_task_name(first: &Candidate) -> String {
+    if first.kind == "parent" {
+        return first.label.clone();
+    }
+    first
+        .facts
+        .parent_title
+        .clone()
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| first.label.clone())
+}
+
+/// Groups `candidates` by `mode`; candidates that cannot be grouped are appended to
+/// `skipped`. Returns the units (members in candidate order).
+pub(crate) fn group(
+    mode: GroupingMode,
+    candidates: Vec<Candidate>,
+    label: &str,
+    fallback: &SelectionContext,
+    skipped: &mut Vec<Skip>,
+) -> Vec<Unit> {
+    match mode {
+        GroupingMode::Each => candidates
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| unit(i, c.label.clone(), vec![c], true, fallback))
+            .collect(),
+        GroupingMode::All if candidates.is_empty() => Vec::new(),
+        GroupingMode::All => {
+            let shared = share_parent(&candidates);
+            vec![unit(0, label.to_owned(), candidates, shared, fallback)]
+        }
+        GroupingMode::Parent => {
+            let mut groups: Vec<Vec<Candidate>> = Vec::new();
+            let mut index: HashMap<String, usize> = HashMap::new();
+            for c in candidates {
+                let Some(parent) = c.parent_identity.clone() else {
+                    skipped.push(Skip {
+                        identity: c.identity,
+                        reason: "missing-parent".to_owned(),
+                    });
+                    continue;
+                };
+                match index.get(&parent).and_then(|i| groups.get_mut(*i)) {
+                    Some(group) => group.push(c),
+                    None => {
+                        index.insert(parent, groups.len());
+                        groups.push(vec![c]);
+                    }
+                }
+            }
+            groups
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, members)| {
+                    let name = parent_task_name(members.first()?);
+                    Some(unit(i, name, members, true, fallback))
+                })
+                .collect()
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! The grouped SelectionContext shape, contract §1.2.
+
+use serde_json::{Map, Value, json};
+
+use super::error::SelectionError;
+use super::json::{Obj, Read, as_array, as_object, child, index};
+use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
+
+/// An open `ItemBase` (or `NoteLite`) with its original JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemBase {
+    /// The original object, serialised back unchanged.
+    pub raw: Map<String, Value>,
+    /// `id`.
+    pub id: Option<i64>,
+    /// `key`.
+    pub key: Option<String>,
+    /// `itemType`.
+    pub item_type: Option<String>,
+    /// `title`.
+    pub title: Option<String>,
+    /// `libraryID`.
+    pub library_id: Option<i64>,
+    /// `parentItemID`.
+    pub parent_item_id: Option<i64>,
+}
+
+impl ItemBase {
+    /// Reads an item at `ptr`.
+    pub fn parse(value: &Value, ptr: &str) -> Read<Self> {
+        let obj = as_object(value, ptr)?;
+        obj.opt_obj("data")?;
+        obj.opt_str("note")?;
+        Ok(Self {
+            raw: obj.map.clone(),
+            id: obj.opt_int("id")?,
+            key: obj.opt_str("key")?.map(str::to_owned),
+            item_type: obj.opt_str("itemType")?.map(str::to_owned),
+            title: obj.opt_str("title")?.map(str::to_owned),
+            library_id: obj.opt_int("libraryID")?,
+            parent_item_id: obj.opt_int("parentItemID")?,
+        })
+    }
+
+    /// A string member of `data` (the item's JSON export).
+    pub fn data_str(&self, key: &str) -> Option<&str> {
+        self.raw
+            .get("data")
+            .and_then(Value::as_object)
+            .and_then(|d| d.get(key))
+            .and_then(Value::as_str)
+    }
+
+    /// `title`, else `data.title` (empty strings count as absent).
+    pub fn display_title(&self) -> Option<&str> {
+        self.title
+            .as_deref()
+            .or_else(|| self.data_str("title"))
+            .filter(|t| !t.is_empty())
+    }
+
+    /// Note HTML: `note` (NoteLite), else `data.note`.
+    pub fn note_html(&self) -> Option<&str> {
+        self.raw
+            .get("note")
+            .and_then(Value::as_str)
+            .or_else(|| self.data_str("note"))
+    }
+
+    /// The portable ref when `libraryID ≥ 1` and a non-empty `key` are known.
+    pub fn portable_ref(&self) -> Option<PortableItemRef> {
+        let library_id = u64::try_from(self.library_id?).ok().filter(|l| *l >= 1)?;
+        let key = self.key.clone().filter(|k| !k.is_empty())?;
+        Some(PortableItemRef { library_id, key })
+    }
+
+    /// The key-based identity part: `"<libraryID>:<key>"` or `"<key>"`.
+    fn key_part(&self) -> Option<String> {
+        let key = self.key.as_deref().filter(|k| !k.is_empty())?;
+        Some(match self.library_id {
+            Some(lib) => format!("{lib}:{key}"),
+            None => key.to_owned(),
+        })
+    }
+
+    /// Grouped identity: `<kind>:<libraryID>:<key>`, else `<kind>-id:<id>`, else
+    /// `<kind>-index:<index>`.
+    pub fn identity(&self, kind: &str, index: usize) -> String {
+        match (self.key_part(), self.id) {
+            (Some(k), _) => format!("{kind}:{k}"),
+            (None, Some(id)) => format!("{kind}-id:{id}"),
+            (None, None) => format!("{kind}-index:{index}"),
+        }
+    }
+
+    /// Identity of this item as a parent: `parent:<libraryID>:<key>` or `parent-id:<id>`.
+    pub fn parent_identity(&self) -> Option<String> {
+        match (self.key_part(), self.id) {
+            (Some(k), _) => Some(format!("parent:{k}")),
+            (None, Some(id)) => Some(format!("parent-id:{id}")),
+            (None, None) => None,
+        }
+    }
+}
+
+/// One entry of a grouped array (`ParentContext`, `ChildContext`, `AttachmentContext`,
+/// `NoteContext`) with its original JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupedEntry {
+    /// Which array the entry belongs to.
+    pub kind: ItemKind,
+    /// The original context object, serialised back unchanged.
+    pub raw: Map<String, Value>,
+    /// `item`.
+    pub item: ItemBase,
+    /// `parent` (children, attachments, notes).
+    pub parent: Option<ItemBase>,
+    /// `filePath` (attachments).
+    pub file_path: Option<String>,
+    /// `mimeType` (attachments).
+    pub mime_type: Option<String>,
+    /// Nested `attachments` (parents, children).
+    pub attachments: Vec<GroupedEntry>,
+    /// Nested `notes` as `NoteLite` (parents, children).
+    pub notes: Vec<ItemBase>,
+    /// Nested non-attachment, non-note `children` (parents).
+    pub children: Vec<ItemBase>,
+}
+
+/// Allowed members of each context object.
+fn entry_fields(kind: ItemKind) -> &'static [&'static str] {
+    match kind {
+        ItemKind::Parent => &[
+            "item",
+            "attachments",
+            "notes",
+            "tags",
+            "collections",
+            "children",
+        ],
+        ItemKind::Child => &[
+            "item",
+            "parent",
+            "attachments",
+            "notes",
+            "tags",
+            "collections",
+        ],
+        ItemKind::Attachment => &["item", "parent", "filePath", "mimeType"],
+        ItemKind::Note => &["item", "parent", "tags", "collections"],
+    }
+}
+
+/// Reads an array member of items with `read`.
+fn read_list<T>(obj: &Obj<'_>, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
+    let ptr = child(obj.ptr, key);
+    obj.opt_array(key)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| read(v, &index(&ptr, i)))
+        .collect()
+}
+
+impl GroupedEntry {
+    /// Reads a context entry of `kind` at `ptr`.
+    pub fn parse(kind: ItemKind, value: &Value, ptr: &str) -> Read<Self> {
+        let obj = as_object(value, ptr)?;
+        obj.closed(entry_fields(kind))?;
+        for key in ["tags", "collections"] {
+            obj.opt_array(key)?;
+        }
+        obj.opt_strings("collections")?;
+        let parent = match obj.get("parent") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(ItemBase::parse(v, &child(ptr, "parent"))?),
+        };
+        Ok(Self {
+            kind,
+            raw: obj.map.clone(),
+            item: ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?,
+            parent,
+            file_path: obj.opt_str("filePath")?.map(str::to_owned),
+            mime_type: obj.opt_str("mimeType")?.map(str::to_owned),
+            attachments: read_list(&obj, "attachments", |v, p| {
+                Self::parse(ItemKind::Attachment, v, p)
+            })?,
+            notes: read_list(&obj, "notes", ItemBase::parse)?,
+            children: read_list(&obj, "children", ItemBase::parse)?,
+        })
+    }
+
+    /// A minimal entry of `kind` wrapping `item` (with `parent` where the kind has one).
+    pub fn synthetic(kind: ItemKind, item: &ItemBase, parent: Option<&ItemBase>) -> Self {
+        let parent_value = parent.map_or(Value::Null, |p| Value::Object(p.raw.clone()));
+        let raw = match kind {
+            ItemKind::Parent => json!({"item": item.raw, "attachments": [], "notes": [],
+                "tags": [], "collections": [], "children": []}),
+            ItemKind::Child => json!({"item": item.raw, "parent": parent_value,
+                "attachments": [], "notes": [], "tags": [], "collections": []}),
+            ItemKind::Attachment => json!({"item": item.raw, "parent": parent_value,
+                "filePath": item.data_str("path"), "mimeType": null}),
+            ItemKind::Note => json!({"item": item.raw, "parent": parent_value,
+                "tags": [], "collections": []}),
+        };
+        Self {
+            kind,
+            raw: raw.as_object().cloned().unwrap_or_default(),
+            item: item.clone(),
+            parent: parent.cloned(),
+            file_path: item.data_str("path").map(str::to_owned),
+            mime_type: None,
+            attachments: Vec::new(),
+            notes: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    /// The entry's identity (§4.1 grouped variant); `index` is its array position.
+    pub fn identity(&self, index: usize) -> String {
+        self.item.identity(self.kind.as_str(), index)
+    }
+
+    /// The parent identity: from `item` for parents, else from `parent` or
+    /// `item.parentItemID`.
+    pub fn parent_identity(&self) -> Option<String> {
+        match (self.kind, &self.parent) {
+            (ItemKind::Parent, _) => self.item.parent_identity(),
+            (_, Some(parent)) => parent.parent_identity(),
+            (_, None) => self.item.parent_item_id.map(|id| format!("parent-id:{id}")),
+        }
+    }
+
+    /// The numeric target parent id: own id for parents, else the parent's id or
+    /// `item.parentItemID`.
+    pub fn target_parent_id(&self) -> Option<i64> {
+        match self.kind {
+            ItemKind::Parent => self.item.id,
+            _ => self
+                .parent
+                .as_ref()
+                .and_then(|p| p.id)
+                .or(self.item.parent_item_id),
+        }
+    }
+
+    /// Attachment path: `filePath`, else `item.data.path`.
+    pub fn path(&self) -> Option<&str> {
+        self.file_path
+            .as_deref()
+            .or_else(|| self.item.data_str("path"))
+    }
+
+    /// Attachment content type: `mimeType`, else `item.data.contentType`.
+    pub fn content_type(&self) -> Option<&str> {
+        self.mime_type
+            .as_deref()
+            .or_else(|| self.item.data_str("contentType"))
+    }
+
+    /// Base name of [`GroupedEntry::path`].
+    pub fn filename(&self) -> Option<&str> {
+        self.path().map(base_name).filter(|n| !n.is_empty())
+    }
+}
+
+/// The last component of a `/` or `\` separated path.
+pub fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// A grouped SelectionContext.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GroupedSelection {
+    /// `selectionType` as given (recomputed for scoped contexts).
+    pub selection_type: String,
+    /// `items.parents`.
+    pub parents: Vec<GroupedEntry>,
+    /// `items.children`.
+    pub children: Vec<GroupedEntry>,
+    /// `items.attachments`.
+    pub attachments: Vec<GroupedEntry>,
+    /// `items.notes`.
+    pub notes: Vec<GroupedEntry>,
+    /// `warnings`.
+    pub warnings: Vec<String>,
+    /// `sampledAt`.
+    pub sampled_at: String,
+    /// `exportCandidates` (planner-scoped contexts only).
+    pub export_candidates: Option<Vec<Value>>,
+    /// `digestRepresentativeImageTarget` (planner-scoped contexts only).
+    pub digest_representative_image_target: Option<Value>,
+}
+
+impl GroupedSelection {
+    /// The array of `kind`.
+    pub fn entries(&self, kind: ItemKind) -> &[GroupedEntry] {
+        match kind {
+            ItemKind::Parent => &self.parents,
+            ItemKind::Child => &self.children,
+            ItemKind::Attachment => &self.attachments,
+            ItemKind::Note => &self.notes,
+        }
+    }
+
+    /// The mutable array of `kind`.
+    pub fn entries_mut(&mut self, kind: ItemKind) -> &mut Vec<GroupedEntry> {
+        match kind {
+            ItemKind::Parent => &mut self.parents,
+            ItemKind::Child => &mut self.children,
+            ItemKind::Attachment => &mut self.attachments,
+            ItemKind::Note => &mut self.notes,
+        }
+    }
+
+    /// Lengths of the four arrays.
+    pub fn counts(&self) -> SelectionCounts {
+        SelectionCounts::of_kinds(
+            ItemKind::ALL
+                .into_iter()
+                .flat_map(|k| std::iter::repeat_n(k, self.entries(k).len())),
+        )
+    }
+
+    /// `selectionType` derived from the arrays: `none`, the single kind, or `mixed`.
+    pub fn computed_selection_type(&self) -> &'static str {
+        let present: Vec<ItemKind> = ItemKind::ALL
+            .into_iter()
+            .filter(|k| !self.entries(*k).is_empty())
+            .collect();
+        match present.as_slice() {
+            [] => "none",
+            [one] => one.as_str(),
+            _ => "mixed",
+        }
+    }
+
+    /// Reads a grouped context from an object whose `items` is an object.
+    pub(crate) fn parse(obj: Obj<'_>) -> Read<Self> {
+        obj.closed(&[
+            "selectionType",
+            "items",
+            "summary",
+            "warnings",
+            "sampledAt",
+            "exportCandidates",
+            "digestRepresentativeImageTarget",
+        ])?;
+        let items_ptr = child(obj.ptr, "items");
+        let items = as_object(obj.required("items")?, &items_ptr)?;
+        items.closed(&["parents", "children", "attachments", "notes"])?;
+        let mut selection = Self {
+            warnings: obj.opt_strings("warnings")?,
+            sampled_at: obj.req_str("sampledAt")?.to_owned(),
+            export_candidates: match obj.get("exportCandidates") {
+                None => None,
+                Some(v) => Some(as_array(v, &child(obj.ptr, "exportCandidates"))?.clone()),
+            },
+            digest_representative_image_target: obj.get("digestRepresentativeImageTarget").cloned(),
+            ..Self::default()
+        };
+        for kind in ItemKind::ALL {
+            let ptr = child(&items_ptr, kind.array_name());
+            let list = as_array(items.required(kind.array_name())?, &ptr)?;
+            *selection.entries_mut(kind) = list
+                .iter()
+                .enumerate()
+                .map(|(i, v)| GroupedEntry::parse(kind, v, &index(&ptr, i)))
+                .collect::<Read<_>>()?;
+        }
+        if let Some(summary) = obj.opt_obj("summary")? {
+            let summary_ptr = child(obj.ptr, "summary");
+            let summary = Obj {
+                map: summary,
+                ptr: &summary_ptr,
+            };
+            for key in ["parentCount", "childCount", "attachmentCount", "noteCount"] {
+                if summary.opt_int(key)?.is_some_and(|n| n < 0) {
+                    return Err(SelectionError::invalid(
+                        &child(&summary_ptr, key),
+                        "expected an integer ≥ 0",
+                    ));
+                }
+            }
+        }
+        selection.selection_type = match obj.opt_str("selectionType")? {
+            Some(t) => t.to_owned(),
+            None => selection.computed_selection_type().to_owned(),
+        };
+        Ok(selection)
+    }
+
+    /// The JSON form; `summary` is recomputed from the arrays.
+    pub fn to_value(&self) -> Value {
+        let counts = self.counts();
+        let mut items = Map::new();
+        for kind in ItemKind::ALL {
+            let list = self
+                .entries(kind)
+                .iter()
+                .map(|e| Value::Object(e.raw.clone()))
+                .collect();
+            items.insert(kind.array_name().into(), Value::Array(list));
+        }
+        let mut m = Map::new();
+        m.insert("selectionType".into(), self.selection_type.clone().into());
+        m.insert("items".into(), Value::Object(items));
+        m.insert(
+            "summary".into(),
+            json!({"parentCount": counts.parents, "childCount": counts.children,
+                   "attachmentCount": counts.attachments, "noteCount": counts.notes}),
+        );
+        m.insert("warnings".into(), json!(self.warnings));
+        m.insert("sampledAt".into(), self.sampled_at.clone().into());
+        if let Some(list) = &self.export_candidates {
+            m.insert("exportCandidates".into(), Value::Array(list.clone()));
+        }
+        if let Some(target) = &self.digest_representative_image_target {
+            m.insert("digestRepresentativeImageTarget".into(), target.clone());
+        }
+        Value::Object(m)
+    }
+}

@@ -1,0 +1,185 @@
+//! SelectionContext in both shapes (contract `02-selection-and-planning.md` §1).
+//!
+//! [`SelectionContext::from_value`] detects the shape: an object whose `items` is an
+//! array is canonical, one whose `items` is an object is grouped; anything else is
+//! rejected with the JSON pointer of the first problem. Each shape keeps what it needs
+//! to serialise back faithfully ([`SelectionContext::to_value`] is deterministic).
+//! Conversion between the shapes is explicit ([`convert`]).
+
+pub mod canonical;
+pub mod convert;
+pub mod error;
+pub mod grouped;
+mod json;
+mod merge;
+pub mod refs;
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+pub use canonical::{CanonicalSelection, FileState, ItemFact};
+pub use error::SelectionError;
+pub use grouped::{GroupedEntry, GroupedSelection, ItemBase};
+pub use refs::{ItemKind, PortableItemRef, SelectionCounts};
+
+/// A SelectionContext in either shape.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SelectionContext {
+    /// The grouped shape (`items.parents/children/attachments/notes`).
+    Grouped(GroupedSelection),
+    /// The canonical flat shape (`items: [{kind, ref, …}]`).
+    Canonical(CanonicalSelection),
+}
+
+impl SelectionContext {
+    /// Parses either shape, detected from the type of `items`.
+    pub fn from_value(value: &Value) -> Result<Self, SelectionError> {
+        let obj = json::as_object(value, "")?;
+        match obj.get("items") {
+            Some(Value::Array(_)) => CanonicalSelection::parse(obj).map(Self::Canonical),
+            Some(Value::Object(_)) => GroupedSelection::parse(obj).map(Self::Grouped),
+            _ => Err(SelectionError::CanonicalRequired),
+        }
+    }
+
+    /// Parses JSON text (see [`SelectionContext::from_value`]).
+    pub fn from_json_str(text: &str) -> Result<Self, SelectionError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SelectionError::invalid("", format!("invalid JSON: {e}")))?;
+        Self::from_value(&value)
+    }
+
+    /// The JSON form, in the context's own shape.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Self::Grouped(g) => g.to_value(),
+            Self::Canonical(c) => c.to_value(),
+        }
+    }
+
+    /// Raw selection counts (canonical: facts by kind; grouped: array lengths).
+    pub fn counts(&self) -> SelectionCounts {
+        match self {
+            Self::Grouped(g) => g.counts(),
+            Self::Canonical(c) => SelectionCounts::of_kinds(c.items.iter().map(|f| f.kind)),
+        }
+    }
+
+    /// `sampledAt`.
+    pub fn sampled_at(&self) -> &str {
+        match self {
+            Self::Grouped(g) => &g.sampled_at,
+            Self::Canonical(c) => &c.sampled_at,
+        }
+    }
+
+    /// The target ref: `parentRef` of the first item if present, else its `ref`
+    /// (grouped: the first entry in the order parents, children, attachments, notes;
+    /// `None` when its refs are incomplete).
+    pub fn target_ref(&self) -> Option<PortableItemRef> {
+        match self {
+            Self::Canonical(c) => c
+                .items
+                .first()
+                .map(|f| f.parent_ref.clone().unwrap_or_else(|| f.reference.clone())),
+            Self::Grouped(g) => {
+                let first = ItemKind::ALL
+                    .into_iter()
+                    .find_map(|k| g.entries(k).first())?;
+                match (first.kind, &first.parent) {
+                    (ItemKind::Parent, _) | (_, None) => first.item.portable_ref(),
+                    (_, Some(parent)) => parent.portable_ref(),
+                }
+            }
+        }
+    }
+
+    /// Union of `parts` by item identity (contract §8): the first part's top-level
+    /// members, all `exportCandidates`, the first `digestRepresentativeImageTarget`.
+    /// Parts whose shape differs from the first part's are ignored; `None` when
+    /// `parts` is empty.
+    pub fn merge(parts: &[&SelectionContext]) -> Option<SelectionContext> {
+        fn same_shape<'a, T>(
+            parts: &[&'a SelectionContext],
+            pick: fn(&'a SelectionContext) -> Option<&'a T>,
+        ) -> Vec<&'a T> {
+            parts.iter().filter_map(|p| pick(p)).collect()
+        }
+        match parts.first()? {
+            Self::Grouped(_) => {
+                merge::merge(&same_shape(parts, Self::as_grouped)).map(Self::Grouped)
+            }
+            Self::Canonical(_) => {
+                merge::merge(&same_shape(parts, Self::as_canonical)).map(Self::Canonical)
+            }
+        }
+    }
+
+    /// The grouped content, if this context is grouped.
+    pub fn as_grouped(&self) -> Option<&GroupedSelection> {
+        match self {
+            Self::Grouped(g) => Some(g),
+            Self::Canonical(_) => None,
+        }
+    }
+
+    /// The canonical content, if this context is canonical.
+    pub fn as_canonical(&self) -> Option<&CanonicalSelection> {
+        match self {
+            Self::Canonical(c) => Some(c),
+            Self::Grouped(_) => None,
+        }
+    }
+
+    /// A copy with `exportCandidates` and `digestRepresentativeImageTarget` replaced.
+    pub fn with_extras(
+        &self,
+        export_candidates: Option<Vec<Value>>,
+        digest_target: Option<Value>,
+    ) -> SelectionContext {
+        let mut out = self.clone();
+        let (exports, digest) = match &mut out {
+            Self::Grouped(g) => (
+                &mut g.export_candidates,
+                &mut g.digest_representative_image_target,
+            ),
+            Self::Canonical(c) => (
+                &mut c.export_candidates,
+                &mut c.digest_representative_image_target,
+            ),
+        };
+        *exports = export_candidates;
+        *digest = digest_target;
+        out
+    }
+
+    /// The canonical form: unchanged when already canonical, else converted with
+    /// [`convert::grouped_to_canonical`].
+    pub fn to_canonical(
+        &self,
+        file_exists: &dyn Fn(&str) -> bool,
+    ) -> Result<CanonicalSelection, SelectionError> {
+        match self {
+            Self::Canonical(c) => Ok(c.clone()),
+            Self::Grouped(g) => convert::grouped_to_canonical(g, file_exists),
+        }
+    }
+
+    /// The grouped form: unchanged when already grouped, else converted with
+    /// [`convert::canonical_to_grouped`].
+    pub fn to_grouped(&self) -> GroupedSelection {
+        match self {
+            Self::Grouped(g) => g.clone(),
+            Self::Canonical(c) => convert::canonical_to_grouped(c),
+        }
+    }
+}
+
+impl Serialize for SelectionContext {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,335 @@
+//! Shape detection, parsing errors, serialisation, counts, identities, conversions.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/selections");
+
+const PAIRS: &[&str] = &[
+    "single-pdf",
+    "single-markdown",
+    "attachments-different-parents",
+    "mixed-same-parent",
+    "orphan-note",
+    "empty",
+];
+
+fn raw(name: &str) -> Value {
+    let text = std::fs::read_to_string(format!("{FIXTURES}/{name}.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn parse(name: &str) -> SelectionContext {
+    SelectionContext::from_value(&raw(name)).unwrap()
+}
+
+fn error(value: Value) -> String {
+    SelectionContext::from_value(&value)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn fixtures_parse_and_serialise_back_unchanged() {
+    let names = PAIRS
+        .iter()
+        .flat_map(|n| [format!("grouped-{n}"), format!("canonical-{n}")])
+        .chain([
+            "grouped-parent-with-attachments-notes".into(),
+            "canonical-parent".into(),
+        ]);
+    for name in names {
+        let sel = parse(&name);
+        assert_eq!(
+            matches!(sel, SelectionContext::Grouped(_)),
+            name.starts_with("grouped")
+        );
+        assert_eq!(sel.to_value(), raw(&name), "{name}");
+        assert_eq!(
+            serde_json::to_string(&sel).unwrap(),
+            serde_json::to_string(&sel.to_value()).unwrap()
+        );
+    }
+}
+
+#[test]
+fn counts_and_target_refs() {
+    let mixed = parse("grouped-mixed-same-parent");
+    let want = SelectionCounts {
+        parents: 0,
+        children: 0,
+        attachments: 3,
+        notes: 1,
+        total: 4,
+    };
+    assert_eq!(mixed.counts(), want);
+    assert_eq!(parse("canonical-mixed-same-parent").counts(), want);
+    assert_eq!(want.kinds_present(), 2);
+    let parent = PortableItemRef {
+        library_id: 1,
+        key: "PARENT01".into(),
+    };
+    for name in [
+        "grouped-mixed-same-parent",
+        "canonical-mixed-same-parent",
+        "canonical-parent",
+        "grouped-parent-with-attachments-notes",
+    ] {
+        assert_eq!(parse(name).target_ref(), Some(parent.clone()), "{name}");
+    }
+    let orphan = PortableItemRef {
+        library_id: 1,
+        key: "NOTEORPH".into(),
+    };
+    assert_eq!(parse("grouped-orphan-note").target_ref(), Some(orphan));
+    assert_eq!(parse("canonical-empty").target_ref(), None);
+    assert_eq!(parent.identity(), "1:PARENT01");
+    assert_eq!(parent.kind_identity("attachment"), "attachment:1:PARENT01");
+}
+
+#[test]
+fn grouped_identities() {
+    let item = |v: Value| ItemBase::parse(&v, "").unwrap();
+    assert_eq!(
+        item(json!({"id": 3, "key": "K", "libraryID": 2})).identity("note", 0),
+        "note:2:K"
+    );
+    assert_eq!(
+        item(json!({"id": 3, "key": "K"})).identity("note", 0),
+        "note:K"
+    );
+    assert_eq!(item(json!({"id": 3})).identity("note", 0), "note-id:3");
+    assert_eq!(item(json!({})).identity("note", 7), "note-index:7");
+    assert_eq!(
+        item(json!({"id": 3})).parent_identity().as_deref(),
+        Some("parent-id:3")
+    );
+    let entry = GroupedEntry::parse(
+        ItemKind::Note,
+        &json!({"item": {"id": 4, "parentItemID": 9}}),
+        "",
+    )
+    .unwrap();
+    assert_eq!(entry.parent_identity().as_deref(), Some("parent-id:9"));
+    assert_eq!(entry.target_parent_id(), Some(9));
+}
+
+#[test]
+fn malformed_selections_name_the_pointer() {
+    let t = "2026-01-01T00:00:00Z";
+    let grouped = |items: Value| json!({"selectionType": "none", "items": items, "warnings": [], "sampledAt": t});
+    let empty_arrays = json!({"parents": [], "children": [], "attachments": [], "notes": []});
+    let mut bad_key = empty_arrays.clone();
+    bad_key["attachments"] = json!([{"item": {"key": 5}}]);
+    let mut no_item = empty_arrays.clone();
+    no_item["notes"] = json!([{"parent": null}]);
+    let mut bad_parent = empty_arrays.clone();
+    bad_parent["children"] = json!([{"item": {}, "parent": "x"}]);
+    let mut nested = empty_arrays.clone();
+    nested["parents"] = json!([{"item": {}, "attachments": [{"item": {"id": "x"}}]}]);
+    let mut extra = empty_arrays.clone();
+    extra["attachments"] = json!([{"item": {}, "surprise": 1}]);
+    let fact = |patch: Value| {
+        let mut f = json!({"kind": "attachment", "ref": {"libraryId": 1, "key": "K"}, "itemType": "attachment"});
+        for (k, v) in patch.as_object().unwrap() {
+            f[k] = v.clone();
+        }
+        json!({"items": [f], "sampledAt": t})
+    };
+    let cases = [
+        (json!(5), ": expected an object"),
+        (json!({}), "Canonical locked selection is required"),
+        (
+            json!({"items": "x", "sampledAt": t}),
+            "Canonical locked selection is required",
+        ),
+        (json!({"items": []}), "/sampledAt: is required"),
+        (
+            json!({"items": [], "sampledAt": 3}),
+            "/sampledAt: expected a string",
+        ),
+        (
+            json!({"items": [], "sampledAt": t, "extra": 1}),
+            "/extra: unknown field",
+        ),
+        (
+            json!({"items": [7], "sampledAt": t}),
+            "/items/0: expected an object",
+        ),
+        (
+            fact(json!({"kind": "book"})),
+            "/items/0/kind: expected one of parent, child, attachment, note",
+        ),
+        (
+            fact(json!({"ref": {"libraryId": 0, "key": "K"}})),
+            "/items/0/ref: Expected a complete portable item reference",
+        ),
+        (
+            fact(json!({"ref": {"libraryId": 1, "key": ""}})),
+            "/items/0/ref: Expected a complete portable item reference",
+        ),
+        (
+            fact(json!({"ref": {"libraryId": 1}})),
+            "/items/0/ref: Expected a complete portable item reference",
+        ),
+        (
+            fact(json!({"parentRef": {"libraryId": 1, "key": "P", "x": 1}})),
+            "/items/0/parentRef: Expected a complete portable item reference",
+        ),
+        (
+            fact(json!({"itemType": null})),
+            "/items/0/itemType: expected a string",
+        ),
+        (
+            fact(json!({"fileState": "gone"})),
+            "/items/0/fileState: expected one of available, missing, not_applicable",
+        ),
+        (
+            fact(json!({"filename": 1})),
+            "/items/0/filename: expected a string",
+        ),
+        (fact(json!({"a/b": 1})), "/items/0/a~1b: unknown field"),
+        (
+            json!({"items": [], "sampledAt": t, "exportCandidates": [{"ref": {"libraryId": 1, "key": "N"}}]}),
+            "/exportCandidates/0/noteKind: is required",
+        ),
+        (
+            grouped(json!({"parents": []})),
+            "/items/children: is required",
+        ),
+        (
+            grouped(bad_key),
+            "/items/attachments/0/item/key: expected a string",
+        ),
+        (grouped(no_item), "/items/notes/0/item: is required"),
+        (
+            grouped(bad_parent),
+            "/items/children/0/parent: expected an object",
+        ),
+        (
+            grouped(nested),
+            "/items/parents/0/attachments/0/item/id: expected an integer",
+        ),
+        (
+            grouped(extra),
+            "/items/attachments/0/surprise: unknown field",
+        ),
+        (
+            json!({"items": empty_arrays, "sampledAt": t, "summary": {"noteCount": -1}}),
+            "/summary/noteCount: expected an integer ≥ 0",
+        ),
+        (
+            json!({"items": empty_arrays, "sampledAt": t, "warnings": [1]}),
+            "/warnings/0: expected a string",
+        ),
+    ];
+    for (value, want) in cases {
+        assert_eq!(error(value.clone()), want, "{value}");
+    }
+}
+
+#[test]
+fn deep_and_huge_inputs_do_not_panic() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(
+        SelectionContext::from_json_str(&deep)
+            .unwrap_err()
+            .to_string()
+            .starts_with(": invalid JSON")
+    );
+    let mut data = json!(1);
+    for _ in 0..100 {
+        data = json!({"d": data});
+    }
+    let sel = json!({"items": {"parents": [{"item": {"id": 1, "data": data}}], "children": [],
+                     "attachments": [], "notes": []}, "sampledAt": "t"});
+    assert_eq!(
+        SelectionContext::from_value(&sel).unwrap().counts().parents,
+        1
+    );
+    let items: Vec<Value> = (0..100_000)
+        .map(|i| json!({"kind": "note", "ref": {"libraryId": 1, "key": format!("N{i}")}, "itemType": "note"}))
+        .collect();
+    let mut huge = json!({"items": items, "sampledAt": "t"});
+    assert_eq!(
+        SelectionContext::from_value(&huge).unwrap().counts().notes,
+        100_000
+    );
+    huge["items"][99_999]["ref"] = json!(null);
+    assert_eq!(
+        error(huge),
+        "/items/99999/ref: Expected a complete portable item reference"
+    );
+}
+
+#[test]
+fn grouped_to_canonical_matches_the_canonical_fixtures() {
+    for name in PAIRS {
+        let grouped = parse(&format!("grouped-{name}"));
+        let converted = grouped.to_canonical(&|_| true).unwrap();
+        assert_eq!(
+            SelectionContext::Canonical(converted),
+            parse(&format!("canonical-{name}")),
+            "{name}"
+        );
+    }
+    let missing = parse("grouped-single-pdf")
+        .to_canonical(&|_| false)
+        .unwrap();
+    assert_eq!(missing.items[0].file_state, Some(FileState::Missing));
+    let mut no_key = raw("grouped-single-pdf");
+    no_key["items"]["attachments"][0]["item"]["key"] = json!(null);
+    let err = SelectionContext::from_value(&no_key)
+        .unwrap()
+        .to_canonical(&|_| true)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("/items/attachments/0/item: expected libraryID")
+    );
+}
+
+#[test]
+fn canonical_round_trips_through_grouped() {
+    for name in PAIRS
+        .iter()
+        .map(|n| format!("canonical-{n}"))
+        .chain(["canonical-parent".into()])
+    {
+        let canonical = parse(&name);
+        let grouped = SelectionContext::Grouped(canonical.to_grouped());
+        let reparsed = SelectionContext::from_value(&grouped.to_value()).unwrap();
+        let back = reparsed.to_canonical(&|_| true).unwrap();
+        assert_eq!(SelectionContext::Canonical(back), canonical, "{name}");
+    }
+    let grouped = parse("canonical-mixed-same-parent").to_grouped();
+    assert_eq!(grouped.selection_type, "mixed");
+    assert_eq!(
+        grouped.attachments[1].path(),
+        Some("attachments/ATTPDF01/cats.pdf")
+    );
+    assert_eq!(grouped.attachments[1].item.id, Some(3));
+    assert_eq!(grouped.attachments[1].target_parent_id(), Some(2));
+    assert_eq!(grouped.notes[0].parent.as_ref().and_then(|p| p.id), Some(2));
+    let orphan = parse("grouped-orphan-note");
+    assert_eq!(Some(&orphan.to_grouped()), orphan.as_grouped());
+    assert_eq!(orphan.as_canonical(), None);
+}
+
+#[test]
+fn merge_unions_by_identity() {
+    let a = parse("canonical-single-pdf");
+    let b = parse("canonical-attachments-different-parents");
+    let merged = SelectionContext::merge(&[&a, &b]).unwrap();
+    assert_eq!(merged.counts().attachments, 2);
+    let g = parse("grouped-mixed-same-parent");
+    let g2 =
+        parse("grouped-single-pdf").with_extras(Some(vec![json!({"x": 1})]), Some(json!({"t": 1})));
+    let merged = SelectionContext::merge(&[&g, &g2, &a]).unwrap().to_value();
+    assert_eq!(merged["summary"]["attachmentCount"], 3);
+    assert_eq!(merged["selectionType"], "mixed");
+    assert_eq!(merged["exportCandidates"], json!([{"x": 1}]));
+    assert_eq!(merged["digestRepresentativeImageTarget"], json!({"t": 1}));
+    assert_eq!(SelectionContext::merge(&[]), None);
+}
