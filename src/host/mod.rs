@@ -1,0 +1,5 @@
+//! The world hooks and the planner may read (library facts, attachment files) and
+//! the record of what hooks wrote.
+
+pub mod effects;
+pub mod world;
