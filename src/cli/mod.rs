@@ -1,6 +1,7 @@
 //! Subcommands, human and `--json` output, exit codes.
 
 mod call;
+mod check;
 mod frame;
 mod input;
 
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Call one export of one module with JSON input, under limits.
     Call(call::CallArgs),
+    /// Validate workflow manifests and load every declared hook module.
+    Check(check::CheckArgs),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -40,6 +43,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Call(args) => call::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

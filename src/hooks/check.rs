@@ -1,0 +1,104 @@
+//! Loading a workflow's hook modules without running any hook: every declared
+//! module must compile, resolve its imports inside the jail, and export the
+//! named function.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::manifest::{Diagnostic, Discovery, Workflow, discover};
+use crate::sandbox::{CallResult, Sandbox, SandboxOptions};
+
+/// What `hookrun check` found for one workflow.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckedWorkflow {
+    /// Workflow id.
+    pub id: String,
+    /// The `workflow.json` path.
+    pub path: String,
+    /// Declared hooks: name → manifest-relative module path.
+    pub hooks: serde_json::Map<String, serde_json::Value>,
+    /// Whether the workflow loads with every hook.
+    pub ok: bool,
+}
+
+/// The result of checking a path: workflows and every diagnostic.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckReport {
+    /// Workflows found, sorted by id.
+    pub workflows: Vec<CheckedWorkflow>,
+    /// Every problem, sorted in the contract's order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Discovers the workflows at `path` and loads every declared hook module.
+pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
+    let Discovery {
+        workflows,
+        mut diagnostics,
+    } = discover(path);
+    let mut checked = Vec::with_capacity(workflows.len());
+    for workflow in &workflows {
+        let problems = check_hooks(workflow, options);
+        checked.push(CheckedWorkflow {
+            id: workflow.id.clone(),
+            path: workflow.manifest_path.display().to_string(),
+            hooks: workflow
+                .hooks
+                .iter()
+                .map(|h| (h.export.to_string(), h.relative.clone().into()))
+                .collect(),
+            ok: problems.is_empty(),
+        });
+        diagnostics.extend(problems);
+    }
+    let skipped: Vec<String> = diagnostics
+        .iter()
+        .filter_map(|d| d.workflow_id.clone())
+        .collect();
+    for w in &mut checked {
+        w.ok = w.ok && !skipped.contains(&w.id);
+    }
+    crate::manifest::sort_diagnostics(&mut diagnostics);
+    CheckReport {
+        workflows: checked,
+        diagnostics,
+    }
+}
+
+/// Loads each declared hook of `workflow` in a sandbox rooted at its jail root.
+pub fn check_hooks(workflow: &Workflow, options: SandboxOptions) -> Vec<Diagnostic> {
+    let mut sandbox = match Sandbox::new(&workflow.jail_root, options) {
+        Ok(sandbox) => sandbox,
+        Err(e) => {
+            return workflow
+                .hooks
+                .iter()
+                .map(|h| h.import_failed(&workflow.id, &e.to_string()))
+                .collect();
+        }
+    };
+    let mut problems = Vec::new();
+    for hook in &workflow.hooks {
+        match sandbox.exports(&hook.path) {
+            Ok(exports) => {
+                if !exports.iter().any(|(name, f)| name == hook.export && *f) {
+                    problems.push(hook.export_missing(&workflow.id));
+                }
+            }
+            Err(failure) => {
+                let mut d =
+                    hook.import_failed(&workflow.id, &failure.error_message().unwrap_or_default());
+                if let CallResult::LoadError(f) | CallResult::HookError(f) = &failure
+                    && let Some(loc) = &f.location
+                {
+                    d = d
+                        .with_path(&workflow.jail_root.join(&loc.file))
+                        .with_position(loc.line as usize, loc.column as usize);
+                }
+                problems.push(d);
+            }
+        }
+    }
+    problems
+}

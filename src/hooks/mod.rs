@@ -1,0 +1,10 @@
+//! Typed calls of the four hooks (`preflight`, `buildRequest`,
+//! `normalizeSettings`, `applyResult`) and validation of what they return.
+
+pub mod check;
+pub mod preflight;
+
+pub use check::{CheckReport, CheckedWorkflow, check, check_hooks};
+pub use preflight::{
+    Aggregate, PreflightOutcome, ReplacementUnit, ShortCircuitApply, parse_outcome,
+};
