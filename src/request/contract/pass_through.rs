@@ -1,0 +1,14 @@
+//! The `pass-through.run.v1` payload contract.
+
+use serde_json::{Map, Value};
+
+use super::rules::Check;
+
+/// The key `selectionContext` must be present.
+pub(super) fn check(payload: &Map<String, Value>) -> Check {
+    if payload.contains_key("selectionContext") {
+        Ok(())
+    } else {
+        Err("selectionContext is required".to_string())
+    }
+}

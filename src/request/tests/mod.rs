@@ -1,0 +1,3 @@
+mod errors;
+mod finish;
+mod task_names;
