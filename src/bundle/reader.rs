@@ -22,6 +22,15 @@ pub enum BundleReaderKind {
 }
 
 impl BundleReaderKind {
+    /// `zip`, `directory` or `unavailable`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Zip => "zip",
+            Self::Directory => "directory",
+            Self::Unavailable => "unavailable",
+        }
+    }
+
     /// The reader members the contract offers hooks for this kind
     /// (`04-requests-and-bundles.md` §6.1): `readText` always, `getExtractedDir` for zip
     /// and directory readers, `readBytes` for directory readers only.

@@ -1,9 +1,12 @@
 //! Typed calls of the four hooks (`preflight`, `buildRequest`,
 //! `normalizeSettings`, `applyResult`) and validation of what they return.
 
+pub mod bridge;
+pub mod call;
 pub mod check;
 pub mod preflight;
 
+pub use call::{HookEnv, HookFailure, HookRecord, RuntimeInfo};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks};
 pub use preflight::{
     Aggregate, PreflightOutcome, ReplacementUnit, ShortCircuitApply, parse_outcome,

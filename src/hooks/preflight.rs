@@ -66,7 +66,7 @@ pub struct ReplacementUnit {
     pub id: String,
     /// `order` when it is a number.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub order: Option<f64>,
+    pub order: Option<serde_json::Number>,
     /// Display label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -154,7 +154,7 @@ fn parse_units(units: Option<&Value>) -> Result<Vec<ReplacementUnit>, String> {
                 })?;
             Ok(ReplacementUnit {
                 id: id.to_string(),
-                order: unit.get("order").and_then(Value::as_f64),
+                order: unit.get("order").and_then(Value::as_number).cloned(),
                 label: unit
                     .get("label")
                     .and_then(Value::as_str)
@@ -276,7 +276,7 @@ mod tests {
             else {
                 panic!()
             };
-            assert_eq!(units[0].order, Some(1.0));
+            assert_eq!(units[0].order, Some(1.into()));
             assert_eq!(aggregate, Some(Aggregate { id: "agg".into() }));
         }
         for kind in ["short-circuit-apply", "short-circuit"] {

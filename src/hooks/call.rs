@@ -1,0 +1,208 @@
+//! Calling one hook: its argument with the live objects the contract promises,
+//! the call site for effects, and a record of the call for the run report.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::hooks::bridge::HookHost;
+use crate::manifest::{DeclaredHook, HookName, Workflow};
+use crate::sandbox::{Call, CallResult, HostBridge, JsFailure, LogEntry, Sandbox, Usage};
+
+/// How hooks see the host (`runtime.*` fields that do not depend on the call).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeInfo {
+    /// `runtime.locale`.
+    pub locale: String,
+    /// `runtime.invocationMode`: `interactive` or `non-interactive`.
+    pub invocation_mode: String,
+    /// `runtime.debugMode`.
+    pub debug_mode: bool,
+    /// `runtime.workflowSourceKind`.
+    pub workflow_source_kind: String,
+}
+
+impl Default for RuntimeInfo {
+    fn default() -> RuntimeInfo {
+        RuntimeInfo {
+            locale: "en-US".into(),
+            invocation_mode: "non-interactive".into(),
+            debug_mode: false,
+            workflow_source_kind: String::new(),
+        }
+    }
+}
+
+/// Why a hook call did not produce a usable value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookFailure {
+    /// The hook.
+    pub hook: String,
+    /// Its module, relative to the workflow directory.
+    pub file: String,
+    /// The sandbox outcome (`hook-error`, `timeout`, …) or `invalid-result` when
+    /// the value broke the hook's contract.
+    pub outcome: String,
+    /// Error name (`TypeError`, `Error`, …).
+    pub name: String,
+    /// The message; contract messages are reproduced exactly.
+    pub message: String,
+    /// The hook's stack, relative paths, hook frames only.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stack: String,
+    /// Failing line, relative to the module root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::sandbox::SourceLocation>,
+}
+
+impl HookFailure {
+    /// A value that broke the hook's contract, with the contract's message.
+    pub fn contract(hook: &DeclaredHook, message: impl Into<String>) -> HookFailure {
+        HookFailure {
+            hook: hook.export.to_string(),
+            file: hook.relative.clone(),
+            outcome: "invalid-result".into(),
+            name: "Error".into(),
+            message: message.into(),
+            stack: String::new(),
+            location: None,
+        }
+    }
+
+    fn from_result(hook: &DeclaredHook, result: &CallResult) -> HookFailure {
+        let (name, stack, location) = match result {
+            CallResult::HookError(f) | CallResult::LoadError(f) => {
+                let JsFailure {
+                    name,
+                    stack,
+                    location,
+                    ..
+                } = f.clone();
+                (name, stack, location)
+            }
+            other => (other.name().to_string(), String::new(), None),
+        };
+        HookFailure {
+            hook: hook.export.to_string(),
+            file: hook.relative.clone(),
+            outcome: result.name().to_string(),
+            name,
+            message: match result {
+                CallResult::HookError(f) | CallResult::LoadError(f) => f.message.clone(),
+                other => other.error_message().unwrap_or_default(),
+            },
+            stack,
+            location,
+        }
+    }
+}
+
+impl std::fmt::Display for HookFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {}", self.hook, self.file, self.message)
+    }
+}
+
+/// One hook call as the run report shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookRecord {
+    /// The hook.
+    pub hook: String,
+    /// The unit (or replacement unit) it ran for.
+    pub unit_id: String,
+    /// The sandbox outcome.
+    pub outcome: String,
+    /// Console output.
+    pub logs: Vec<LogEntry>,
+    /// Resource usage.
+    pub usage: Usage,
+}
+
+/// What a hook call needs besides its argument.
+pub struct HookEnv<'a> {
+    /// The sandbox (one per run, rooted at the workflow's jail root).
+    pub sandbox: &'a mut Sandbox,
+    /// The host the hooks reach.
+    pub host: Rc<RefCell<HookHost>>,
+    /// The workflow.
+    pub workflow: &'a Workflow,
+    /// Call-independent runtime fields.
+    pub runtime: &'a RuntimeInfo,
+    /// Records of every call made, in order.
+    pub records: Vec<HookRecord>,
+}
+
+impl HookEnv<'_> {
+    /// The `runtime` live spec for `hook`.
+    fn runtime_spec(&self, hook: HookName) -> Value {
+        let w = self.workflow;
+        let relative_dir = w
+            .workflow_dir
+            .strip_prefix(&w.jail_root)
+            .ok()
+            .map(|p| p.display().to_string())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| ".".into());
+        json!({
+            "path": ["runtime"],
+            "kind": "runtime",
+            "hookName": hook.export_name(),
+            "workflowId": w.id,
+            "packageId": if w.in_package { w.package_id.as_str() } else { "" },
+            "workflowRootDir": relative_dir,
+            "packageRootDir": if w.in_package { "." } else { "" },
+            "workflowSourceKind": self.runtime.workflow_source_kind,
+            "locale": self.runtime.locale,
+            "invocationMode": self.runtime.invocation_mode,
+            "debugMode": self.runtime.debug_mode,
+            "interactionMode": if self.runtime.invocation_mode == "interactive" { "interactive" } else { "non_interactive" },
+        })
+    }
+
+    /// Calls `hook` for `unit_id` with `arg`. Hooks that take a `runtime` get
+    /// one; `live` adds further live objects (frozen selections, readers, …).
+    #[allow(
+        clippy::result_large_err,
+        reason = "a failure is made once per failed hook call and carries what the report shows"
+    )]
+    pub fn call(
+        &mut self,
+        hook: &DeclaredHook,
+        unit_id: &str,
+        mut arg: Value,
+        mut live: Vec<Value>,
+    ) -> Result<Value, HookFailure> {
+        let sync = hook.name == HookName::NormalizeSettings;
+        if !sync {
+            arg["runtime"] = Value::Null;
+            live.insert(0, self.runtime_spec(hook.name));
+        }
+        self.host.borrow_mut().set_site(unit_id, hook.export);
+        let live = Value::Array(live);
+        let bridge: Rc<RefCell<dyn HostBridge>> = self.host.clone();
+        let outcome = self.sandbox.run(Call {
+            module: &hook.path,
+            export: hook.export,
+            arg: &arg,
+            live: Some(&live),
+            host: Some(bridge),
+            sync,
+        });
+        self.records.push(HookRecord {
+            hook: hook.export.to_string(),
+            unit_id: unit_id.to_string(),
+            outcome: outcome.result.name().to_string(),
+            logs: outcome.logs,
+            usage: outcome.usage,
+        });
+        match outcome.result {
+            CallResult::Ok(value) => Ok(value),
+            other => Err(HookFailure::from_result(hook, &other)),
+        }
+    }
+}
