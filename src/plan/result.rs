@@ -17,6 +17,16 @@ pub enum PlanState {
     Disabled,
 }
 
+impl PlanState {
+    /// `enabled` or `disabled`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanState::Enabled => "enabled",
+            PlanState::Disabled => "disabled",
+        }
+    }
+}
+
 /// `reasonCode` (contract §9.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

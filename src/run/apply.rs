@@ -1,0 +1,331 @@
+//! The apply phase: `applyResult` per job with its bundle reader and result
+//! context, short-circuit applies, and aggregate single applies (contract 03 §2.3, §4).
+
+use serde_json::{Map, Value, json};
+
+use crate::bundle::{BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions};
+use crate::hooks::{HookEnv, ShortCircuitApply};
+use crate::manifest::{DeclaredHook, Workflow};
+use crate::request::ExecutionOptions;
+use crate::run::jobs::{Job, JobKind, execution_json, job_unit_id};
+use crate::run::report::{ApplyReport, RunError};
+use crate::run::results::BundleSource;
+
+/// What one `applyResult` call gets besides the common arguments.
+struct Apply {
+    context_id: String,
+    parent: Value,
+    request: Value,
+    run_result: Value,
+    reader: BundleReader,
+    preflight: Option<Value>,
+    aggregate_children: Vec<Value>,
+    children_live: Vec<Value>,
+}
+
+/// Everything the apply phase shares.
+pub struct ApplyEnv<'a, 'b> {
+    /// Hook calls.
+    pub hooks: &'a mut HookEnv<'b>,
+    /// The workflow.
+    pub workflow: &'a Workflow,
+    /// The declared `applyResult` hook.
+    pub hook: &'a DeclaredHook,
+    /// `executionOptions`.
+    pub execution: &'a ExecutionOptions,
+}
+
+impl ApplyEnv<'_, '_> {
+    fn result_options(&self) -> ResultContextOptions {
+        ResultContextOptions {
+            expects_result_json: self
+                .workflow
+                .manifest
+                .pointer("/result/expects/result_json")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            ..ResultContextOptions::default()
+        }
+    }
+
+    /// Registers a result context for `run_result` read through `reader`; returns
+    /// its JSON data part.
+    fn register(
+        &self,
+        id: &str,
+        run_result: &Value,
+        reader: BundleReader,
+    ) -> Result<Value, String> {
+        let no_local_files = |_: &std::path::Path| None;
+        let context =
+            ResultContext::new(run_result, reader, self.result_options(), &no_local_files)
+                .map_err(|e| e.to_string())?;
+        let data = serde_json::to_value(context.resolved()).unwrap_or(Value::Null);
+        self.hooks.host.borrow_mut().add_context(id, context);
+        Ok(data)
+    }
+
+    fn call(&mut self, unit_id: &str, apply: Apply) -> ApplyReport {
+        let id = apply.context_id.clone();
+        let reader_kind = apply.reader.kind();
+        let mut data = match self.register(&id, &apply.run_result, apply.reader) {
+            Ok(data) => data,
+            Err(message) => {
+                let error = RunError::new("applyResult", Some(unit_id), "Error", message);
+                return ApplyReport::Failed { error };
+            }
+        };
+        if let Some(preflight) = apply.preflight {
+            data["preflight"] = preflight;
+        }
+        if !apply.aggregate_children.is_empty() {
+            data["aggregate"] = json!({
+                "id": id.trim_start_matches("aggregate-"),
+                "mode": "single-apply",
+                "children": apply.aggregate_children,
+            });
+        }
+        let arg = json!({
+            "parent": apply.parent,
+            "bundleReader": null,
+            "resultContext": data,
+            "productStorage": null,
+            "request": apply.request,
+            "runResult": apply.run_result,
+            "manifest": self.workflow.manifest,
+            "executionOptions": execution_json(self.execution),
+        });
+        let mut live = vec![
+            json!({"path": ["bundleReader"], "kind": "bundleReader", "id": id, "readerKind": reader_kind.as_str()}),
+            json!({"path": ["resultContext"], "kind": "resultContext", "id": id, "reader": id}),
+        ];
+        live.extend(apply.children_live);
+        let result = self.hooks.call(self.hook, unit_id, arg, live);
+        self.hooks.host.borrow_mut().remove_context(&id);
+        match result {
+            Ok(value) => ApplyReport::Succeeded { value },
+            Err(failure) => ApplyReport::Failed {
+                error: RunError::hook("applyResult", unit_id, failure),
+            },
+        }
+    }
+
+    /// Applies one job that is not an aggregate child.
+    pub fn apply_job(
+        &mut self,
+        unit_id: &str,
+        index: usize,
+        job: &Job,
+        target: &Option<Value>,
+    ) -> ApplyReport {
+        let attributed = job_unit_id(unit_id, job);
+        let apply = match &job.kind {
+            JobKind::ShortCircuit(apply) => self.short_circuit(unit_id, job, apply, target),
+            JobKind::Request => match self.request_apply(index, job) {
+                Ok(apply) => apply,
+                Err(message) => {
+                    let error = RunError::new("applyResult", Some(unit_id), "Error", message);
+                    return ApplyReport::Failed { error };
+                }
+            },
+        };
+        self.call(&attributed, apply)
+    }
+
+    fn request_apply(&self, index: usize, job: &Job) -> Result<Apply, String> {
+        let request = job.request.clone().unwrap_or(Value::Null);
+        let run_result = job.run_result.clone().unwrap_or(Value::Null);
+        let request_id = job
+            .request_id
+            .clone()
+            .ok_or("missing requestId in execution result")?;
+        let parent = target_parent(&request);
+        if parent.is_null() && requires_selection(self.workflow) {
+            return Err("cannot resolve target parent".into());
+        }
+        let reader = open_reader(&request_id, job.bundle.as_ref())?;
+        Ok(Apply {
+            context_id: format!("job-{index}"),
+            parent,
+            request,
+            run_result,
+            reader,
+            preflight: self.preflight_of(job),
+            aggregate_children: Vec::new(),
+            children_live: Vec::new(),
+        })
+    }
+
+    fn preflight_of(&self, job: &Job) -> Option<Value> {
+        self.hooks
+            .workflow
+            .hook(crate::manifest::HookName::Preflight)
+            .map(|_| job.preflight.clone())
+    }
+
+    fn short_circuit(
+        &self,
+        unit_id: &str,
+        job: &Job,
+        apply: &ShortCircuitApply,
+        target: &Option<Value>,
+    ) -> Apply {
+        let raw = format!("preflight-{}-{unit_id}-short-circuit", self.workflow.id);
+        let request_id: String = raw
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "._:-".contains(c) {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let task_name = job
+            .selection
+            .target_ref()
+            .map(|r| r.key)
+            .unwrap_or_default();
+        let request = apply.request.clone().unwrap_or_else(
+            || json!({"kind": "workflow.preflight.short-circuit.v1", "taskName": task_name}),
+        );
+        let mut run_result: Map<String, Value> = apply.run_result.clone().unwrap_or_default();
+        run_result.insert("status".into(), json!("succeeded"));
+        run_result.insert("requestId".into(), json!(request_id));
+        run_result.insert("fetchType".into(), json!("result"));
+        run_result.insert("resultJson".into(), apply.result_json.clone());
+        run_result.insert("responseJson".into(), apply.result_json.clone());
+        Apply {
+            context_id: request_id.clone(),
+            parent: apply
+                .parent
+                .clone()
+                .or_else(|| target.clone())
+                .unwrap_or(Value::Null),
+            request,
+            run_result: Value::Object(run_result),
+            reader: BundleReader::Unavailable(crate::bundle::UnavailableBundle::new(&request_id)),
+            preflight: self.preflight_of(job),
+            aggregate_children: Vec::new(),
+            children_live: Vec::new(),
+        }
+    }
+
+    /// The single apply of an aggregate, once every child succeeded.
+    pub fn apply_aggregate(
+        &mut self,
+        unit_id: &str,
+        id: &str,
+        children: &[(usize, &Job)],
+    ) -> ApplyReport {
+        if let Some(pos) = children
+            .iter()
+            .position(|(_, job)| !job.succeeded() || job.request_id.is_none())
+        {
+            let error = RunError::new(
+                "aggregate",
+                Some(unit_id),
+                "Error",
+                format!("aggregate child failed: index={}", children[pos].0),
+            );
+            return ApplyReport::Failed { error };
+        }
+        let mut sorted: Vec<&(usize, &Job)> = children.iter().collect();
+        sorted.sort_by(|a, b| a.1.order.total_cmp(&b.1.order));
+        let mut child_values = Vec::new();
+        let mut children_live = Vec::new();
+        let mut registered = Vec::new();
+        for (i, (index, job)) in sorted.iter().enumerate() {
+            let child_id = format!("job-{index}");
+            let request_id = job.request_id.clone().unwrap_or_default();
+            let run_result = job.run_result.clone().unwrap_or(Value::Null);
+            let reader = match open_reader(&request_id, job.bundle.as_ref()) {
+                Ok(reader) => reader,
+                Err(message) => {
+                    let error = RunError::new("aggregate", Some(unit_id), "Error", message);
+                    return ApplyReport::Failed { error };
+                }
+            };
+            let kind = reader.kind();
+            let mut data = match self.register(&child_id, &run_result, reader) {
+                Ok(data) => data,
+                Err(message) => {
+                    let error = RunError::new("aggregate", Some(unit_id), "Error", message);
+                    return ApplyReport::Failed { error };
+                }
+            };
+            registered.push(child_id.clone());
+            data["preflight"] = job.preflight.clone();
+            child_values.push(json!({
+                "unitId": job.subunit_id,
+                "order": job.preflight["unitOrder"],
+                "context": job.preflight.get("context").cloned().unwrap_or(Value::Null),
+                "request": job.request,
+                "runResult": run_result,
+                "resultContext": data,
+                "bundleReader": null,
+            }));
+            let base = json!(["resultContext", "aggregate", "children", i]);
+            let path = |leaf: &str| {
+                let mut p = base.as_array().cloned().unwrap_or_default();
+                p.push(json!(leaf));
+                Value::Array(p)
+            };
+            children_live.push(json!({"path": path("bundleReader"), "kind": "bundleReader", "id": child_id, "readerKind": kind.as_str()}));
+            children_live.push(json!({"path": path("resultContext"), "kind": "resultContext", "id": child_id, "reader": child_id}));
+        }
+        let first_parent = sorted
+            .first()
+            .map(|(_, job)| target_parent(job.request.as_ref().unwrap_or(&Value::Null)))
+            .unwrap_or(Value::Null);
+        let aggregate_id = format!("aggregate-{id}");
+        let synthetic = json!({"kind": "workflow.preflight.aggregate.v1", "aggregateId": id});
+        let apply = Apply {
+            context_id: aggregate_id.clone(),
+            parent: first_parent,
+            request: synthetic.clone(),
+            run_result: json!({
+                "status": "succeeded", "requestId": aggregate_id, "fetchType": "result",
+                "resultJson": synthetic, "responseJson": synthetic,
+            }),
+            reader: BundleReader::Unavailable(crate::bundle::UnavailableBundle::new(&aggregate_id)),
+            preflight: None,
+            aggregate_children: child_values,
+            children_live,
+        };
+        let report = self.call(unit_id, apply);
+        for child in registered {
+            self.hooks.host.borrow_mut().remove_context(&child);
+        }
+        report
+    }
+}
+
+/// The target parent a request names: `targetParentRef`, else `targetParentID`.
+fn target_parent(request: &Value) -> Value {
+    request
+        .get("targetParentRef")
+        .filter(|v| v.is_object())
+        .or_else(|| request.get("targetParentID").filter(|v| !v.is_null()))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+fn requires_selection(workflow: &Workflow) -> bool {
+    workflow.planning.trigger.requires_selection
+}
+
+fn open_reader(request_id: &str, bundle: Option<&BundleSource>) -> Result<BundleReader, String> {
+    let options = ZipOptions::default();
+    match bundle {
+        None => BundleReader::for_result(request_id, None, None, options),
+        Some(BundleSource::ZipBytes(bytes)) => {
+            BundleReader::for_result(request_id, Some(bytes), None, options)
+        }
+        Some(BundleSource::Dir(dir)) => {
+            BundleReader::for_result(request_id, None, Some(dir), options)
+        }
+        Some(BundleSource::ZipFile(path)) => Ok(BundleReader::from(ZipBundle::open(path, options))),
+    }
+    .map_err(|e| e.to_string())
+}

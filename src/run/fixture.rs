@@ -1,0 +1,322 @@
+//! Fixture cases: a selection, settings, the world hooks may read and the
+//! result of each request, in one JSON file (see the README for the format).
+//!
+//! Members that name files (`selection`, `settings`, `library`, `files`,
+//! `bundle`, `bundleDir`) are paths relative to the case file; a JSON member
+//! may also point into another file with `path#/json/pointer`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
+
+/// Why a case file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}{}: {message}", if pointer.is_empty() { String::new() } else { format!(" at {pointer}") })]
+pub struct CaseError {
+    /// The file at fault.
+    pub file: String,
+    /// JSON pointer of the offending member.
+    pub pointer: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// A fixture case.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Case {
+    /// The case file.
+    pub path: PathBuf,
+    /// What the case is about.
+    pub description: Option<String>,
+    /// The selection (either shape).
+    pub selection: Option<Value>,
+    /// `{workflowParams, providerOptions}`.
+    pub settings: Option<Value>,
+    /// Planning mode (`menu`, `execute`, `handoff`).
+    pub mode: Option<String>,
+    /// Directory attachment paths resolve against.
+    pub files: Option<PathBuf>,
+    /// Library description for the host world.
+    pub library: Option<Value>,
+    /// Answers to `metadata.translateIdentifier`, keyed `<type>:<value>`.
+    pub identifiers: Map<String, Value>,
+    /// Result per request key (`unit-1`, `unit-1/part-2`, or `*`).
+    pub results: BTreeMap<String, CaseResult>,
+    /// Expected outcomes, for `hookrun test`.
+    pub expect: Option<Value>,
+}
+
+/// The fixture's answer to one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseResult(pub ProviderResult);
+
+const MEMBERS: &[&str] = &[
+    "description",
+    "selection",
+    "settings",
+    "mode",
+    "files",
+    "library",
+    "identifiers",
+    "results",
+    "expect",
+];
+
+impl Case {
+    /// Reads and checks a case file.
+    pub fn load(path: &Path) -> Result<Case, CaseError> {
+        let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let file = path.display().to_string();
+        let err = |pointer: &str, message: String| CaseError {
+            file: file.clone(),
+            pointer: pointer.to_string(),
+            message,
+        };
+        let value = read_json_file(path).map_err(|m| err("", m))?;
+        let obj = value
+            .as_object()
+            .ok_or_else(|| err("/", "a case must be a JSON object".into()))?;
+        if let Some(extra) = obj.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
+            return Err(err(
+                &format!("/{extra}"),
+                format!("unknown member; a case has {}", MEMBERS.join(", ")),
+            ));
+        }
+        let json_member = |name: &str| -> Result<Option<Value>, CaseError> {
+            match obj.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(reference)) => resolve_reference(&base, reference)
+                    .map(Some)
+                    .map_err(|m| err(&format!("/{name}"), m)),
+                Some(other) => Ok(Some(other.clone())),
+            }
+        };
+        let text = |name: &str| -> Result<Option<String>, CaseError> {
+            match obj.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(err(&format!("/{name}"), "expected a string".into())),
+            }
+        };
+        let files = text("files")?.map(|f| base.join(f));
+        if let Some(dir) = &files
+            && !dir.is_dir()
+        {
+            return Err(err(
+                "/files",
+                format!("{} is not a directory", dir.display()),
+            ));
+        }
+        let identifiers = match obj.get("identifiers") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m)) => m.clone(),
+            Some(_) => {
+                return Err(err(
+                    "/identifiers",
+                    "expected an object keyed \"<type>:<value>\"".into(),
+                ));
+            }
+        };
+        let mut results = BTreeMap::new();
+        match obj.get("results") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(m)) => {
+                for (key, result) in m {
+                    let pointer = format!("/results/{}", key.replace('~', "~0").replace('/', "~1"));
+                    let parsed = parse_result(&base, result).map_err(|m| err(&pointer, m))?;
+                    results.insert(key.clone(), CaseResult(parsed));
+                }
+            }
+            Some(_) => {
+                return Err(err(
+                    "/results",
+                    "expected an object keyed by unit id".into(),
+                ));
+            }
+        }
+        Ok(Case {
+            path: path.to_path_buf(),
+            description: text("description")?,
+            selection: json_member("selection")?,
+            settings: json_member("settings")?,
+            mode: text("mode")?,
+            files,
+            library: json_member("library")?,
+            identifiers,
+            results,
+            expect: obj.get("expect").cloned(),
+        })
+    }
+
+    /// The fixture's results as a [`ResultSource`].
+    pub fn result_source(&self) -> FixtureResults {
+        FixtureResults {
+            results: self.results.clone(),
+            case: self.path.display().to_string(),
+        }
+    }
+}
+
+/// Reads `path` (relative to `base`), or `path#/pointer` inside it.
+fn resolve_reference(base: &Path, reference: &str) -> Result<Value, String> {
+    let (file, pointer) = reference.split_once('#').unwrap_or((reference, ""));
+    let value = read_json_file(&base.join(file))?;
+    if pointer.is_empty() {
+        return Ok(value);
+    }
+    value
+        .pointer(pointer)
+        .cloned()
+        .ok_or_else(|| format!("{file} has nothing at {pointer}"))
+}
+
+fn read_json_file(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{} is not valid JSON (line {}, column {}): {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+/// `{resultJson?, requestId?, bundle?, bundleDir?, extra?}` or `{error}`.
+fn parse_result(base: &Path, value: &Value) -> Result<ProviderResult, String> {
+    let obj = value
+        .as_object()
+        .ok_or("expected {\"resultJson\": …}, {\"bundle\": \"x.zip\"}, {\"bundleDir\": \"dir\"} or {\"error\": \"message\"}")?;
+    if let Some(extra) = obj.keys().find(|k| {
+        !matches!(
+            k.as_str(),
+            "resultJson" | "requestId" | "bundle" | "bundleDir" | "error" | "runResult"
+        )
+    }) {
+        return Err(format!(
+            "unknown member {extra}; use resultJson, requestId, bundle, bundleDir, runResult or error"
+        ));
+    }
+    if let Some(message) = obj.get("error") {
+        return Ok(ProviderResult::Failed {
+            message: message.as_str().unwrap_or("the request failed").to_string(),
+        });
+    }
+    let path_of = |name: &str| -> Result<Option<PathBuf>, String> {
+        match obj.get(name) {
+            None => Ok(None),
+            Some(Value::String(p)) => {
+                let full = base.join(p);
+                if full.exists() {
+                    Ok(Some(full))
+                } else {
+                    Err(format!("{name} {} does not exist", full.display()))
+                }
+            }
+            Some(_) => Err(format!("{name} must be a path")),
+        }
+    };
+    let bundle = match (path_of("bundle")?, path_of("bundleDir")?) {
+        (Some(zip), _) => Some(BundleSource::ZipFile(zip)),
+        (None, Some(dir)) => Some(BundleSource::Dir(dir)),
+        (None, None) => None,
+    };
+    Ok(ProviderResult::Succeeded {
+        request_id: obj
+            .get("requestId")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        result_json: obj.get("resultJson").cloned(),
+        bundle,
+        extra: obj
+            .get("runResult")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default(),
+    })
+}
+
+/// Answers requests from a case's `results`: by request key, else `*`.
+pub struct FixtureResults {
+    results: BTreeMap<String, CaseResult>,
+    case: String,
+}
+
+impl ResultSource for FixtureResults {
+    fn result(&mut self, job: &JobRequest) -> ProviderResult {
+        let key = job.key();
+        match self.results.get(&key).or_else(|| self.results.get("*")) {
+            Some(CaseResult(result)) => result.clone(),
+            None => ProviderResult::Failed {
+                message: format!(
+                    "{} has no result for request {key}; add \"results\": {{\"{key}\": {{…}}}}",
+                    self.case
+                ),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn references_resolve_relative_to_the_case_with_pointers() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "other.json",
+            r#"{"selection": {"items": [], "sampledAt": "x"}}"#,
+        );
+        let case = write(
+            dir.path(),
+            "case.json",
+            r#"{"selection": "other.json#/selection", "results": {"unit-1": {"error": "boom"}, "*": {"resultJson": 1}}}"#,
+        );
+        let case = Case::load(&case).unwrap();
+        assert_eq!(case.selection.as_ref().unwrap()["sampledAt"], "x");
+        let mut source = case.result_source();
+        let job = |unit: &str| JobRequest {
+            index: 0,
+            unit_id: unit.into(),
+            subunit_id: "main".into(),
+            request: Value::Null,
+        };
+        assert!(matches!(
+            source.result(&job("unit-1")),
+            ProviderResult::Failed { .. }
+        ));
+        assert!(matches!(
+            source.result(&job("unit-9")),
+            ProviderResult::Succeeded { .. }
+        ));
+    }
+
+    #[test]
+    fn errors_name_the_file_and_pointer() {
+        let dir = tempfile::tempdir().unwrap();
+        let case = write(
+            dir.path(),
+            "case.json",
+            r#"{"results": {"unit-1": {"bundle": "missing.zip"}}}"#,
+        );
+        let e = Case::load(&case).unwrap_err();
+        assert_eq!(e.pointer, "/results/unit-1");
+        assert!(e.message.contains("missing.zip"), "{e}");
+        let case = write(dir.path(), "bad.json", r#"{"selecton": {}}"#);
+        assert_eq!(Case::load(&case).unwrap_err().pointer, "/selecton");
+        let case = write(dir.path(), "trunc.json", r#"{"selection": "#);
+        assert!(Case::load(&case).unwrap_err().message.contains("line 1"));
+    }
+}

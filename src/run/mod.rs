@@ -1,0 +1,29 @@
+//! One workflow run: settings → plan → preflight → request → result → apply → report.
+//!
+//! Hooks of one run share one runtime (module state persists across units, as
+//! in the contract) unless [`RunOptions::fresh_runtime_per_unit`] is set; a
+//! runtime that breached a limit is never reused.
+#![allow(
+    clippy::result_large_err,
+    reason = "run errors are made once per failure and carry what the report shows"
+)]
+
+mod apply;
+mod fixture;
+mod jobs;
+mod normalize;
+mod report;
+mod results;
+mod runner;
+mod settings;
+
+pub use fixture::{Case, CaseError, CaseResult, FixtureResults};
+pub use report::{
+    AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Summary,
+    UnitReport, UnitStatus,
+};
+pub use results::{
+    AsyncResultSource, Blocking, BundleSource, JobRequest, NoResults, ProviderResult, ResultSource,
+};
+pub use runner::{RunInput, RunOptions, run};
+pub use settings::{NormalizedParams, Settings, SettingsError, normalize_params};
