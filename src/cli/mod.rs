@@ -4,6 +4,9 @@ mod call;
 mod check;
 mod frame;
 mod input;
+mod inputs;
+mod plan;
+mod run;
 
 use std::process::ExitCode;
 
@@ -29,6 +32,10 @@ enum Command {
     Call(call::CallArgs),
     /// Validate workflow manifests and load every declared hook module.
     Check(check::CheckArgs),
+    /// Show the input plan of a workflow for a selection.
+    Plan(plan::PlanArgs),
+    /// Run a workflow over a selection: preflight, requests, results, applies.
+    Run(run::RunArgs),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -44,6 +51,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Call(args) => call::run(args),
         Command::Check(args) => check::run(args),
+        Command::Plan(args) => plan::run(args),
+        Command::Run(args) => run::run_command(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
