@@ -1,26 +1,32 @@
-//! Loading what `plan` and `run` work on: the workflow, the selection, settings
-//! and the host world, each with an error naming the file.
+//! Loading what `plan` and `run` work on: the workflow and a fixture case that
+//! command-line flags override, each with an error naming the file.
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 
-use hookrun::host::world::HostWorld;
 use hookrun::manifest::{Workflow, discover};
-use hookrun::plan::Mode;
-use hookrun::run::Settings;
-use hookrun::selection::SelectionContext;
+use hookrun::run::{Case, Shape};
 
 use super::input::read_json;
 
-/// Which shape to convert the selection to before planning.
+/// `--convert` values.
 #[derive(Clone, Copy, ValueEnum)]
-pub enum Shape {
+pub enum ShapeArg {
     /// The canonical flat shape (`items: [{kind, ref, …}]`).
     Canonical,
     /// The grouped shape (`items.parents/children/attachments/notes`).
     Grouped,
+}
+
+impl From<ShapeArg> for Shape {
+    fn from(s: ShapeArg) -> Shape {
+        match s {
+            ShapeArg::Canonical => Shape::Canonical,
+            ShapeArg::Grouped => Shape::Grouped,
+        }
+    }
 }
 
 /// Planning mode flag values.
@@ -34,19 +40,28 @@ pub enum ModeArg {
     Handoff,
 }
 
-impl From<ModeArg> for Mode {
-    fn from(m: ModeArg) -> Mode {
-        match m {
-            ModeArg::Menu => Mode::Menu,
-            ModeArg::Execute => Mode::Execute,
-            ModeArg::Handoff => Mode::Handoff,
+impl ModeArg {
+    fn as_str(self) -> &'static str {
+        match self {
+            ModeArg::Menu => "menu",
+            ModeArg::Execute => "execute",
+            ModeArg::Handoff => "handoff",
         }
     }
 }
 
-/// Flags describing the world a workflow plans and runs against.
+/// Flags describing a case: each overrides the fixture's member.
 #[derive(Args)]
-pub struct WorldArgs {
+pub struct CaseArgs {
+    /// The SelectionContext JSON (grouped or canonical shape).
+    #[arg(long)]
+    pub selection: Option<PathBuf>,
+    /// Settings JSON: {"workflowParams": {...}, "providerOptions": {...}}.
+    #[arg(long)]
+    pub settings: Option<PathBuf>,
+    /// Planning mode (default execute).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
     /// Directory that attachment paths resolve against (Zotero data directory layout).
     #[arg(long)]
     pub files: Option<PathBuf>,
@@ -55,7 +70,39 @@ pub struct WorldArgs {
     pub library: Option<PathBuf>,
     /// Convert the selection to this shape before planning.
     #[arg(long, value_enum)]
-    pub convert: Option<Shape>,
+    pub convert: Option<ShapeArg>,
+}
+
+impl CaseArgs {
+    /// The fixture at `fixture` (or an empty case) with these flags applied.
+    pub fn case(&self, fixture: Option<&Path>) -> Result<Case> {
+        let mut case = match fixture {
+            Some(path) => Case::load(path)?,
+            None => Case::default(),
+        };
+        if let Some(path) = &self.selection {
+            case.selection = Some(read_json(path)?);
+        }
+        if let Some(path) = &self.settings {
+            case.settings = Some(read_json(path)?);
+        }
+        if let Some(path) = &self.library {
+            case.library = Some(read_json(path)?);
+        }
+        if let Some(dir) = &self.files {
+            if !dir.is_dir() {
+                bail!("--files {} is not a directory", dir.display());
+            }
+            case.files = Some(dir.clone());
+        }
+        if let Some(mode) = self.mode {
+            case.mode = Some(mode.as_str().to_string());
+        }
+        if case.selection.is_none() {
+            bail!("give a selection with --selection, or a fixture case with a \"selection\"");
+        }
+        Ok(case)
+    }
 }
 
 /// Loads the single workflow at `path` (a workflow.json, its directory, or a
@@ -105,57 +152,4 @@ pub fn load_workflow(path: &Path, id: Option<&str>) -> Result<Workflow> {
                 .join(", ")
         )),
     }
-}
-
-/// Reads a selection context file (either shape).
-pub fn read_selection(path: &Path) -> Result<SelectionContext> {
-    let value = read_json(path)?;
-    SelectionContext::from_value(&value)
-        .with_context(|| format!("{} is not a valid SelectionContext", path.display()))
-}
-
-/// Reads a settings file, or empty settings.
-pub fn read_settings(path: Option<&Path>) -> Result<Settings> {
-    match path {
-        None => Ok(Settings::default()),
-        Some(path) => Settings::from_value(&read_json(path)?)
-            .with_context(|| format!("{} is not a valid settings file", path.display())),
-    }
-}
-
-/// Applies `--convert`, then builds the host world of the selection.
-pub fn world_and_selection(
-    args: &WorldArgs,
-    selection: SelectionContext,
-) -> Result<(HostWorld, SelectionContext)> {
-    let selection = match args.convert {
-        None => selection,
-        Some(Shape::Grouped) => SelectionContext::Grouped(selection.to_grouped()),
-        Some(Shape::Canonical) => {
-            let world = build_world(args, &selection)?;
-            let exists = |path: &str| world.file_exists(path);
-            SelectionContext::Canonical(
-                selection
-                    .to_canonical(&exists)
-                    .context("the selection cannot be converted to the canonical shape")?,
-            )
-        }
-    };
-    Ok((build_world(args, &selection)?, selection))
-}
-
-fn build_world(args: &WorldArgs, selection: &SelectionContext) -> Result<HostWorld> {
-    let mut world = HostWorld::from_selection(selection);
-    if let Some(path) = &args.library {
-        world = world
-            .with_library(&read_json(path)?)
-            .with_context(|| format!("{} is not a valid library description", path.display()))?;
-    }
-    if let Some(dir) = &args.files {
-        if !dir.is_dir() {
-            bail!("--files {} is not a directory", dir.display());
-        }
-        world = world.with_files_dir(dir);
-    }
-    Ok(world)
 }

@@ -8,9 +8,7 @@ use clap::Args;
 use hookrun::plan::{Plan, PlanState, plan};
 use hookrun::run::normalize_params;
 
-use super::inputs::{
-    ModeArg, WorldArgs, load_workflow, read_selection, read_settings, world_and_selection,
-};
+use super::inputs::{CaseArgs, load_workflow};
 
 #[derive(Args)]
 pub struct PlanArgs {
@@ -19,17 +17,11 @@ pub struct PlanArgs {
     /// Workflow id, when the path holds several workflows.
     #[arg(long = "workflow")]
     workflow_id: Option<String>,
-    /// The SelectionContext JSON (grouped or canonical shape).
+    /// A fixture case to take the selection, settings and world from.
     #[arg(long)]
-    selection: PathBuf,
-    /// Planning mode.
-    #[arg(long, value_enum, default_value = "execute")]
-    mode: ModeArg,
-    /// Settings JSON: {"workflowParams": {...}, "providerOptions": {...}}.
-    #[arg(long)]
-    settings: Option<PathBuf>,
+    fixture: Option<PathBuf>,
     #[command(flatten)]
-    world: WorldArgs,
+    case: CaseArgs,
     /// Print the plan as JSON.
     #[arg(long)]
     json: bool,
@@ -37,19 +29,19 @@ pub struct PlanArgs {
 
 pub fn run(args: PlanArgs) -> Result<u8> {
     let workflow = load_workflow(&args.workflow, args.workflow_id.as_deref())?;
-    let settings = read_settings(args.settings.as_deref())?;
-    let (world, selection) = world_and_selection(&args.world, read_selection(&args.selection)?)?;
-    let params = normalize_params(&workflow, &settings.workflow_params);
+    let case = args.case.case(args.fixture.as_deref())?;
+    let input = case.input(args.case.convert.map(Into::into))?;
+    let params = normalize_params(&workflow, &input.settings.workflow_params);
     for w in &params.warnings {
-        eprintln!("warning: {}", w.message);
+        eprintln!("warning: {}: {}", w.parameter, w.message);
     }
     let effective = workflow.parameters.effective(&params.values);
     let plan = plan(
         &workflow.planning,
-        &selection,
-        args.mode.into(),
+        &input.selection,
+        case.mode()?,
         &effective,
-        &world,
+        &input.world,
     )
     .with_context(|| format!("planning {} failed", workflow.id))?;
     if args.json {

@@ -2,21 +2,15 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::Result;
 use clap::Args;
 
 use hookrun::hooks::RuntimeInfo;
-use hookrun::run::{
-    ApplyReport, Case, NoResults, ResultSource, RunInput, RunOptions, RunReport, Settings,
-    UnitStatus, run,
-};
+use hookrun::run::{ApplyReport, NoResults, ResultSource, RunOptions, RunReport, UnitStatus, run};
 use hookrun::sandbox::{Determinism, SandboxOptions};
-use hookrun::selection::SelectionContext;
 
 use super::call::LimitArgs;
-use super::inputs::{
-    ModeArg, WorldArgs, load_workflow, read_selection, read_settings, world_and_selection,
-};
+use super::inputs::{CaseArgs, load_workflow};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -25,20 +19,12 @@ pub struct RunArgs {
     /// Workflow id, when the path holds several workflows.
     #[arg(long = "workflow")]
     workflow_id: Option<String>,
-    /// A fixture case carrying selection, settings, world and request results.
+    /// A fixture case carrying selection, settings, world and request results;
+    /// the flags below override its members.
     #[arg(long)]
     fixture: Option<PathBuf>,
-    /// The SelectionContext JSON (overrides the fixture's).
-    #[arg(long)]
-    selection: Option<PathBuf>,
-    /// Settings JSON (overrides the fixture's).
-    #[arg(long)]
-    settings: Option<PathBuf>,
-    /// Planning mode (overrides the fixture's; default execute).
-    #[arg(long, value_enum)]
-    mode: Option<ModeArg>,
     #[command(flatten)]
-    world: WorldArgs,
+    case: CaseArgs,
     #[command(flatten)]
     limits: LimitArgs,
     /// Give every unit a fresh runtime instead of one per run.
@@ -57,53 +43,10 @@ pub struct RunArgs {
 
 pub fn run_command(args: RunArgs) -> Result<u8> {
     let workflow = load_workflow(&args.workflow, args.workflow_id.as_deref())?;
-    let case = args.fixture.as_deref().map(Case::load).transpose()?;
-    let case_ref = case.as_ref();
-
-    let selection = match (&args.selection, case_ref.and_then(|c| c.selection.as_ref())) {
-        (Some(path), _) => read_selection(path)?,
-        (None, Some(value)) => SelectionContext::from_value(value).with_context(|| {
-            format!(
-                "the selection of {} is not a valid SelectionContext",
-                case_path(case_ref)
-            )
-        })?,
-        (None, None) => {
-            return Err(anyhow!(
-                "give a selection with --selection or a fixture with a \"selection\""
-            ));
-        }
-    };
-    let settings = match (&args.settings, case_ref.and_then(|c| c.settings.as_ref())) {
-        (Some(path), _) => read_settings(Some(path))?,
-        (None, Some(value)) => Settings::from_value(value)
-            .with_context(|| format!("the settings of {} are invalid", case_path(case_ref)))?,
-        (None, None) => Settings::default(),
-    };
-    let mut world_args = args.world;
-    if world_args.files.is_none() {
-        world_args.files = case_ref.and_then(|c| c.files.clone());
-    }
-    let (mut world, selection) = world_and_selection(&world_args, selection)?;
-    if world_args.library.is_none()
-        && let Some(library) = case_ref.and_then(|c| c.library.as_ref())
-    {
-        world = world
-            .with_library(library)
-            .with_context(|| format!("the library of {} is invalid", case_path(case_ref)))?;
-    }
-    let mode = match (args.mode, case_ref.and_then(|c| c.mode.as_deref())) {
-        (Some(mode), _) => mode.into(),
-        (None, Some(mode)) => serde_json::from_value(serde_json::json!(mode)).map_err(|_| {
-            anyhow!(
-                "{}: mode must be menu, execute or handoff",
-                case_path(case_ref)
-            )
-        })?,
-        (None, None) => Default::default(),
-    };
+    let case = args.case.case(args.fixture.as_deref())?;
+    let input = case.input(args.case.convert.map(Into::into))?;
     let options = RunOptions {
-        mode,
+        mode: case.mode()?,
         sandbox: SandboxOptions {
             limits: args.limits.limits()?,
             determinism: args.deterministic.then(Determinism::default),
@@ -114,13 +57,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
             ..RuntimeInfo::default()
         },
     };
-    let input = RunInput {
-        selection,
-        settings,
-        world,
-        identifiers: case_ref.map(|c| c.identifiers.clone()).unwrap_or_default(),
-    };
-    let mut fixture_results = case_ref.map(Case::result_source);
+    let mut fixture_results = args.fixture.is_some().then(|| case.result_source());
     let results: &mut dyn ResultSource = match &mut fixture_results {
         Some(source) => source,
         None => &mut NoResults,
@@ -132,11 +69,6 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         print_human(&report);
     }
     Ok(if report.ok() { 0 } else { 1 })
-}
-
-fn case_path(case: Option<&Case>) -> String {
-    case.map(|c| c.path.display().to_string())
-        .unwrap_or_default()
 }
 
 fn print_human(report: &RunReport) {

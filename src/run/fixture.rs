@@ -10,7 +10,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use crate::plan::Mode;
 use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
+use crate::run::runner::RunInput;
+use crate::run::settings::Settings;
+use crate::run::world::{Shape, WorldSpec};
+use crate::selection::SelectionContext;
 
 /// Why a case file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -149,6 +154,57 @@ impl Case {
             results,
             expect: obj.get("expect").cloned(),
         })
+    }
+
+    fn error(&self, pointer: &str, message: String) -> CaseError {
+        CaseError {
+            file: self.path.display().to_string(),
+            pointer: pointer.to_string(),
+            message,
+        }
+    }
+
+    /// The run input this case describes: its selection (converted to `convert`
+    /// when given), settings, and the world of its library and files.
+    pub fn input(&self, convert: Option<Shape>) -> Result<RunInput, CaseError> {
+        let selection = self.selection.as_ref().ok_or_else(|| {
+            self.error(
+                "/selection",
+                "the case has no selection; add \"selection\": \"path/to/selection.json\"".into(),
+            )
+        })?;
+        let selection = SelectionContext::from_value(selection)
+            .map_err(|e| self.error("/selection", format!("not a valid SelectionContext: {e}")))?;
+        let settings = match &self.settings {
+            None => Settings::default(),
+            Some(value) => Settings::from_value(value).map_err(|e| {
+                self.error(
+                    &format!("/settings{}", e.pointer.trim_end_matches('/')),
+                    e.message,
+                )
+            })?,
+        };
+        let spec = WorldSpec {
+            files: self.files.clone(),
+            library: self.library.clone(),
+            convert,
+        };
+        let (world, selection) = spec.build(selection).map_err(|m| self.error("", m))?;
+        Ok(RunInput {
+            selection,
+            settings,
+            world,
+            identifiers: self.identifiers.clone(),
+        })
+    }
+
+    /// The case's planning mode (default `execute`).
+    pub fn mode(&self) -> Result<Mode, CaseError> {
+        match &self.mode {
+            None => Ok(Mode::default()),
+            Some(mode) => serde_json::from_value(Value::String(mode.clone()))
+                .map_err(|_| self.error("/mode", "mode must be menu, execute or handoff".into())),
+        }
     }
 
     /// The fixture's results as a [`ResultSource`].

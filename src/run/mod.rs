@@ -16,6 +16,7 @@ mod report;
 mod results;
 mod runner;
 mod settings;
+mod world;
 
 pub use fixture::{Case, CaseError, CaseResult, FixtureResults};
 pub use report::{
@@ -27,3 +28,4 @@ pub use results::{
 };
 pub use runner::{RunInput, RunOptions, run};
 pub use settings::{NormalizedParams, Settings, SettingsError, normalize_params};
+pub use world::{Shape, WorldSpec};

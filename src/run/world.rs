@@ -1,0 +1,67 @@
+//! Building the host world of a run from a selection, a library description
+//! and a files directory, with an optional explicit shape conversion.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::host::world::HostWorld;
+use crate::selection::SelectionContext;
+
+/// A SelectionContext shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// The canonical flat shape (`items: [{kind, ref, …}]`).
+    Canonical,
+    /// The grouped shape (`items.parents/children/attachments/notes`).
+    Grouped,
+}
+
+/// What the host world is made of.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorldSpec {
+    /// Directory attachment paths resolve against.
+    pub files: Option<PathBuf>,
+    /// Library description (see [`HostWorld::with_library`]).
+    pub library: Option<Value>,
+    /// Convert the selection to this shape first (never done silently).
+    pub convert: Option<Shape>,
+}
+
+impl WorldSpec {
+    /// Converts `selection` as asked, then builds the world knowing it.
+    pub fn build(
+        &self,
+        selection: SelectionContext,
+    ) -> Result<(HostWorld, SelectionContext), String> {
+        let selection = match self.convert {
+            None => selection,
+            Some(Shape::Grouped) => SelectionContext::Grouped(selection.to_grouped()),
+            Some(Shape::Canonical) => {
+                let world = self.world(&selection)?;
+                let exists = |path: &str| world.file_exists(path);
+                let canonical = selection.to_canonical(&exists).map_err(|e| {
+                    format!("the selection cannot be converted to the canonical shape: {e}")
+                })?;
+                SelectionContext::Canonical(canonical)
+            }
+        };
+        Ok((self.world(&selection)?, selection))
+    }
+
+    fn world(&self, selection: &SelectionContext) -> Result<HostWorld, String> {
+        let mut world = HostWorld::from_selection(selection);
+        if let Some(library) = &self.library {
+            world = world
+                .with_library(library)
+                .map_err(|e| format!("invalid library description: {e}"))?;
+        }
+        if let Some(dir) = &self.files {
+            if !dir.is_dir() {
+                return Err(format!("{} is not a directory", dir.display()));
+            }
+            world = world.with_files_dir(dir);
+        }
+        Ok(world)
+    }
+}

@@ -1,0 +1,225 @@
+//! Invalid hook results and hostile hooks inside runs: each fails its own unit
+//! with the contract's message and the hook file, and the other units go on.
+
+mod common;
+
+use std::path::Path;
+
+use hookrun::host::world::HostWorld;
+use hookrun::manifest::discover;
+use hookrun::run::{NoResults, RunInput, RunOptions, RunReport, Settings, UnitStatus, run};
+use hookrun::sandbox::{Limits, SandboxOptions};
+use hookrun::selection::SelectionContext;
+use serde_json::{Value, json};
+
+/// A pass-through workflow over parents whose titles drive the hooks.
+fn workflow(dir: &Path, hooks: &[(&str, &str)]) -> hookrun::manifest::Workflow {
+    let mut declared = serde_json::Map::new();
+    std::fs::create_dir_all(dir.join("hooks")).unwrap();
+    for (name, source) in hooks {
+        std::fs::write(dir.join(format!("hooks/{name}.mjs")), source).unwrap();
+        declared.insert(name.to_string(), json!(format!("hooks/{name}.mjs")));
+    }
+    let manifest = json!({
+        "schemaVersion": 2, "id": "probe", "label": "Probe", "provider": "pass-through",
+        "trigger": {"requiresSelection": true},
+        "inputs": {"member": {"kind": "parent"}, "grouping": {"mode": "each"}},
+        "validateSelection": {"select": {"policy": "input-member", "source": "selected"}, "filters": []},
+        "hooks": declared
+    });
+    std::fs::write(dir.join("workflow.json"), manifest.to_string()).unwrap();
+    let found = discover(&dir.join("workflow.json"));
+    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+    found.workflows.into_iter().next().unwrap()
+}
+
+fn parents(titles: &[&str]) -> SelectionContext {
+    let items: Vec<Value> = titles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| json!({"kind": "parent", "ref": {"libraryId": 1, "key": format!("P{i:07}")}, "itemType": "book", "title": t}))
+        .collect();
+    SelectionContext::from_value(&json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}))
+        .unwrap()
+}
+
+fn run_titles(
+    workflow: &hookrun::manifest::Workflow,
+    titles: &[&str],
+    limits: Limits,
+) -> RunReport {
+    let selection = parents(titles);
+    let input = RunInput {
+        world: HostWorld::from_selection(&selection),
+        selection,
+        settings: Settings::default(),
+        identifiers: Default::default(),
+    };
+    let options = RunOptions {
+        sandbox: SandboxOptions {
+            limits,
+            determinism: None,
+        },
+        ..RunOptions::default()
+    };
+    run(workflow, input, &mut NoResults, &options)
+}
+
+const APPLY: &str = "export function applyResult({ parent }) { return parent.key; }";
+const PREFLIGHT_FROM_TITLE: &str = "export function preflight({ selectionContext }) {\n  return JSON.parse(selectionContext.items[0].title);\n}";
+
+#[test]
+fn every_invalid_preflight_outcome_fails_only_its_unit_with_the_contract_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let wf = workflow(
+        dir.path(),
+        &[("preflight", PREFLIGHT_FROM_TITLE), ("applyResult", APPLY)],
+    );
+    let cases = [
+        (r#""text""#, "preflight must return an object outcome"),
+        (
+            r#"{"kind": "explode"}"#,
+            "Unsupported preflight outcome kind: explode",
+        ),
+        (r#"{}"#, "Unsupported preflight outcome kind: <empty>"),
+        (
+            r#"{"kind": "replace-units"}"#,
+            "preflight replace-units outcome requires units[]",
+        ),
+        (
+            r#"{"kind": "replace-units", "units": [{"id": ""}]}"#,
+            "preflight replace-units units[0].id must be non-empty",
+        ),
+        (
+            r#"{"kind": "replace-units", "units": [{"id": "a"}], "aggregate": {"id": ""}}"#,
+            "preflight aggregate.id must be non-empty",
+        ),
+        (
+            r#"{"kind": "replace-units", "units": [{"id": "a"}], "aggregate": {"id": "x", "mode": "all"}}"#,
+            "preflight aggregate.mode must be single-apply",
+        ),
+        (
+            r#"{"kind": "replace-units", "units": [{"id": "a"}], "aggregate": {"id": "x", "mode": "single-apply"}}"#,
+            "preflight aggregate.applyWhen must be all-succeeded",
+        ),
+        (
+            r#"{"kind": "replace-units", "units": [{"id": "a"}], "aggregate": {"id": "x", "mode": "single-apply", "applyWhen": "all-succeeded"}}"#,
+            "preflight aggregate.orderBy must be unit.order",
+        ),
+        (
+            r#"{"kind": "short-circuit-apply"}"#,
+            "preflight short-circuit-apply outcome requires apply",
+        ),
+    ];
+    let mut titles: Vec<&str> = cases.iter().map(|(t, _)| *t).collect();
+    titles.push(r#"{"kind": "continue"}"#);
+    let report = run_titles(&wf, &titles, Limits::default());
+    for (i, (_, message)) in cases.iter().enumerate() {
+        let unit = &report.units[i];
+        assert_eq!(unit.status, UnitStatus::Failed, "unit {i}");
+        assert_eq!(unit.errors[0].message, *message, "unit {i}");
+        let hook = unit.errors[0].hook.as_ref().unwrap();
+        assert_eq!(
+            (hook.hook.as_str(), hook.file.as_str()),
+            ("preflight", "hooks/preflight.mjs")
+        );
+    }
+    let last = report.units.last().unwrap();
+    assert_eq!(last.status, UnitStatus::Succeeded, "{:?}", last.errors);
+    assert_eq!(report.summary.failed, cases.len());
+}
+
+#[test]
+fn build_request_results_are_checked_and_normalised() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = "export function buildRequest({ selectionContext }) {\n  return JSON.parse(selectionContext.items[0].title);\n}";
+    let wf = workflow(
+        dir.path(),
+        &[("buildRequest", build), ("applyResult", APPLY)],
+    );
+    let report = run_titles(
+        &wf,
+        &[
+            "[1, 2]",
+            r#"{"kind": "pass-through.run.v1"}"#,
+            r#"{"kind": "pass-through.run.v1", "selectionContext": {}}"#,
+        ],
+        Limits::default(),
+    );
+    assert_eq!(
+        report.units[0].errors[0].message,
+        "buildRequest must return an object request payload"
+    );
+    let contract = &report.units[1].errors[0];
+    assert_eq!(contract.name, "ProviderRequestContractError");
+    assert_eq!(contract.details["category"], "request_payload_invalid");
+    assert!(contract.message.starts_with("Provider request contract error (category=request_payload_invalid, reason=invalid_request_payload, requestKind=pass-through.run.v1"), "{}", contract.message);
+    let ok = &report.units[2];
+    assert_eq!(ok.status, UnitStatus::Succeeded, "{:?}", ok.errors);
+    let request = ok.jobs[0].request.as_ref().unwrap();
+    assert_eq!(
+        request["targetParentRef"],
+        json!({"libraryId": 1, "key": "P0000002"})
+    );
+    assert_eq!(
+        request["taskName"],
+        json!(r#"{"kind": "pass-through.run.v1", "selectionContext": {}}"#)
+    );
+}
+
+#[test]
+fn hostile_hooks_fail_their_unit_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let preflight = r#"export function preflight({ selectionContext }) {
+  const title = selectionContext.items[0].title;
+  if (title === "loop") for (;;) {}
+  if (title === "bomb") { const a = []; for (;;) a.push(new Array(100000).fill(1)); }
+  if (title === "throw") throw new TypeError("bad paper");
+  if (title === "mutate") selectionContext.items.push({});
+  return { kind: "continue" };
+}"#;
+    let wf = workflow(
+        dir.path(),
+        &[("preflight", preflight), ("applyResult", APPLY)],
+    );
+    let limits = Limits {
+        timeout_ms: 300,
+        max_heap_bytes: 64 * 1024 * 1024,
+        ..Limits::default()
+    };
+    let report = run_titles(
+        &wf,
+        &["loop", "fine", "bomb", "throw", "mutate", "also fine"],
+        limits,
+    );
+    let outcomes: Vec<_> = report
+        .units
+        .iter()
+        .map(|u| {
+            u.errors
+                .first()
+                .and_then(|e| e.hook.as_ref())
+                .map(|h| h.outcome.clone())
+                .unwrap_or_else(|| "ok".into())
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            "timeout",
+            "ok",
+            "memory-limit",
+            "hook-error",
+            "hook-error",
+            "ok"
+        ]
+    );
+    let thrown = report.units[3].errors[0].hook.as_ref().unwrap();
+    assert_eq!(thrown.name, "TypeError");
+    assert_eq!(
+        thrown.location.as_ref().map(|l| (l.file.as_str(), l.line)),
+        Some(("hooks/preflight.mjs", 5))
+    );
+    assert_eq!(report.units[1].status, UnitStatus::Succeeded);
+    assert_eq!(report.units[5].status, UnitStatus::Succeeded);
+}

@@ -1,0 +1,362 @@
+//! The example workflows end to end through the library: exact outcomes,
+//! requests and effects for every preflight outcome and provider.
+
+mod common;
+
+use common::run_case;
+use hookrun::run::{ApplyReport, RunReport, UnitStatus};
+use serde_json::{Value, json};
+
+fn effects(report: &RunReport) -> Vec<(String, String, Value)> {
+    report
+        .effects
+        .iter()
+        .map(|e| (e.unit_id.clone(), e.call.clone(), e.args[0].clone()))
+        .collect()
+}
+
+fn applied(apply: &ApplyReport) -> &Value {
+    match apply {
+        ApplyReport::Succeeded { value } => value,
+        other => panic!("apply did not succeed: {other:?}"),
+    }
+}
+
+#[test]
+fn pass_through_export_writes_one_note_per_paper() {
+    let report = run_case(
+        "workflows/export-summary",
+        "workflows/export-summary/cases/grouped-two-papers.json",
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(report.summary.units, 2);
+    let unit = &report.units[0];
+    let request = unit.jobs[0].request.as_ref().unwrap();
+    assert_eq!(request["kind"], "pass-through.run.v1");
+    assert_eq!(request["parameter"], json!({"heading": "Attachments"}));
+    assert_eq!(
+        unit.jobs[0].result.as_ref().unwrap()["resultJson"]["kind"],
+        "pass-through.run.v1"
+    );
+    let ids: Vec<_> = report
+        .units
+        .iter()
+        .map(|u| u.jobs[0].request_id.clone().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "pass-through-mjuohs00-7f7rfb",
+            "pass-through-mjuohs00-jvd0en"
+        ],
+        "pass-through ids: frozen clock in base 36 and six seeded characters"
+    );
+    assert_eq!(
+        effects(&report),
+        [
+            (
+                "unit-1".to_string(),
+                "notes.create".to_string(),
+                json!({"operationId": "export-summary:1:PARENT01", "parentRef": {"libraryId": 1, "key": "PARENT01"},
+                       "content": {"format": "html", "value": "<h2>Attachments</h2><ul><li>cats.pdf (available)</li></ul>"}})
+            ),
+            (
+                "unit-2".to_string(),
+                "notes.create".to_string(),
+                json!({"operationId": "export-summary:1:PARENT02", "parentRef": {"libraryId": 1, "key": "PARENT02"},
+                       "content": {"format": "html", "value": "<h2>Attachments</h2><ul><li>dogs.md (available)</li></ul>"}})
+            ),
+        ]
+    );
+    assert_eq!(
+        applied(&report.units[1].jobs[0].apply)["note"],
+        json!({"libraryId": 1, "key": "NEW00002"})
+    );
+    let logs: Vec<_> = report
+        .hooks
+        .iter()
+        .map(|h| (h.unit_id.as_str(), h.logs[0].message.as_str()))
+        .collect();
+    assert_eq!(
+        logs,
+        [
+            ("unit-1", "exporting 1 attachment(s) of PARENT01"),
+            ("unit-2", "exporting 1 attachment(s) of PARENT02")
+        ]
+    );
+}
+
+#[test]
+fn skillrunner_job_uploads_markdown_and_applies_the_zip_bundle() {
+    let report = run_case(
+        "workflows/literature-digest",
+        "workflows/literature-digest/cases/markdown-paper.json",
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let job = &report.units[0].jobs[0];
+    assert_eq!(
+        job.request.as_ref().unwrap(),
+        &json!({
+            "kind": "skillrunner.job.v1",
+            "taskName": "Digest: cats.md",
+            "sourceAttachmentRefs": [{"libraryId": 1, "key": "ATTMD001"}],
+            "skill_id": "literature-digest",
+            "skill_source": "local-package",
+            "runtime_options": {"execution_mode": "auto"},
+            "upload_files": [{"key": "source_md", "path": "attachments/ATTMD001/cats.md"}],
+            "parameter": {"language": "en"},
+            "input": {"style": "concise", "source_md": "inputs/source_md/cats.md"},
+            "poll": {"interval_ms": 1500},
+            "fetch_type": "bundle",
+            "targetParentRef": {"libraryId": 1, "key": "PARENT01"}
+        })
+    );
+    assert_eq!(job.request_id.as_deref(), Some("run-0001"));
+    assert_eq!(
+        applied(&job.apply),
+        &json!({"digestEntry": "artifacts/digest.md", "referencesEntry": "artifacts/references.json",
+                "model": "fixture-model", "taskName": "Digest: cats.md", "warnings": []})
+    );
+    let calls: Vec<_> = report.effects.iter().map(|e| e.call.as_str()).collect();
+    assert_eq!(
+        calls,
+        ["literatureArtifacts.applyAnalysis", "statusTags.transition"]
+    );
+    assert!(
+        report.effects[0].args[0]["digest"]["markdown"]
+            .as_str()
+            .unwrap()
+            .starts_with("# Digest: Cats and Dogs")
+    );
+}
+
+#[test]
+fn a_failed_provider_result_fails_the_unit_without_applying() {
+    let report = run_case(
+        "workflows/literature-digest",
+        "workflows/literature-digest/cases/provider-failure.json",
+    );
+    assert!(!report.ok());
+    assert_eq!(report.units[0].status, UnitStatus::Failed);
+    assert_eq!(report.units[0].jobs[0].apply, ApplyReport::NotRun);
+    assert_eq!(report.errors[0].stage, "provider");
+    assert_eq!(
+        report.errors[0].message,
+        "skill runner rejected the job: quota exceeded"
+    );
+    assert!(report.effects.is_empty());
+}
+
+#[test]
+fn expand_with_aggregate_applies_once_with_ordered_children() {
+    let report = run_case(
+        "workflows/mineru-package",
+        "workflows/mineru-package/pdf-split/cases/long-book.json",
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let unit = &report.units[0];
+    let ranges: Vec<_> = unit
+        .jobs
+        .iter()
+        .map(|j| j.preflight["context"]["page_ranges"].clone())
+        .collect();
+    assert_eq!(ranges, [json!("1-150"), json!("151-300"), json!("301-450")]);
+    let names: Vec<_> = unit
+        .jobs
+        .iter()
+        .map(|j| j.request.as_ref().unwrap()["taskName"].clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            json!("long-book.pdf (1/3: 1-150)"),
+            json!("long-book.pdf (2/3: 151-300)"),
+            json!("long-book.pdf (3/3: 301-450)")
+        ]
+    );
+    assert!(unit.jobs.iter().all(|j| j.apply == ApplyReport::Deferred));
+    assert_eq!(
+        unit.jobs[0].preflight["aggregate"],
+        json!({"id": "mineru-ATTBIG01", "mode": "single-apply"})
+    );
+    let aggregate = unit.aggregate.as_ref().unwrap();
+    assert_eq!(aggregate.id, "mineru-ATTBIG01");
+    assert_eq!(applied(&aggregate.apply)["part_count"], 3);
+    let calls: Vec<_> = report.effects.iter().map(|e| e.call.as_str()).collect();
+    assert_eq!(
+        calls,
+        [
+            "file.writeText",
+            "attachments.create",
+            "statusTags.transition"
+        ]
+    );
+    assert_eq!(
+        report.effects[0].args,
+        json!([
+            "attachments/ATTBIG01/long-book.md",
+            "# Part one\n\nPages 1 to 150. ![figure](images/fig1.png)\n\n# Part two\n\nPages 151 to 300.\n\n# Part three\n\nPages 301 to 450.\n"
+        ])
+    );
+}
+
+#[test]
+fn an_aggregate_with_a_failed_child_applies_nothing() {
+    let report = run_case(
+        "workflows/mineru-package",
+        "workflows/mineru-package/pdf-split/cases/long-book-part-fails.json",
+    );
+    assert_eq!(report.units[0].status, UnitStatus::Failed);
+    let aggregate = report.units[0].aggregate.as_ref().unwrap();
+    match &aggregate.apply {
+        ApplyReport::Failed { error } => {
+            assert_eq!(error.message, "aggregate child failed: index=1")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(report.effects.is_empty());
+    assert!(report.hooks.iter().all(|h| h.hook != "applyResult"));
+}
+
+#[test]
+fn short_pdfs_continue_with_one_request() {
+    let report = run_case(
+        "workflows/mineru-package",
+        "workflows/mineru-package/pdf-split/cases/short-pdf.json",
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let job = &report.units[0].jobs[0];
+    assert_eq!(job.preflight["unitId"], "main");
+    assert_eq!(
+        job.preflight["context"]["mineruSplit"]["reason"],
+        "within-page-limit"
+    );
+    assert_eq!(
+        applied(&job.apply)["markdown_path"],
+        "attachments/ATTPDF01/cats.md"
+    );
+}
+
+#[test]
+fn preflight_skips_papers_already_processed() {
+    let report = run_case(
+        "workflows/skip-processed",
+        "workflows/skip-processed/cases/two-papers.json",
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(report.units[0].status, UnitStatus::Skipped);
+    assert_eq!(
+        report.units[0].skip_reason.as_deref(),
+        Some("PARENT01 already has a digest")
+    );
+    assert!(report.units[0].jobs.is_empty());
+    assert_eq!(report.units[1].status, UnitStatus::Succeeded);
+    assert_eq!(
+        applied(&report.units[1].jobs[0].apply),
+        &json!({"parentKey": "PARENT02", "outcome": "committed", "planId": "unit-2"})
+    );
+    assert_eq!((report.summary.skipped, report.summary.succeeded), (1, 1));
+}
+
+#[test]
+fn preflight_short_circuits_with_a_synthetic_request() {
+    let report = run_case(
+        "workflows/metadata-curator",
+        "workflows/metadata-curator/cases/doi-fast-path.json",
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let short = &report.units[0].jobs[0];
+    assert_eq!(short.kind, "short-circuit");
+    assert_eq!(short.preflight["unitId"], "short-circuit");
+    assert_eq!(
+        applied(&short.apply),
+        &json!({"requestKind": "workflow.preflight.short-circuit.v1", "source": "zotero-translate-search",
+                "note": {"libraryId": 1, "key": "NEW00001"}})
+    );
+    let full = &report.units[1].jobs[0];
+    assert_eq!(
+        full.request.as_ref().unwrap()["skill_id"],
+        "literature-metadata-search"
+    );
+    assert_eq!(full.request.as_ref().unwrap()["fetch_type"], "result");
+    assert_eq!(applied(&full.apply)["source"], "skill-runner");
+    let calls: Vec<_> = report
+        .effects
+        .iter()
+        .map(|e| (e.unit_id.as_str(), e.call.as_str()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("unit-1", "notes.create"),
+            ("unit-1", "statusTags.transition"),
+            ("unit-2", "notes.create"),
+            ("unit-2", "statusTags.transition")
+        ]
+    );
+}
+
+#[test]
+fn settings_are_normalised_reported_and_patched_by_the_hook() {
+    let report = run_case(
+        "workflows/settings-normalizer",
+        "workflows/settings-normalizer/cases/coerced-settings.json",
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(
+        report.settings.workflow_params,
+        *json!({"title": "Weekly report", "depth": "thorough", "style": "handwritten", "limit": 20,
+                "verbose": true, "tags": ["report"]})
+        .as_object()
+        .unwrap()
+    );
+    let warned: Vec<_> = report
+        .settings
+        .warnings
+        .iter()
+        .map(|w| w.parameter.as_str())
+        .collect();
+    assert_eq!(warned, ["color", "limit", "verbose"]);
+    let value = applied(&report.units[0].jobs[0].apply);
+    assert_eq!(value["parent"], Value::Null);
+    assert_eq!(value["selected"], 0);
+}
+
+#[test]
+fn a_missing_required_parameter_stops_the_run() {
+    let report = run_case(
+        "workflows/settings-normalizer",
+        "workflows/settings-normalizer/cases/missing-title.json",
+    );
+    assert_eq!(report.errors.len(), 1);
+    let error = &report.errors[0];
+    assert_eq!(
+        error.message,
+        "Missing required workflow parameter(s): title"
+    );
+    assert_eq!(error.details["code"], "missing_required_workflow_parameter");
+    assert_eq!(error.details["requiredFields"], json!(["title"]));
+    assert!(report.plan.is_none());
+}
+
+#[test]
+fn deterministic_reports_are_identical() {
+    let a = run_case(
+        "workflows/mineru-package",
+        "workflows/mineru-package/pdf-split/cases/long-book.json",
+    );
+    let b = run_case(
+        "workflows/mineru-package",
+        "workflows/mineru-package/pdf-split/cases/long-book.json",
+    );
+    assert_eq!(a.to_json(true).to_string(), b.to_json(true).to_string());
+    let a = run_case(
+        "workflows/export-summary",
+        "workflows/export-summary/cases/canonical-parent.json",
+    );
+    let b = run_case(
+        "workflows/export-summary",
+        "workflows/export-summary/cases/canonical-parent.json",
+    );
+    assert_eq!(a.to_json(true).to_string(), b.to_json(true).to_string());
+}
