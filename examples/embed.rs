@@ -7,7 +7,9 @@ use std::path::Path;
 
 use hookrun::host::world::HostWorld;
 use hookrun::manifest::discover;
-use hookrun::run::{BundleSource, JobRequest, ProviderResult, ResultSource, RunInput, RunOptions, Settings, run};
+use hookrun::run::{
+    BundleSource, JobRequest, ProviderResult, ResultSource, RunInput, RunOptions, Settings, run,
+};
 use hookrun::sandbox::{Limits, SandboxOptions};
 use hookrun::selection::SelectionContext;
 use serde_json::{Map, json};
@@ -34,7 +36,10 @@ impl ResultSource for Backend<'_> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let found = discover(&fixtures.join("workflows/mineru-package"));
-    let workflow = found.workflows.first().ok_or("the example package did not load")?;
+    let workflow = found
+        .workflows
+        .first()
+        .ok_or("the example package did not load")?;
 
     let selection = SelectionContext::from_value(&json!({
         "items": [{
@@ -75,8 +80,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("{}: {}", error.stage, error.message);
     }
     for effect in &report.effects {
-        println!("host would now apply #{} {} {}", effect.seq, effect.call, effect.args);
+        println!(
+            "host would now apply #{} {} {}",
+            effect.seq, effect.call, effect.args
+        );
     }
-    println!("{} unit(s), {} effect(s)", report.summary.units, report.summary.effects);
-    if report.ok() { Ok(()) } else { Err("the run failed".into()) }
+    println!(
+        "{} unit(s), {} effect(s)",
+        report.summary.units, report.summary.effects
+    );
+    if report.ok() {
+        Ok(())
+    } else {
+        Err("the run failed".into())
+    }
 }
