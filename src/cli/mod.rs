@@ -2,11 +2,14 @@
 
 mod call;
 mod check;
+mod diff;
 mod frame;
 mod input;
 mod inputs;
 mod plan;
+mod report;
 mod run;
+mod test;
 
 use std::process::ExitCode;
 
@@ -36,6 +39,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Run a workflow over a selection: preflight, requests, results, applies.
     Run(run::RunArgs),
+    /// Run the fixture cases of workflows and compare with their expectations.
+    Test(test::TestArgs),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -53,6 +58,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Run(args) => run::run_command(args),
+        Command::Test(args) => test::run_tests(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

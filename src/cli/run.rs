@@ -1,6 +1,6 @@
 //! `hookrun run`: a whole workflow run over a selection, with results from a fixture.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
@@ -11,6 +11,7 @@ use hookrun::sandbox::{Determinism, SandboxOptions};
 
 use super::call::LimitArgs;
 use super::inputs::{CaseArgs, load_workflow};
+use super::report::print_failures;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -36,6 +37,9 @@ pub struct RunArgs {
     /// Freeze `Date`, seed `Math.random` and omit timings, for reproducible reports.
     #[arg(long)]
     deterministic: bool,
+    /// Hide console output of hooks.
+    #[arg(long)]
+    quiet: bool,
     /// Print the run report as JSON.
     #[arg(long)]
     json: bool,
@@ -66,12 +70,12 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
     if args.json {
         println!("{}", report.to_json(args.deterministic));
     } else {
-        print_human(&report);
+        print_human(&report, &workflow.jail_root, args.quiet);
     }
     Ok(if report.ok() { 0 } else { 1 })
 }
 
-fn print_human(report: &RunReport) {
+fn print_human(report: &RunReport, root: &Path, quiet: bool) {
     for warning in &report.settings.warnings {
         println!("settings: {}: {}", warning.parameter, warning.message);
     }
@@ -105,7 +109,7 @@ fn print_human(report: &RunReport) {
             println!("          aggregate {} → {}", aggregate.id, value);
         }
     }
-    for hook in &report.hooks {
+    for hook in report.hooks.iter().filter(|_| !quiet) {
         for log in &hook.logs {
             eprintln!(
                 "[{} {} {}] {}",
@@ -126,27 +130,8 @@ fn print_human(report: &RunReport) {
         }
     }
     if !report.errors.is_empty() {
-        println!("\nerrors:");
-        for error in &report.errors {
-            let unit = error.unit_id.as_deref().unwrap_or("run");
-            match &error.hook {
-                Some(hook) => {
-                    let at = hook
-                        .location
-                        .as_ref()
-                        .map(|l| format!(" at {}:{}:{}", l.file, l.line, l.column))
-                        .unwrap_or_default();
-                    println!(
-                        "  {unit} {} ({}{at}): {}: {}",
-                        hook.hook, hook.file, error.name, error.message
-                    );
-                }
-                None => println!(
-                    "  {unit} {}: {}: {}",
-                    error.stage, error.name, error.message
-                ),
-            }
-        }
+        println!();
+        print_failures(report, root);
     }
     let s = &report.summary;
     println!(

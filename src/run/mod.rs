@@ -9,6 +9,7 @@
 )]
 
 mod apply;
+pub mod expect;
 mod fixture;
 mod jobs;
 mod normalize;

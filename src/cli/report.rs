@@ -1,0 +1,38 @@
+//! Human output of run reports: errors shown the way a compiler shows them.
+
+use std::path::Path;
+
+use hookrun::run::RunReport;
+
+use super::frame::code_frame;
+
+/// Prints every error of `report`; hook failures get a code frame of the
+/// failing line (paths relative to `root`) and the hook's stack below.
+pub fn print_failures(report: &RunReport, root: &Path) {
+    for error in &report.errors {
+        let unit = error.unit_id.as_deref().unwrap_or("run");
+        match &error.hook {
+            Some(hook) => {
+                println!(
+                    "error[{}] {unit}: {}: {}",
+                    hook.hook, error.name, error.message
+                );
+                match &hook.location {
+                    Some(loc) => {
+                        for line in code_frame(root, loc).lines() {
+                            println!("  {line}");
+                        }
+                    }
+                    None => println!("    --> {}", hook.file),
+                }
+                for line in hook.stack.lines() {
+                    println!("  {line}");
+                }
+            }
+            None => println!(
+                "error[{}] {unit}: {}: {}",
+                error.stage, error.name, error.message
+            ),
+        }
+    }
+}

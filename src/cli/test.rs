@@ -1,0 +1,253 @@
+//! `hookrun test`: run every fixture case of a workflow and compare the run
+//! with the case's expectations.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::{Map, Value, json};
+
+use hookrun::manifest::{Workflow, discover};
+use hookrun::run::expect::{Mismatch, actual, compare};
+use hookrun::run::{Case, RunOptions, RunReport, run};
+use hookrun::sandbox::{Determinism, SandboxOptions};
+
+use super::call::LimitArgs;
+use super::diff::json_diff;
+use super::report::print_failures;
+
+#[derive(Args)]
+pub struct TestArgs {
+    /// A workflow.json, a workflow or package directory, or a directory of workflows.
+    path: PathBuf,
+    /// Run only the cases whose name (`<workflow id>/<case>`) contains this text.
+    #[arg(long)]
+    filter: Option<String>,
+    /// Write the current results into each case as its expectations.
+    #[arg(long)]
+    bless: bool,
+    /// Hide console output of hooks.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Print one JSON object instead of human output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The cases of a workflow: `cases/*.json` beside its `workflow.json`, by name.
+pub fn cases_of(workflow: &Workflow) -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(workflow.workflow_dir.join("cases"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| !n.to_string_lossy().starts_with("library"))
+        })
+        .collect();
+    cases.sort();
+    cases
+}
+
+enum Verdict {
+    Passed,
+    Blessed,
+    NoExpectations,
+    Failed(Vec<Mismatch>),
+    Invalid(String),
+}
+
+struct Outcome {
+    name: String,
+    path: PathBuf,
+    verdict: Verdict,
+    report: Option<RunReport>,
+}
+
+pub fn run_tests(args: TestArgs) -> Result<u8> {
+    if !args.path.exists() {
+        bail!("{} does not exist", args.path.display());
+    }
+    let found = discover(&args.path);
+    for d in &found.diagnostics {
+        eprintln!("warning: {}", d.message);
+    }
+    if found.workflows.is_empty() {
+        bail!(
+            "no workflow found at {}; run `hookrun check {}`",
+            args.path.display(),
+            args.path.display()
+        );
+    }
+    let options = RunOptions {
+        sandbox: SandboxOptions {
+            limits: args.limits.limits()?,
+            determinism: Some(Determinism::default()),
+        },
+        ..RunOptions::default()
+    };
+    let mut outcomes = Vec::new();
+    for workflow in &found.workflows {
+        for path in cases_of(workflow) {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let name = format!("{}/{stem}", workflow.id);
+            if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
+                continue;
+            }
+            let outcome = run_case(workflow, &path, &options, args.bless)?;
+            if !args.json {
+                print_outcome(
+                    &name,
+                    &path,
+                    &outcome.0,
+                    outcome.1.as_ref(),
+                    workflow,
+                    args.quiet,
+                );
+            }
+            outcomes.push(Outcome {
+                name,
+                path,
+                verdict: outcome.0,
+                report: outcome.1,
+            });
+        }
+    }
+    let failed = outcomes
+        .iter()
+        .filter(|o| !matches!(o.verdict, Verdict::Passed | Verdict::Blessed))
+        .count();
+    let passed = outcomes.len() - failed;
+    if args.json {
+        println!("{}", to_json(&outcomes, passed, failed));
+    } else {
+        println!("\n{passed} passed, {failed} failed");
+    }
+    Ok(u8::from(failed > 0))
+}
+
+fn run_case(
+    workflow: &Workflow,
+    path: &Path,
+    options: &RunOptions,
+    bless: bool,
+) -> Result<(Verdict, Option<RunReport>)> {
+    let case = match Case::load(path) {
+        Ok(case) => case,
+        Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
+    };
+    let input = match case.input(None) {
+        Ok(input) => input,
+        Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
+    };
+    let mut options = options.clone();
+    options.mode = match case.mode() {
+        Ok(mode) => mode,
+        Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
+    };
+    let report = run(workflow, input, &mut case.result_source(), &options);
+    let verdict = if bless {
+        write_expectations(path, actual(&report))?;
+        Verdict::Blessed
+    } else {
+        match case.expect.as_ref().and_then(Value::as_object) {
+            None => Verdict::NoExpectations,
+            Some(expect) => match compare(expect, &report) {
+                mismatches if mismatches.is_empty() => Verdict::Passed,
+                mismatches => Verdict::Failed(mismatches),
+            },
+        }
+    };
+    Ok((verdict, Some(report)))
+}
+
+/// Rewrites the case file with `expect` set, keeping its other members.
+fn write_expectations(path: &Path, expect: Map<String, Value>) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut case: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not valid JSON", path.display()))?;
+    case["expect"] = Value::Object(expect);
+    std::fs::write(path, format!("{}\n", serde_json::to_string_pretty(&case)?))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn print_outcome(
+    name: &str,
+    path: &Path,
+    verdict: &Verdict,
+    report: Option<&RunReport>,
+    workflow: &Workflow,
+    quiet: bool,
+) {
+    let label = match verdict {
+        Verdict::Passed => "ok     ",
+        Verdict::Blessed => "blessed",
+        _ => "FAIL   ",
+    };
+    println!("{label} {name}");
+    if let Some(report) = report
+        && !quiet
+    {
+        for hook in &report.hooks {
+            for log in &hook.logs {
+                println!(
+                    "        [{} {} {}] {}",
+                    hook.unit_id,
+                    hook.hook,
+                    log.level.as_str(),
+                    log.message
+                );
+            }
+        }
+    }
+    match verdict {
+        Verdict::Passed | Verdict::Blessed => {}
+        Verdict::Invalid(message) => println!("        {message}"),
+        Verdict::NoExpectations => println!(
+            "        {} has no \"expect\"; run `hookrun test --bless` to record the current results",
+            path.display()
+        ),
+        Verdict::Failed(mismatches) => {
+            for m in mismatches {
+                println!("        {} differ (- expected, + actual):", m.key);
+                for line in json_diff(&m.expected, &m.actual).lines() {
+                    println!("        {line}");
+                }
+            }
+            if let Some(report) = report {
+                print_failures(report, &workflow.jail_root);
+            }
+        }
+    }
+}
+
+fn to_json(outcomes: &[Outcome], passed: usize, failed: usize) -> Value {
+    let cases: Vec<Value> = outcomes
+        .iter()
+        .map(|o| {
+            let (status, detail) = match &o.verdict {
+                Verdict::Passed => ("passed", Value::Null),
+                Verdict::Blessed => ("blessed", Value::Null),
+                Verdict::NoExpectations => ("failed", json!("the case has no expectations")),
+                Verdict::Invalid(message) => ("failed", json!(message)),
+                Verdict::Failed(mismatches) => (
+                    "failed",
+                    mismatches
+                        .iter()
+                        .map(|m| json!({"key": m.key, "expected": m.expected, "actual": m.actual}))
+                        .collect(),
+                ),
+            };
+            json!({"name": o.name, "path": o.path, "status": status, "detail": detail,
+                   "errors": o.report.as_ref().map(|r| r.errors.len()).unwrap_or(0)})
+        })
+        .collect();
+    json!({"cases": cases, "passed": passed, "failed": failed})
+}

@@ -1,0 +1,155 @@
+//! Expectations of fixture cases: the parts of a run report a case may pin down
+//! (`plan`, `units`, `requests`, `effects`, `errors`), compared structurally.
+//!
+//! Object key order never matters, and volatile data (timings, heap figures,
+//! logs) is not part of any expectation.
+
+use serde_json::{Map, Value, json};
+
+use crate::run::report::{ApplyReport, RunReport};
+
+/// The expectation keys, in the order they are written and compared.
+pub const KEYS: &[&str] = &["plan", "units", "requests", "effects", "errors"];
+
+/// One expectation that the run did not meet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// Which expectation (`units`, `effects`, …).
+    pub key: String,
+    /// What the case expects.
+    pub expected: Value,
+    /// What the run produced.
+    pub actual: Value,
+}
+
+fn apply_value(apply: &ApplyReport) -> Value {
+    match apply {
+        ApplyReport::Succeeded { value } => json!({"status": "succeeded", "value": value}),
+        ApplyReport::Failed { error } => json!({"status": "failed", "message": error.message}),
+        ApplyReport::Deferred => json!({"status": "deferred"}),
+        ApplyReport::NotRun => json!({"status": "not-run"}),
+    }
+}
+
+/// Every expectation the report meets, keyed as in [`KEYS`].
+pub fn actual(report: &RunReport) -> Map<String, Value> {
+    let mut out = Map::new();
+    let plan = report.plan.as_ref().map(|plan| {
+        let units: Vec<Value> = plan["units"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|u| json!({"unitId": u["unitId"], "taskName": u["taskName"], "memberIdentities": u["memberIdentities"]}))
+            .collect();
+        let mut p = json!({"state": plan["state"], "units": units, "skipped": plan["skipped"]});
+        if let Some(reason) = plan.get("reasonCode") {
+            p["reasonCode"] = reason.clone();
+        }
+        p
+    });
+    out.insert("plan".into(), plan.unwrap_or(Value::Null));
+    let units: Vec<Value> = report
+        .units
+        .iter()
+        .map(|u| {
+            let mut unit = json!({"unitId": u.unit_id, "status": u.status});
+            if let Some(preflight) = &u.preflight {
+                unit["preflight"] = serde_json::to_value(preflight)
+                    .map(|p| p["kind"].clone())
+                    .unwrap_or_default();
+            }
+            if let Some(reason) = &u.skip_reason {
+                unit["skipReason"] = json!(reason);
+            }
+            unit["applies"] = u.jobs.iter().map(|j| apply_value(&j.apply)).collect();
+            if let Some(aggregate) = &u.aggregate {
+                unit["aggregate"] = apply_value(&aggregate.apply);
+            }
+            unit
+        })
+        .collect();
+    out.insert("units".into(), Value::Array(units));
+    let requests: Vec<Value> = report
+        .units
+        .iter()
+        .flat_map(|u| u.jobs.iter().filter_map(|j| j.request.clone()))
+        .collect();
+    out.insert("requests".into(), Value::Array(requests));
+    let effects: Vec<Value> = report
+        .effects
+        .iter()
+        .map(|e| json!({"unitId": e.unit_id, "hook": e.hook, "call": e.call, "args": e.args}))
+        .collect();
+    out.insert("effects".into(), Value::Array(effects));
+    let errors: Vec<Value> = report
+        .errors
+        .iter()
+        .map(|e| {
+            let mut error = json!({"stage": e.stage, "name": e.name, "message": e.message});
+            if let Some(unit) = &e.unit_id {
+                error["unitId"] = json!(unit);
+            }
+            if let Some(hook) = &e.hook {
+                error["hook"] = json!(hook.hook);
+                error["file"] = json!(hook.file);
+                if let Some(loc) = &hook.location {
+                    error["line"] = json!(loc.line);
+                }
+            }
+            error
+        })
+        .collect();
+    out.insert("errors".into(), Value::Array(errors));
+    out
+}
+
+/// Compares the expectations a case declares with the report; keys the case
+/// leaves out are not compared.
+pub fn compare(expect: &Map<String, Value>, report: &RunReport) -> Vec<Mismatch> {
+    let actual = actual(report);
+    KEYS.iter()
+        .filter_map(|key| {
+            let expected = expect.get(*key)?;
+            let got = actual.get(*key).cloned().unwrap_or(Value::Null);
+            (expected != &got).then(|| Mismatch {
+                key: key.to_string(),
+                expected: expected.clone(),
+                actual: got,
+            })
+        })
+        .collect()
+}
+
+/// `value` with every object's keys sorted, for stable display.
+pub fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_order_never_matters_and_sorted_is_stable() {
+        let a = json!({"a": 1, "b": {"c": 2, "d": [ {"x": 1, "y": 2} ]}});
+        let b: Value =
+            serde_json::from_str(r#"{"b": {"d": [{"y": 2, "x": 1}], "c": 2}, "a": 1}"#).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            sorted(&b).to_string(),
+            r#"{"a":1,"b":{"c":2,"d":[{"x":1,"y":2}]}}"#
+        );
+    }
+}
