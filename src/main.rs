@@ -3,5 +3,10 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
+    // Exit quietly when the reader of our output goes away (`hookrun … | head`).
+    // SAFETY: called before any other thread exists; restores the default action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     cli::main()
 }

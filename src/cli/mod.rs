@@ -6,6 +6,7 @@ mod diff;
 mod frame;
 mod input;
 mod inputs;
+mod new;
 mod plan;
 mod report;
 mod run;
@@ -41,6 +42,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run the fixture cases of workflows and compare with their expectations.
     Test(test::TestArgs),
+    /// Create a new workflow with hooks, types and a fixture case.
+    New(new::NewArgs),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -59,6 +62,7 @@ pub fn main() -> ExitCode {
         Command::Plan(args) => plan::run(args),
         Command::Run(args) => run::run_command(args),
         Command::Test(args) => test::run_tests(args),
+        Command::New(args) => new::run_new(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,0 +1,198 @@
+//! `hookrun new`: scaffold a workflow that passes `hookrun check` and
+//! `hookrun test` right away.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+
+use hookrun::manifest::discover;
+use hookrun::run::expect::actual;
+use hookrun::run::{Case, RunOptions, run};
+use hookrun::sandbox::{Determinism, SandboxOptions};
+
+const TYPES: &str = include_str!("../../js/hookrun.d.ts");
+const PREFLIGHT: &str = include_str!("../../js/scaffold/preflight.mjs");
+const APPLY_RESULT: &str = include_str!("../../js/scaffold/applyResult.mjs");
+const JSCONFIG: &str = include_str!("../../js/scaffold/jsconfig.json");
+
+/// Providers the scaffold can target.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Provider {
+    /// Runs locally; `applyResult` receives the unit's selection back.
+    PassThrough,
+    /// A Skill-Runner job (`skillrunner.job.v1`).
+    Skillrunner,
+    /// An HTTP request (`generic-http.request.v1`).
+    GenericHttp,
+}
+
+#[derive(Args)]
+pub struct NewArgs {
+    /// The directory to create; its name becomes the workflow id.
+    dir: PathBuf,
+    /// The provider the workflow targets.
+    #[arg(long, value_enum, default_value = "pass-through")]
+    provider: Provider,
+}
+
+/// The workflow id for a directory name: lower-case letters, digits and dashes.
+fn workflow_id(dir: &Path) -> Result<String> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let id: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .trim_matches('-')
+        .to_string();
+    if id.is_empty() {
+        bail!(
+            "{} has no usable name for a workflow id; name the directory like `my-workflow`",
+            dir.display()
+        );
+    }
+    Ok(id)
+}
+
+fn manifest(id: &str, provider: Provider) -> Value {
+    let label: String = id
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut manifest = json!({
+        "schemaVersion": 2,
+        "id": id,
+        "label": label,
+        "description": "Describe what this workflow does.",
+        "provider": "pass-through",
+        "trigger": {"requiresSelection": true},
+        "inputs": {"member": {"kind": "attachment"}, "grouping": {"mode": "each"}},
+        "validateSelection": {"select": {"policy": "input-member", "source": "selected"}, "filters": []},
+        "hooks": {"preflight": "hooks/preflight.mjs", "applyResult": "hooks/applyResult.mjs"}
+    });
+    match provider {
+        Provider::PassThrough => {}
+        Provider::Skillrunner => {
+            manifest["provider"] = json!("skillrunner");
+            manifest["request"] =
+                json!({"kind": "skillrunner.job.v1", "create": {"skill_id": id, "mode": "auto"}});
+            manifest["result"] = json!({"fetch": {"type": "result"}});
+        }
+        Provider::GenericHttp => {
+            manifest["provider"] = json!("generic-http");
+            manifest["request"] = json!({"kind": "generic-http.request.v1", "http": {"method": "POST", "path": format!("/api/{id}")}});
+        }
+    }
+    manifest
+}
+
+fn case(provider: Provider) -> Value {
+    let mut case = json!({
+        "description": "One PDF of one paper.",
+        "selection": {
+            "items": [{
+                "kind": "attachment", "ref": {"libraryId": 1, "key": "ATTACH01"}, "itemType": "attachment",
+                "title": "paper.pdf", "parentRef": {"libraryId": 1, "key": "PAPER001"},
+                "filename": "paper.pdf", "contentType": "application/pdf", "fileState": "available"
+            }],
+            "sampledAt": "2026-01-01T00:00:00.000Z"
+        }
+    });
+    if !matches!(provider, Provider::PassThrough) {
+        case["results"] = json!({"unit-1": {"requestId": "request-1", "resultJson": {"summary": "What the provider answered."}}});
+    }
+    case
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn pretty(value: &Value) -> String {
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    )
+}
+
+pub fn run_new(args: NewArgs) -> Result<u8> {
+    let dir = &args.dir;
+    if dir.exists()
+        && std::fs::read_dir(dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        bail!(
+            "{} already exists and is not empty; choose a new directory",
+            dir.display()
+        );
+    }
+    let id = workflow_id(dir)?;
+    write(
+        &dir.join("workflow.json"),
+        &pretty(&manifest(&id, args.provider)),
+    )?;
+    write(&dir.join("hooks/preflight.mjs"), PREFLIGHT)?;
+    write(&dir.join("hooks/applyResult.mjs"), APPLY_RESULT)?;
+    write(&dir.join("types/hookrun.d.ts"), TYPES)?;
+    write(&dir.join("jsconfig.json"), JSCONFIG)?;
+    let case_path = dir.join("cases/example.json");
+    write(&case_path, &pretty(&case(args.provider)))?;
+    record_expectations(dir, &case_path)?;
+    println!("created workflow {id} in {}", dir.display());
+    println!(
+        "  hookrun check {}    validate the manifest and load the hooks",
+        dir.display()
+    );
+    println!(
+        "  hookrun test {}     run cases/*.json against their expectations",
+        dir.display()
+    );
+    println!(
+        "  hookrun test {} --bless   record new expectations after a change",
+        dir.display()
+    );
+    Ok(0)
+}
+
+/// Runs the scaffold's case once and stores the result as its expectations.
+fn record_expectations(dir: &Path, case_path: &Path) -> Result<()> {
+    let found = discover(dir);
+    let Some(workflow) = found.workflows.first() else {
+        bail!("the scaffold does not load: {:?}", found.diagnostics);
+    };
+    let case = Case::load(case_path)?;
+    let options = RunOptions {
+        sandbox: SandboxOptions {
+            determinism: Some(Determinism::default()),
+            ..SandboxOptions::default()
+        },
+        ..RunOptions::default()
+    };
+    let report = run(
+        workflow,
+        case.input(None)?,
+        &mut case.result_source(),
+        &options,
+    );
+    if !report.ok() {
+        bail!("the scaffold's example case fails: {:?}", report.errors);
+    }
+    let mut value: Value = serde_json::from_str(&std::fs::read_to_string(case_path)?)?;
+    value["expect"] = Value::Object(actual(&report));
+    write(case_path, &pretty(&value))
+}

@@ -1,0 +1,299 @@
+//! Hook authoring: the scaffold, the type declarations against what the runtime
+//! really passes, and `hookrun test` with its diff, bless and failure output.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use assert_cmd::Command;
+use hookrun::sandbox::{Call, CallResult, Sandbox, SandboxOptions};
+use predicates::prelude::*;
+use serde_json::{Value, json};
+
+fn hookrun() -> Command {
+    Command::cargo_bin("hookrun").unwrap()
+}
+
+fn files_under(root: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().display().to_string();
+                out.insert(rel, std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_scaffold_is_the_committed_typed_example_and_passes_check_and_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("typed-example");
+    hookrun()
+        .arg("new")
+        .arg(&target)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("created workflow typed-example"));
+    assert_eq!(
+        files_under(&target),
+        files_under(&common::fixture("workflows/typed-example")),
+        "fixtures/workflows/typed-example must be exactly what `hookrun new` writes; regenerate it"
+    );
+    hookrun().arg("check").arg(&target).assert().code(0);
+    hookrun()
+        .arg("test")
+        .arg(&target)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("1 passed, 0 failed"));
+    hookrun()
+        .arg("new")
+        .arg(&target)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not empty"));
+}
+
+#[test]
+fn scaffolds_for_other_providers_pass_their_own_tests() {
+    for provider in ["skillrunner", "generic-http"] {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join(format!("with-{provider}"));
+        hookrun()
+            .args(["new", "--provider", provider])
+            .arg(&target)
+            .assert()
+            .code(0);
+        let manifest: Value =
+            serde_json::from_str(&std::fs::read_to_string(target.join("workflow.json")).unwrap())
+                .unwrap();
+        assert_eq!(manifest["provider"], provider);
+        hookrun()
+            .arg("test")
+            .arg(&target)
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("1 passed, 0 failed"));
+    }
+}
+
+/// Names declared in `interface <name> { … }` of js/hookrun.d.ts: the fields
+/// at nesting depth one, and for object-typed fields their own members.
+fn declared(interface: &str) -> (Vec<String>, BTreeMap<String, Vec<String>>) {
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("js/hookrun.d.ts"))
+            .unwrap();
+    let start = source
+        .find(&format!("export interface {interface} {{"))
+        .unwrap();
+    let body = &source[start..];
+    let (mut depth, mut fields, mut members) =
+        (0usize, Vec::new(), BTreeMap::<String, Vec<String>>::new());
+    let mut current: Option<String> = None;
+    for line in body.lines() {
+        let trimmed = line.trim();
+        let name = trimmed
+            .trim_start_matches("readonly ")
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        if depth == 1
+            && !name.is_empty()
+            && !trimmed.starts_with("//")
+            && !trimmed.starts_with('*')
+            && !trimmed.starts_with("/*")
+        {
+            fields.push(name.clone());
+            if trimmed.ends_with('{') {
+                current = Some(name.clone());
+            }
+        } else if depth == 2
+            && let Some(ns) = &current
+            && trimmed.contains('(')
+            && !name.is_empty()
+        {
+            members.entry(ns.clone()).or_default().push(name);
+        }
+        depth += line.matches('{').count();
+        depth -= line.matches('}').count();
+        if depth == 1 {
+            current = None;
+        }
+        if depth == 0 && line.contains('}') {
+            break;
+        }
+    }
+    (fields, members)
+}
+
+#[test]
+fn declared_types_match_what_the_runtime_passes() {
+    let mut sandbox = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let live = json!([{"path": ["runtime"], "kind": "runtime", "hookName": "preflight"}]);
+    let outcome = sandbox.run(Call {
+        module: Path::new("introspect.mjs"),
+        export: "runtimeShape",
+        arg: &json!({"runtime": null}),
+        live: Some(&live),
+        host: None,
+        sync: false,
+    });
+    let CallResult::Ok(shape) = outcome.result else {
+        panic!("{:?}", outcome.result)
+    };
+
+    let (mut runtime_fields, _) = declared("HookRuntime");
+    runtime_fields.sort();
+    assert_eq!(
+        shape["runtime"],
+        json!(runtime_fields),
+        "HookRuntime fields"
+    );
+
+    let (host_fields, host_members) = declared("HostApi");
+    let passed = shape["hostApi"].as_object().unwrap();
+    let mut passed_names: Vec<&String> = passed.keys().collect();
+    passed_names.sort();
+    let mut declared_names: Vec<&String> = host_fields.iter().collect();
+    declared_names.sort();
+    assert_eq!(passed_names, declared_names, "HostApi members");
+    for (namespace, members) in host_members {
+        let mut members = members;
+        members.sort();
+        assert_eq!(passed[&namespace], json!(members), "hostApi.{namespace}");
+    }
+}
+
+#[test]
+fn test_reports_diffs_code_frames_and_blesses() {
+    let dir = tempfile::tempdir().unwrap();
+    hookrun()
+        .arg("new")
+        .arg(dir.path().join("demo"))
+        .assert()
+        .code(0);
+    let root = dir.path().join("demo");
+    let hook = root.join("hooks/preflight.mjs");
+    let source = std::fs::read_to_string(&hook).unwrap();
+    std::fs::write(
+        &hook,
+        source.replace(
+            "  console.log(",
+            "  if (attachments.length === 1) null.boom;\n  console.log(",
+        ),
+    )
+    .unwrap();
+    let failing = hookrun()
+        .arg("test")
+        .arg(&root)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(failing).unwrap();
+    assert!(text.contains("FAIL    demo/example"), "{text}");
+    assert!(
+        text.contains("errors differ (- expected, + actual):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("+     \"message\": \"Cannot read properties of null (reading 'boom')\","),
+        "{text}"
+    );
+    assert!(text.contains("--> hooks/preflight.mjs:19:"), "{text}");
+    assert!(
+        text.contains("19 |   if (attachments.length === 1) null.boom;"),
+        "{text}"
+    );
+    assert!(text.contains("0 passed, 1 failed"), "{text}");
+
+    let json_out = hookrun()
+        .arg("test")
+        .arg(&root)
+        .arg("--json")
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&json_out).unwrap();
+    assert_eq!(
+        (v["passed"].clone(), v["failed"].clone()),
+        (json!(0), json!(1))
+    );
+    let keys: Vec<_> = v["cases"][0]["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["key"].clone())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            json!("units"),
+            json!("requests"),
+            json!("effects"),
+            json!("errors")
+        ]
+    );
+
+    hookrun()
+        .arg("test")
+        .arg(&root)
+        .arg("--bless")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("blessed"));
+    hookrun()
+        .arg("test")
+        .arg(&root)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("1 passed, 0 failed"));
+    hookrun()
+        .arg("test")
+        .arg(&root)
+        .args(["--filter", "nothing-matches"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("0 passed, 0 failed"));
+}
+
+#[test]
+fn test_runs_every_example_case_and_quiet_hides_logs() {
+    let out = hookrun()
+        .arg("test")
+        .arg(common::fixture("workflows"))
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("12 passed, 0 failed"), "{text}");
+    assert!(
+        text.contains("[unit-1 applyResult log] exporting"),
+        "{text}"
+    );
+    let quiet = hookrun()
+        .arg("test")
+        .arg(common::fixture("workflows"))
+        .arg("--quiet")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(!String::from_utf8(quiet).unwrap().contains("exporting"));
+    hookrun().args(["test", "no/such/path"]).assert().code(2);
+}
