@@ -34,7 +34,8 @@ fn check_accepts_the_example_workflows() {
             json!("metadata-curator"),
             json!("pdf-split"),
             json!("settings-normalizer"),
-            json!("skip-processed")
+            json!("skip-processed"),
+            json!("typed-example")
         ]
     );
     assert!(
@@ -50,7 +51,7 @@ fn check_accepts_the_example_workflows() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "6 workflow(s) checked, 0 error(s)",
+            "7 workflow(s) checked, 0 error(s)",
         ));
 }
 

@@ -360,3 +360,45 @@ fn deterministic_reports_are_identical() {
     );
     assert_eq!(a.to_json(true).to_string(), b.to_json(true).to_string());
 }
+
+#[test]
+fn progress_is_reported_after_each_unit_of_each_phase() {
+    use hookrun::run::{Case, Phase, Progress, ProgressHook, RunOptions, run};
+    use std::sync::{Arc, Mutex};
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let workflow = common::workflow("workflows/export-summary");
+    let case = Case::load(&common::fixture(
+        "workflows/export-summary/cases/grouped-two-papers.json",
+    ))
+    .unwrap();
+    let options = RunOptions {
+        progress: Some(ProgressHook(Arc::new(move |p| {
+            sink.lock().unwrap().push(p)
+        }))),
+        ..RunOptions::default()
+    };
+    let report = run(
+        &workflow,
+        case.input(None).unwrap(),
+        &mut case.result_source(),
+        &options,
+    );
+    assert!(report.ok());
+    let seen: Vec<(Phase, usize, usize)> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|p| (p.phase, p.done, p.total))
+        .collect();
+    let mut expected = Vec::new();
+    for phase in [
+        Phase::Preflight,
+        Phase::Requests,
+        Phase::Results,
+        Phase::Apply,
+    ] {
+        expected.extend([(phase, 1, 2), (phase, 2, 2)]);
+    }
+    assert_eq!(seen, expected);
+}

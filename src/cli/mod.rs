@@ -8,6 +8,7 @@ mod input;
 mod inputs;
 mod new;
 mod plan;
+mod progress;
 mod report;
 mod run;
 mod test;

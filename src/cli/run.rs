@@ -60,6 +60,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
             locale: args.locale,
             ..RuntimeInfo::default()
         },
+        progress: super::progress::terminal_bar(),
     };
     let mut fixture_results = args.fixture.is_some().then(|| case.result_source());
     let results: &mut dyn ResultSource = match &mut fixture_results {

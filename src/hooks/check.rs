@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::manifest::{Diagnostic, Discovery, Workflow, discover};
+use crate::manifest::{Diagnostic, Discovery, Workflow, discover, locate};
 use crate::sandbox::{CallResult, Sandbox, SandboxOptions};
 
 /// What `hookrun check` found for one workflow.
@@ -59,10 +59,34 @@ pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
     for w in &mut checked {
         w.ok = w.ok && !skipped.contains(&w.id);
     }
+    for d in &mut diagnostics {
+        add_position(d);
+    }
     crate::manifest::sort_diagnostics(&mut diagnostics);
     CheckReport {
         workflows: checked,
         diagnostics,
+    }
+}
+
+/// Fills in the line and column of a diagnostic that names a pointer in a
+/// JSON file that can be read.
+fn add_position(d: &mut Diagnostic) {
+    if d.line.is_some() {
+        return;
+    }
+    let (Some(path), Some(pointer)) = (&d.path, &d.pointer) else {
+        return;
+    };
+    if path.extension().is_none_or(|e| e != "json") {
+        return;
+    }
+    if let Some((line, column)) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| locate(&text, pointer))
+    {
+        d.line = Some(line);
+        d.column = Some(column);
     }
 }
 

@@ -28,6 +28,7 @@ pub mod discover;
 pub mod hooks;
 pub mod i18n;
 pub mod load;
+pub mod locate;
 pub mod model;
 pub mod package;
 pub mod params;
@@ -43,6 +44,7 @@ pub use discover::{Discovery, discover};
 pub use hooks::{DeclaredHook, HookName};
 pub use i18n::Messages;
 pub use load::{Loaded, load_workflow, validate_document};
+pub use locate::locate;
 pub use package::load_package;
 pub use params::{
     MissingRequiredParameters, Normalized, ParamType, ParamWarning, ParamWarningKind,

@@ -13,6 +13,7 @@ pub mod expect;
 mod fixture;
 mod jobs;
 mod normalize;
+mod progress;
 mod report;
 mod results;
 mod runner;
@@ -20,6 +21,7 @@ mod settings;
 mod world;
 
 pub use fixture::{Case, CaseError, CaseResult, FixtureResults};
+pub use progress::{Phase, Progress, ProgressHook};
 pub use report::{
     AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Summary,
     UnitReport, UnitStatus,

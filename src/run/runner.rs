@@ -17,6 +17,7 @@ use crate::run::jobs::{
     Job, JobKind, RequestIds, build_request, dispatch, execution_json, jobs_for,
 };
 use crate::run::normalize::prepare;
+use crate::run::progress::{Phase, ProgressHook};
 use crate::run::report::{
     AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Summary,
     UnitReport, UnitStatus,
@@ -49,6 +50,8 @@ pub struct RunOptions {
     pub fresh_runtime_per_unit: bool,
     /// The `runtime` fields that do not depend on the call.
     pub runtime: RuntimeInfo,
+    /// Receives progress after each unit of each phase.
+    pub progress: Option<ProgressHook>,
 }
 
 /// Runs `workflow` over `input`, asking `results` for the result of every
@@ -195,8 +198,15 @@ fn execute(
         .with_details(details));
     }
 
+    let total = planned.units.len();
+    let progress = |phase: Phase, done: usize| {
+        if let Some(hook) = &options.progress {
+            hook.report(phase, done, total);
+        }
+    };
+
     // Phase 1: preflight, once per unit.
-    let mut units: Vec<UnitState> = Vec::with_capacity(planned.units.len());
+    let mut units: Vec<UnitState> = Vec::with_capacity(total);
     for unit in &planned.units {
         if options.fresh_runtime_per_unit {
             env.sandbox.reset();
@@ -230,12 +240,13 @@ fn execute(
             }
         }
         units.push(state);
+        progress(Phase::Preflight, units.len());
     }
 
     // Phase 2: build every request.
     let handoff = options.mode == Mode::Handoff;
     let files = WorldFiles(Rc::clone(&env.host));
-    for (state, unit) in units.iter_mut().zip(&planned.units) {
+    for (done, (state, unit)) in units.iter_mut().zip(&planned.units).enumerate() {
         for job in state
             .jobs
             .iter_mut()
@@ -254,18 +265,20 @@ fn execute(
                 Err(error) => job.error = Some(error),
             }
         }
+        progress(Phase::Requests, done + 1);
     }
 
     // Phase 3: dispatch.
     let mut ids = RequestIds::new(options.sandbox.determinism.map(|d| (d.now_ms, d.seed)));
     let mut index = 0;
-    for (state, unit) in units.iter_mut().zip(&planned.units) {
+    for (done, (state, unit)) in units.iter_mut().zip(&planned.units).enumerate() {
         for job in &mut state.jobs {
             if job.error.is_none() && matches!(job.kind, JobKind::Request) {
                 dispatch(workflow, &unit.unit_id, index, job, results, &mut ids);
             }
             index += 1;
         }
+        progress(Phase::Results, done + 1);
     }
 
     // Phase 4: apply, then aggregates.
@@ -284,7 +297,7 @@ fn execute(
         execution: &execution,
     };
     let mut index = 0;
-    for (state, unit) in units.iter_mut().zip(&planned.units) {
+    for (done, (state, unit)) in units.iter_mut().zip(&planned.units).enumerate() {
         let target = unit.selection_context.target_ref().map(|r| r.to_value());
         for job in &mut state.jobs {
             let ready = job.error.is_none()
@@ -298,6 +311,7 @@ fn execute(
             };
             index += 1;
         }
+        progress(Phase::Apply, done + 1);
     }
     let mut index = 0;
     for state in &mut units {
