@@ -402,3 +402,90 @@ fn progress_is_reported_after_each_unit_of_each_phase() {
     }
     assert_eq!(seen, expected);
 }
+
+#[test]
+fn module_state_is_shared_by_a_run_unless_each_unit_gets_a_fresh_runtime() {
+    use hookrun::run::{Case, RunOptions, run};
+    let dir = tempfile::tempdir().unwrap();
+    let workflow_dir = dir.path().join("counter");
+    std::fs::create_dir_all(workflow_dir.join("hooks")).unwrap();
+    std::fs::write(
+        workflow_dir.join("hooks/apply.mjs"),
+        "let calls = 0;\nexport function applyResult() { calls += 1; return calls; }\n",
+    )
+    .unwrap();
+    let manifest =
+        std::fs::read_to_string(common::fixture("workflows/export-summary/workflow.json"))
+            .unwrap()
+            .replace("hooks/applyResult.mjs", "hooks/apply.mjs");
+    std::fs::write(workflow_dir.join("workflow.json"), manifest).unwrap();
+    let found = hookrun::manifest::discover(&workflow_dir);
+    let workflow = &found.workflows[0];
+    let case = Case::load(&common::fixture(
+        "workflows/export-summary/cases/grouped-two-papers.json",
+    ))
+    .unwrap();
+    let counts = |fresh: bool| -> Vec<Value> {
+        let options = RunOptions {
+            fresh_runtime_per_unit: fresh,
+            ..RunOptions::default()
+        };
+        let report = run(
+            workflow,
+            case.input(None).unwrap(),
+            &mut case.result_source(),
+            &options,
+        );
+        report
+            .units
+            .iter()
+            .map(|u| applied(&u.jobs[0].apply).clone())
+            .collect()
+    };
+    assert_eq!(counts(false), [json!(1), json!(2)]);
+    assert_eq!(counts(true), [json!(1), json!(1)]);
+}
+
+#[test]
+fn asynchronous_result_sources_answer_requests() {
+    use hookrun::run::{
+        AsyncResultSource, Blocking, Case, JobRequest, ProviderResult, RunOptions, run,
+    };
+    use std::future::Future;
+    use std::pin::Pin;
+    struct Remote;
+    impl AsyncResultSource for Remote {
+        fn result<'a>(
+            &'a mut self,
+            job: &'a JobRequest,
+        ) -> Pin<Box<dyn Future<Output = ProviderResult> + 'a>> {
+            Box::pin(async move {
+                ProviderResult::Succeeded {
+                    request_id: Some(format!("async-{}", job.key())),
+                    result_json: Some(
+                        json!({"kind": "literature_metadata_curation", "source": "async", "metadata": {"title": "T"}}),
+                    ),
+                    bundle: None,
+                    extra: Default::default(),
+                }
+            })
+        }
+    }
+    let workflow = common::workflow("workflows/metadata-curator");
+    let case = Case::load(&common::fixture(
+        "workflows/metadata-curator/cases/doi-fast-path.json",
+    ))
+    .unwrap();
+    let report = run(
+        &workflow,
+        case.input(None).unwrap(),
+        &mut Blocking(Remote),
+        &RunOptions::default(),
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(
+        report.units[1].jobs[0].request_id.as_deref(),
+        Some("async-unit-2")
+    );
+    assert_eq!(applied(&report.units[1].jobs[0].apply)["source"], "async");
+}

@@ -135,6 +135,11 @@ pub struct HookEnv<'a> {
     pub runtime: &'a RuntimeInfo,
     /// Records of every call made, in order.
     pub records: Vec<HookRecord>,
+    /// Give each unit a fresh runtime: the runtime is reset whenever a call is
+    /// for another unit than the previous one.
+    pub fresh_per_unit: bool,
+    /// The unit of the previous call.
+    pub last_unit: Option<String>,
 }
 
 impl HookEnv<'_> {
@@ -177,6 +182,11 @@ impl HookEnv<'_> {
         mut arg: Value,
         mut live: Vec<Value>,
     ) -> Result<Value, HookFailure> {
+        let unit = unit_id.split('/').next().unwrap_or(unit_id);
+        if self.fresh_per_unit && self.last_unit.as_deref() != Some(unit) {
+            self.sandbox.reset();
+        }
+        self.last_unit = Some(unit.to_string());
         let sync = hook.name == HookName::NormalizeSettings;
         if !sync {
             arg["runtime"] = Value::Null;

@@ -88,6 +88,8 @@ pub fn run(
         workflow,
         runtime: &options.runtime,
         records: Vec::new(),
+        fresh_per_unit: options.fresh_runtime_per_unit,
+        last_unit: None,
     };
     let outcome = execute(
         &mut env,
@@ -208,9 +210,6 @@ fn execute(
     // Phase 1: preflight, once per unit.
     let mut units: Vec<UnitState> = Vec::with_capacity(total);
     for unit in &planned.units {
-        if options.fresh_runtime_per_unit {
-            env.sandbox.reset();
-        }
         let mut state = UnitState {
             report: UnitReport {
                 unit_id: unit.unit_id.clone(),
