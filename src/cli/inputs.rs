@@ -105,9 +105,34 @@ impl CaseArgs {
     }
 }
 
+/// The workflow and the case `plan` and `run` work on.
+#[derive(Args)]
+pub struct TargetArgs {
+    /// The workflow: a workflow.json, its directory, or a package directory with --workflow.
+    workflow: PathBuf,
+    /// Workflow id, when the path holds several workflows.
+    #[arg(long = "workflow")]
+    workflow_id: Option<String>,
+    /// A fixture case carrying selection, settings, world and request results;
+    /// the flags below override its members.
+    #[arg(long)]
+    pub fixture: Option<PathBuf>,
+    #[command(flatten)]
+    pub case: CaseArgs,
+}
+
+impl TargetArgs {
+    /// The workflow and the case with the flags applied.
+    pub fn load(&self) -> Result<(Workflow, Case)> {
+        let workflow = load_workflow(&self.workflow, self.workflow_id.as_deref())?;
+        let case = self.case.case(self.fixture.as_deref())?;
+        Ok((workflow, case))
+    }
+}
+
 /// Loads the single workflow at `path` (a workflow.json, its directory, or a
 /// package or workflows directory together with `id`).
-pub fn load_workflow(path: &Path, id: Option<&str>) -> Result<Workflow> {
+fn load_workflow(path: &Path, id: Option<&str>) -> Result<Workflow> {
     if !path.exists() {
         bail!("{} does not exist", path.display());
     }

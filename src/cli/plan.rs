@@ -1,36 +1,25 @@
 //! `hookrun plan`: the input plan of a workflow for a selection.
 
-use std::path::PathBuf;
-
 use anyhow::{Context, Result};
 use clap::Args;
 
 use hookrun::plan::{Plan, PlanState, plan};
 use hookrun::run::normalize_params;
 
-use super::inputs::{CaseArgs, load_workflow};
+use super::inputs::TargetArgs;
 
 #[derive(Args)]
 pub struct PlanArgs {
-    /// The workflow: a workflow.json, its directory, or a package directory with --workflow.
-    workflow: PathBuf,
-    /// Workflow id, when the path holds several workflows.
-    #[arg(long = "workflow")]
-    workflow_id: Option<String>,
-    /// A fixture case to take the selection, settings and world from.
-    #[arg(long)]
-    fixture: Option<PathBuf>,
     #[command(flatten)]
-    case: CaseArgs,
+    target: TargetArgs,
     /// Print the plan as JSON.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: PlanArgs) -> Result<u8> {
-    let workflow = load_workflow(&args.workflow, args.workflow_id.as_deref())?;
-    let case = args.case.case(args.fixture.as_deref())?;
-    let input = case.input(args.case.convert.map(Into::into))?;
+    let (workflow, case) = args.target.load()?;
+    let input = case.input(args.target.case.convert.map(Into::into))?;
     let params = normalize_params(&workflow, &input.settings.workflow_params);
     for w in &params.warnings {
         eprintln!("warning: {}: {}", w.parameter, w.message);

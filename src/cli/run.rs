@@ -1,6 +1,6 @@
 //! `hookrun run`: a whole workflow run over a selection, with results from a fixture.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
@@ -10,22 +10,13 @@ use hookrun::run::{ApplyReport, NoResults, ResultSource, RunOptions, RunReport, 
 use hookrun::sandbox::{Determinism, SandboxOptions};
 
 use super::call::LimitArgs;
-use super::inputs::{CaseArgs, load_workflow};
+use super::inputs::TargetArgs;
 use super::report::print_failures;
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The workflow: a workflow.json, its directory, or a package directory with --workflow.
-    workflow: PathBuf,
-    /// Workflow id, when the path holds several workflows.
-    #[arg(long = "workflow")]
-    workflow_id: Option<String>,
-    /// A fixture case carrying selection, settings, world and request results;
-    /// the flags below override its members.
-    #[arg(long)]
-    fixture: Option<PathBuf>,
     #[command(flatten)]
-    case: CaseArgs,
+    target: TargetArgs,
     #[command(flatten)]
     limits: LimitArgs,
     /// Give every unit a fresh runtime instead of one per run.
@@ -46,9 +37,8 @@ pub struct RunArgs {
 }
 
 pub fn run_command(args: RunArgs) -> Result<u8> {
-    let workflow = load_workflow(&args.workflow, args.workflow_id.as_deref())?;
-    let case = args.case.case(args.fixture.as_deref())?;
-    let input = case.input(args.case.convert.map(Into::into))?;
+    let (workflow, case) = args.target.load()?;
+    let input = case.input(args.target.case.convert.map(Into::into))?;
     let options = RunOptions {
         mode: case.mode()?,
         sandbox: SandboxOptions {
@@ -62,7 +52,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         },
         progress: super::progress::terminal_bar(),
     };
-    let mut fixture_results = args.fixture.is_some().then(|| case.result_source());
+    let mut fixture_results = args.target.fixture.is_some().then(|| case.result_source());
     let results: &mut dyn ResultSource = match &mut fixture_results {
         Some(source) => source,
         None => &mut NoResults,
