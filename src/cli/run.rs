@@ -52,6 +52,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
             determinism: args.deterministic.then(Determinism::default),
         },
         fresh_runtime_per_unit: args.fresh_runtime,
+        pool: None,
         runtime: RuntimeInfo {
             locale: args.locale,
             ..RuntimeInfo::default()
