@@ -16,6 +16,7 @@ fn sandbox_with(limits: Limits) -> Sandbox {
         SandboxOptions {
             limits,
             determinism: None,
+            measure_heap: true,
         },
     )
     .unwrap()

@@ -16,6 +16,7 @@ fn options(timeout_ms: u64) -> SandboxOptions {
             ..Limits::default()
         },
         determinism: None,
+        measure_heap: false,
     }
 }
 

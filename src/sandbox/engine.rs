@@ -16,7 +16,7 @@ use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
 use super::watchdog::Watchdog;
-use super::{Determinism, Limits, SandboxError};
+use super::{Limits, SandboxError, SandboxOptions};
 
 const PRELUDE: &str = include_str!("../../js/prelude.js");
 const FACADE: &str = include_str!("../../js/facade.js");
@@ -40,6 +40,7 @@ pub(crate) struct Engine {
     memory_hit: Rc<Cell<bool>>,
     tokio: tokio::runtime::Runtime,
     limits: Limits,
+    measure_heap: bool,
     /// Set once a call breached a limit; the engine must then be discarded.
     pub poisoned: bool,
 }
@@ -50,11 +51,12 @@ struct Export {
 }
 
 impl Engine {
-    pub fn new(
-        root: PathBuf,
-        limits: Limits,
-        determinism: Option<Determinism>,
-    ) -> Result<Engine, SandboxError> {
+    pub fn new(root: PathBuf, options: SandboxOptions) -> Result<Engine, SandboxError> {
+        let SandboxOptions {
+            limits,
+            determinism,
+            measure_heap,
+        } = options;
         let jail = Rc::new(Jail::new(root));
         let create_params =
             v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
@@ -127,6 +129,7 @@ impl Engine {
             memory_hit,
             tokio,
             limits,
+            measure_heap,
             poisoned: false,
         })
     }
@@ -163,7 +166,7 @@ impl Engine {
         if result.breaches_limit() {
             self.poisoned = true;
         }
-        let heap_used_bytes = if self.poisoned {
+        let heap_used_bytes = if self.poisoned || !self.measure_heap {
             None
         } else {
             Some(

@@ -90,6 +90,10 @@ pub struct SandboxOptions {
     pub limits: Limits,
     /// Frozen clock and seeded randomness, when set.
     pub determinism: Option<Determinism>,
+    /// Report the heap in use after every call ([`Usage::heap_used_bytes`]).
+    /// On QuickJS this walks the whole heap, which costs more than a small
+    /// hook call itself, so it is off unless asked for.
+    pub measure_heap: bool,
 }
 
 /// Errors setting up a sandbox (as opposed to outcomes of calls).
@@ -239,11 +243,7 @@ impl Sandbox {
 
     fn engine(&mut self) -> Result<&mut Engine, SandboxError> {
         if self.engine.is_none() {
-            self.engine = Some(Engine::new(
-                self.root.clone(),
-                self.options.limits,
-                self.options.determinism,
-            )?);
+            self.engine = Some(Engine::new(self.root.clone(), self.options)?);
         }
         self.engine
             .as_mut()
