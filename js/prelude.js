@@ -35,6 +35,7 @@
   const NumberIsFinite = Number.isFinite;
   const MathImul = Math.imul;
   const DateCtor = Date;
+  const PromiseCtor = Promise;
 
   const call = (fn, self, ...args) => ReflectApply(fn, self, args);
   const join = (arr, sep) => call(ArrayPrototypeJoin, arr, sep);
@@ -231,35 +232,65 @@
   let facade = null;
 
   // Calls `fn` with the JSON argument (made live as `liveJson` describes, when
-  // given), awaits it, and returns a JSON envelope: {kind: "ok", value} |
+  // given) and returns a JSON envelope: {kind: "ok", value} |
   // {kind: "hook-error", error} | {kind: "invalid-output", message} |
-  // {kind: "output-too-large", limit}.
+  // {kind: "output-too-large", limit}. A hook that returns a thenable is
+  // awaited and the envelope comes as a promise; any other hook answers at
+  // once, so a synchronous hook never waits for the event loop.
   //
   // With `sync`, a returned promise is not awaited: the call answers
   // {kind: "promise"} (the contract calls `normalizeSettings` synchronously).
-  async function invoke(fn, argJson, maxBytes, liveJson, sync) {
+  function invoke(fn, argJson, maxBytes, liveJson, sync) {
     logsOpen = true;
     let value;
+    let pending = false;
     try {
       let arg = JSONParse(argJson);
       if (liveJson !== undefined) arg = facade.animate(arg, JSONParse(liveJson));
       value = fn(arg);
-      if (sync && value instanceof Promise) {
+      if (sync && value instanceof PromiseCtor) {
         value.then(undefined, () => {});
+        facade.finish();
         return envelope("promise", `"ignored":true`);
       }
-      value = await value;
+      pending = !sync && isThenable(value);
     } catch (e) {
-      return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+      facade.finish();
+      return thrown(e);
+    }
+    if (pending) return settle(value, maxBytes);
+    facade.finish();
+    return answer(value, maxBytes);
+  }
+
+  function isThenable(value) {
+    return value !== null && (typeof value === "object" || typeof value === "function") &&
+      typeof value.then === "function";
+  }
+
+  async function settle(promise, maxBytes) {
+    let value;
+    try {
+      value = await promise;
+    } catch (e) {
+      return thrown(e);
     } finally {
       facade.finish();
     }
+    return answer(value, maxBytes);
+  }
+
+  function thrown(e) {
+    return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+  }
+
+  function answer(value, maxBytes) {
     try {
       return envelope("ok", `"value":${serialize(value, maxBytes)}`);
     } catch (e) {
       if (e instanceof InvalidOutput) return envelope("invalid-output", `"message":${JSONStringify(e.message)}`);
       if (e instanceof OutputTooLarge) return envelope("output-too-large", `"limit":${e.limit}`);
-      return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+      return thrown(e);
     }
   }
 

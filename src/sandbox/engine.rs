@@ -293,9 +293,18 @@ impl Engine {
         };
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
-        let settled = self
-            .tokio
-            .block_on(runtime.with_event_loop_promise(call, PollEventLoopOptions::default()));
+        // A synchronous answer comes back before the event loop turned: turn
+        // it once more, under this call's deadline, so the microtasks the hook
+        // queued run and its unhandled rejections fail the call.
+        let settled = self.tokio.block_on(async {
+            let value = runtime
+                .with_event_loop_promise(call, PollEventLoopOptions::default())
+                .await?;
+            runtime
+                .run_event_loop(PollEventLoopOptions::default())
+                .await?;
+            Ok::<_, CoreError>(value)
+        });
         match settled {
             Ok(value) => {
                 deno_core::scope!(scope, &mut self.runtime);
