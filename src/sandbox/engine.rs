@@ -36,6 +36,9 @@ pub(crate) struct Engine {
     invoke: v8::Global<v8::Function>,
     exports_of: v8::Global<v8::Function>,
     modules: HashMap<PathBuf, ModuleId>,
+    /// Loaded modules by the path callers name them with, so a warm call does
+    /// not resolve its module against the file system again.
+    entries: HashMap<PathBuf, (ModuleId, String)>,
     watchdog: Watchdog,
     memory_hit: Rc<Cell<bool>>,
     tokio: tokio::runtime::Runtime,
@@ -125,6 +128,7 @@ impl Engine {
             invoke: api.0,
             exports_of: api.1,
             modules: HashMap::new(),
+            entries: HashMap::new(),
             watchdog,
             memory_hit,
             tokio,
@@ -319,6 +323,15 @@ impl Engine {
     /// Loads and evaluates `module` once per engine; later calls reuse it.
     /// Returns the module id and its root-relative name.
     fn load(&mut self, module: &Path) -> Result<(ModuleId, String), CallResult> {
+        if let Some(entry) = self.entries.get(module) {
+            return Ok(entry.clone());
+        }
+        let entry = self.load_new(module)?;
+        self.entries.insert(module.to_path_buf(), entry.clone());
+        Ok(entry)
+    }
+
+    fn load_new(&mut self, module: &Path) -> Result<(ModuleId, String), CallResult> {
         let specifier = self
             .jail
             .admit_path(module)
