@@ -36,6 +36,7 @@
   const MathImul = Math.imul;
   const DateCtor = Date;
   const PromiseCtor = Promise;
+  const PromisePrototypeThen = Promise.prototype.then;
 
   const call = (fn, self, ...args) => ReflectApply(fn, self, args);
   const join = (arr, sep) => call(ArrayPrototypeJoin, arr, sep);
@@ -235,13 +236,14 @@
   // given) and returns a JSON envelope: {kind: "ok", value} |
   // {kind: "hook-error", error} | {kind: "invalid-output", message} |
   // {kind: "output-too-large", limit}. A hook that returns a thenable is
-  // awaited and the envelope comes as a promise; any other hook answers at
-  // once, so a synchronous hook never waits for the event loop.
+  // awaited: the call answers `null` and the envelope is kept for `takeSettled`
+  // once the event loop has run. Any other hook answers at once.
   //
   // With `sync`, a returned promise is not awaited: the call answers
   // {kind: "promise"} (the contract calls `normalizeSettings` synchronously).
   function invoke(fn, argJson, maxBytes, liveJson, sync) {
     logsOpen = true;
+    settled = undefined;
     let value;
     let pending = false;
     try {
@@ -258,9 +260,22 @@
       facade.finish();
       return thrown(e);
     }
-    if (pending) return settle(value, maxBytes);
+    if (pending) {
+      call(PromisePrototypeThen, settle(value, maxBytes), (text) => { settled = text; });
+      return null;
+    }
     facade.finish();
     return answer(value, maxBytes);
+  }
+
+  // The envelope of the current call whose hook returned a thenable, once it
+  // settled; `undefined` before.
+  let settled;
+
+  function takeSettled() {
+    const text = settled;
+    settled = undefined;
+    return text;
   }
 
   function isThenable(value) {
@@ -333,6 +348,7 @@
     const api = ObjectCreate(null);
     api.invoke = invoke;
     api.exportsOf = exportsOf;
+    api.takeSettled = takeSettled;
     return ObjectFreeze(api);
   };
 })(globalThis);

@@ -345,6 +345,14 @@ fn unhandled_rejections_fail_the_call() {
 }
 
 #[test]
+fn a_promise_that_never_settles_fails_the_call() {
+    let mut sb = sandbox();
+    let f = hook_error(&call(&mut sb, "hostile.mjs", "neverSettles", Value::Null)).clone();
+    assert!(f.message.contains("never settled"), "{}", f.message);
+    assert_healthy(&mut sb);
+}
+
+#[test]
 fn polluted_prototypes_do_not_break_the_prelude() {
     let mut sb = sandbox();
     assert_eq!(

@@ -35,6 +35,7 @@ pub(crate) struct Engine {
     jail: Rc<Jail>,
     invoke: v8::Global<v8::Function>,
     exports_of: v8::Global<v8::Function>,
+    take_settled: v8::Global<v8::Function>,
     modules: HashMap<PathBuf, ModuleId>,
     /// Loaded modules by the path callers name them with, so a warm call does
     /// not resolve its module against the file system again.
@@ -117,8 +118,12 @@ impl Engine {
                 let f = v8::Local::<v8::Function>::try_from(f).ok()?;
                 Some(v8::Global::new(scope, f))
             };
-            match (get(scope, "invoke"), get(scope, "exportsOf")) {
-                (Some(i), Some(e)) => (i, e),
+            match (
+                get(scope, "invoke"),
+                get(scope, "exportsOf"),
+                get(scope, "takeSettled"),
+            ) {
+                (Some(i), Some(e), Some(t)) => (i, e, t),
                 _ => return Err(SandboxError::Engine("prelude API is incomplete".into())),
             }
         };
@@ -127,6 +132,7 @@ impl Engine {
             jail,
             invoke: api.0,
             exports_of: api.1,
+            take_settled: api.2,
             modules: HashMap::new(),
             entries: HashMap::new(),
             watchdog,
@@ -297,9 +303,9 @@ impl Engine {
         };
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
-        // A synchronous answer comes back before the event loop turned: turn
-        // it once more, under this call's deadline, so the microtasks the hook
-        // queued run and its unhandled rejections fail the call.
+        // The answer comes back before the event loop turned: turn it, under
+        // this call's deadline, so an awaited hook settles, the microtasks the
+        // hook queued run and its unhandled rejections fail the call.
         let settled = self.tokio.block_on(async {
             let value = runtime
                 .with_event_loop_promise(call, PollEventLoopOptions::default())
@@ -312,7 +318,20 @@ impl Engine {
         match settled {
             Ok(value) => {
                 deno_core::scope!(scope, &mut self.runtime);
-                let value = v8::Local::new(scope, value);
+                let mut value = v8::Local::new(scope, value);
+                if value.is_null() {
+                    let take = v8::Local::new(scope, &self.take_settled);
+                    let undefined = v8::undefined(scope).into();
+                    value = take
+                        .call(scope, undefined, &[])
+                        .unwrap_or_else(|| v8::undefined(scope).into());
+                }
+                if !value.is_string() {
+                    return (
+                        CallResult::HookError(errors::plain("Error", errors::NEVER_SETTLED)),
+                        false,
+                    );
+                }
                 let text = value.to_rust_string_lossy(scope);
                 errors::from_envelope(&text, max_output)
             }
