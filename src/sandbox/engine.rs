@@ -275,7 +275,7 @@ impl Engine {
             Err(result) => return (result, false),
         };
         let max_output = self.limits.max_output_bytes;
-        let (arg_text, live_text) = (arg.to_string(), live.map(|l| l.to_string()));
+        let (arg_text, live_text) = (json_text(arg), live.map(json_text));
         let args = {
             deno_core::scope!(scope, &mut self.runtime);
             let text = |scope: &mut v8::PinScope, text: Option<&str>| {
@@ -403,6 +403,12 @@ impl Engine {
             function: v8::Global::new(scope, function),
         })
     }
+}
+
+/// JSON text of a value, written straight into a buffer: `Value`'s `Display`
+/// goes through the formatter and costs about twice as much.
+fn json_text(value: &serde_json::Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
 
 /// The heap limit the engine continues with after the cap was hit.
