@@ -114,8 +114,9 @@ impl Inner {
 /// Warm sandboxes for reuse, per root directory and [`SandboxOptions`].
 ///
 /// A loaned sandbox keeps the module state of earlier loans, as one run's hooks
-/// do between units; hosts that need a clean module state use a plain
-/// [`Sandbox`] instead. Cloning a pool gives another handle to the same
+/// do between units, and with [`SandboxOptions::determinism`] its seeded
+/// `Math.random()` continues where the last loan left it; hosts that need a
+/// clean module state or byte-identical reruns use a plain [`Sandbox`] instead. Cloning a pool gives another handle to the same
 /// sandboxes. A pool belongs to one thread, like the runtimes it holds.
 ///
 /// ```no_run
