@@ -69,6 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ..Limits::default()
             },
             determinism: None,
+            measure_heap: false,
         },
         ..RunOptions::default()
     };

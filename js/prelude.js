@@ -35,6 +35,8 @@
   const NumberIsFinite = Number.isFinite;
   const MathImul = Math.imul;
   const DateCtor = Date;
+  const PromiseCtor = Promise;
+  const PromisePrototypeThen = Promise.prototype.then;
 
   const call = (fn, self, ...args) => ReflectApply(fn, self, args);
   const join = (arr, sep) => call(ArrayPrototypeJoin, arr, sep);
@@ -231,35 +233,79 @@
   let facade = null;
 
   // Calls `fn` with the JSON argument (made live as `liveJson` describes, when
-  // given), awaits it, and returns a JSON envelope: {kind: "ok", value} |
+  // given) and returns a JSON envelope: {kind: "ok", value} |
   // {kind: "hook-error", error} | {kind: "invalid-output", message} |
-  // {kind: "output-too-large", limit}.
+  // {kind: "output-too-large", limit}. A hook that returns a thenable is
+  // awaited: the call answers `null` and the envelope is kept for `takeSettled`
+  // once the event loop has run. Any other hook answers at once.
   //
   // With `sync`, a returned promise is not awaited: the call answers
   // {kind: "promise"} (the contract calls `normalizeSettings` synchronously).
-  async function invoke(fn, argJson, maxBytes, liveJson, sync) {
+  function invoke(fn, argJson, maxBytes, liveJson, sync) {
     logsOpen = true;
+    settled = undefined;
     let value;
+    let pending = false;
     try {
       let arg = JSONParse(argJson);
       if (liveJson !== undefined) arg = facade.animate(arg, JSONParse(liveJson));
       value = fn(arg);
-      if (sync && value instanceof Promise) {
+      if (sync && value instanceof PromiseCtor) {
         value.then(undefined, () => {});
+        facade.finish();
         return envelope("promise", `"ignored":true`);
       }
-      value = await value;
+      pending = !sync && isThenable(value);
     } catch (e) {
-      return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+      facade.finish();
+      return thrown(e);
+    }
+    if (pending) {
+      call(PromisePrototypeThen, settle(value, maxBytes), (text) => { settled = text; });
+      return null;
+    }
+    facade.finish();
+    return answer(value, maxBytes);
+  }
+
+  // The envelope of the current call whose hook returned a thenable, once it
+  // settled; `undefined` before.
+  let settled;
+
+  function takeSettled() {
+    const text = settled;
+    settled = undefined;
+    return text;
+  }
+
+  function isThenable(value) {
+    return value !== null && (typeof value === "object" || typeof value === "function") &&
+      typeof value.then === "function";
+  }
+
+  async function settle(promise, maxBytes) {
+    let value;
+    try {
+      value = await promise;
+    } catch (e) {
+      return thrown(e);
     } finally {
       facade.finish();
     }
+    return answer(value, maxBytes);
+  }
+
+  function thrown(e) {
+    return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+  }
+
+  function answer(value, maxBytes) {
     try {
       return envelope("ok", `"value":${serialize(value, maxBytes)}`);
     } catch (e) {
       if (e instanceof InvalidOutput) return envelope("invalid-output", `"message":${JSONStringify(e.message)}`);
       if (e instanceof OutputTooLarge) return envelope("output-too-large", `"limit":${e.limit}`);
-      return envelope("hook-error", `"error":${JSONStringify(describeThrown(e))}`);
+      return thrown(e);
     }
   }
 
@@ -302,6 +348,7 @@
     const api = ObjectCreate(null);
     api.invoke = invoke;
     api.exportsOf = exportsOf;
+    api.takeSettled = takeSettled;
     return ObjectFreeze(api);
   };
 })(globalThis);

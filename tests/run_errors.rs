@@ -59,6 +59,7 @@ fn run_titles(
         sandbox: SandboxOptions {
             limits,
             determinism: None,
+            measure_heap: false,
         },
         ..RunOptions::default()
     };

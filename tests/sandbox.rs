@@ -16,6 +16,7 @@ fn sandbox_with(limits: Limits) -> Sandbox {
         SandboxOptions {
             limits,
             determinism: None,
+            measure_heap: true,
         },
     )
     .unwrap()
@@ -340,6 +341,14 @@ fn unhandled_rejections_fail_the_call() {
     ))
     .clone();
     assert_eq!(f.message, "nobody listens");
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn a_promise_that_never_settles_fails_the_call() {
+    let mut sb = sandbox();
+    let f = hook_error(&call(&mut sb, "hostile.mjs", "neverSettles", Value::Null)).clone();
+    assert!(f.message.contains("never settled"), "{}", f.message);
     assert_healthy(&mut sb);
 }
 

@@ -97,6 +97,7 @@ pub fn run(args: CallArgs) -> Result<u8> {
     let options = SandboxOptions {
         limits: args.limits.limits()?,
         determinism: args.deterministic.then(Determinism::default),
+        measure_heap: true,
     };
     let mut sandbox = Sandbox::new(&root, options)
         .with_context(|| format!("cannot use {} as the module root", root.display()))?;

@@ -38,6 +38,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     let options = SandboxOptions {
         limits: args.limits.limits()?,
         determinism: None,
+        measure_heap: false,
     };
     let report = check(&args.path, options);
     if args.json {

@@ -44,8 +44,10 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         sandbox: SandboxOptions {
             limits: args.limits.limits()?,
             determinism: args.deterministic.then(Determinism::default),
+            measure_heap: false,
         },
         fresh_runtime_per_unit: args.fresh_runtime,
+        pool: None,
         runtime: RuntimeInfo {
             locale: args.locale,
             ..RuntimeInfo::default()

@@ -86,6 +86,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
         sandbox: SandboxOptions {
             limits: args.limits.limits()?,
             determinism: Some(Determinism::default()),
+            ..SandboxOptions::default()
         },
         ..RunOptions::default()
     };

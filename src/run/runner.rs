@@ -24,7 +24,7 @@ use crate::run::report::{
 };
 use crate::run::results::ResultSource;
 use crate::run::settings::Settings;
-use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::sandbox::{Sandbox, SandboxOptions, SandboxPool};
 use crate::selection::SelectionContext;
 
 /// What a run works on.
@@ -48,6 +48,11 @@ pub struct RunOptions {
     pub sandbox: SandboxOptions,
     /// Start every unit on a fresh runtime instead of sharing one per run.
     pub fresh_runtime_per_unit: bool,
+    /// Borrow the run's runtime from this pool and give it back afterwards, so
+    /// the next run of the same workflow starts warm (prelude installed, hook
+    /// modules loaded, module state kept). A runtime that breached a limit is
+    /// not given back.
+    pub pool: Option<SandboxPool>,
     /// The `runtime` fields that do not depend on the call.
     pub runtime: RuntimeInfo,
     /// Receives progress after each unit of each phase.
@@ -72,7 +77,14 @@ pub fn run(
         errors: Vec::new(),
         summary: Summary::default(),
     };
-    let mut sandbox = match Sandbox::new(&workflow.jail_root, options.sandbox) {
+    let (mut owned, mut leased) = (None, None);
+    let started = match &options.pool {
+        Some(pool) => pool
+            .acquire(&workflow.jail_root, options.sandbox)
+            .map(|lease| &mut **leased.insert(lease)),
+        None => Sandbox::new(&workflow.jail_root, options.sandbox).map(|s| owned.insert(s)),
+    };
+    let sandbox = match started {
         Ok(sandbox) => sandbox,
         Err(e) => {
             report
@@ -83,7 +95,7 @@ pub fn run(
     };
     let host = Rc::new(RefCell::new(HookHost::new(input.world, input.identifiers)));
     let mut env = HookEnv {
-        sandbox: &mut sandbox,
+        sandbox,
         host: Rc::clone(&host),
         workflow,
         runtime: &options.runtime,

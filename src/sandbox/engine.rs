@@ -16,7 +16,7 @@ use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
 use super::watchdog::Watchdog;
-use super::{Determinism, Limits, SandboxError};
+use super::{Limits, SandboxError, SandboxOptions};
 
 const PRELUDE: &str = include_str!("../../js/prelude.js");
 const FACADE: &str = include_str!("../../js/facade.js");
@@ -35,11 +35,16 @@ pub(crate) struct Engine {
     jail: Rc<Jail>,
     invoke: v8::Global<v8::Function>,
     exports_of: v8::Global<v8::Function>,
+    take_settled: v8::Global<v8::Function>,
     modules: HashMap<PathBuf, ModuleId>,
+    /// Loaded modules by the path callers name them with, so a warm call does
+    /// not resolve its module against the file system again.
+    entries: HashMap<PathBuf, (ModuleId, String)>,
     watchdog: Watchdog,
     memory_hit: Rc<Cell<bool>>,
     tokio: tokio::runtime::Runtime,
     limits: Limits,
+    measure_heap: bool,
     /// Set once a call breached a limit; the engine must then be discarded.
     pub poisoned: bool,
 }
@@ -50,11 +55,12 @@ struct Export {
 }
 
 impl Engine {
-    pub fn new(
-        root: PathBuf,
-        limits: Limits,
-        determinism: Option<Determinism>,
-    ) -> Result<Engine, SandboxError> {
+    pub fn new(root: PathBuf, options: SandboxOptions) -> Result<Engine, SandboxError> {
+        let SandboxOptions {
+            limits,
+            determinism,
+            measure_heap,
+        } = options;
         let jail = Rc::new(Jail::new(root));
         let create_params =
             v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
@@ -112,8 +118,12 @@ impl Engine {
                 let f = v8::Local::<v8::Function>::try_from(f).ok()?;
                 Some(v8::Global::new(scope, f))
             };
-            match (get(scope, "invoke"), get(scope, "exportsOf")) {
-                (Some(i), Some(e)) => (i, e),
+            match (
+                get(scope, "invoke"),
+                get(scope, "exportsOf"),
+                get(scope, "takeSettled"),
+            ) {
+                (Some(i), Some(e), Some(t)) => (i, e, t),
                 _ => return Err(SandboxError::Engine("prelude API is incomplete".into())),
             }
         };
@@ -122,11 +132,14 @@ impl Engine {
             jail,
             invoke: api.0,
             exports_of: api.1,
+            take_settled: api.2,
             modules: HashMap::new(),
+            entries: HashMap::new(),
             watchdog,
             memory_hit,
             tokio,
             limits,
+            measure_heap,
             poisoned: false,
         })
     }
@@ -163,7 +176,7 @@ impl Engine {
         if result.breaches_limit() {
             self.poisoned = true;
         }
-        let heap_used_bytes = if self.poisoned {
+        let heap_used_bytes = if self.poisoned || !self.measure_heap {
             None
         } else {
             Some(
@@ -262,7 +275,7 @@ impl Engine {
             Err(result) => return (result, false),
         };
         let max_output = self.limits.max_output_bytes;
-        let (arg_text, live_text) = (arg.to_string(), live.map(|l| l.to_string()));
+        let (arg_text, live_text) = (json_text(arg), live.map(json_text));
         let args = {
             deno_core::scope!(scope, &mut self.runtime);
             let text = |scope: &mut v8::PinScope, text: Option<&str>| {
@@ -290,13 +303,35 @@ impl Engine {
         };
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
-        let settled = self
-            .tokio
-            .block_on(runtime.with_event_loop_promise(call, PollEventLoopOptions::default()));
+        // The answer comes back before the event loop turned: turn it, under
+        // this call's deadline, so an awaited hook settles, the microtasks the
+        // hook queued run and its unhandled rejections fail the call.
+        let settled = self.tokio.block_on(async {
+            let value = runtime
+                .with_event_loop_promise(call, PollEventLoopOptions::default())
+                .await?;
+            runtime
+                .run_event_loop(PollEventLoopOptions::default())
+                .await?;
+            Ok::<_, CoreError>(value)
+        });
         match settled {
             Ok(value) => {
                 deno_core::scope!(scope, &mut self.runtime);
-                let value = v8::Local::new(scope, value);
+                let mut value = v8::Local::new(scope, value);
+                if value.is_null() {
+                    let take = v8::Local::new(scope, &self.take_settled);
+                    let undefined = v8::undefined(scope).into();
+                    value = take
+                        .call(scope, undefined, &[])
+                        .unwrap_or_else(|| v8::undefined(scope).into());
+                }
+                if !value.is_string() {
+                    return (
+                        CallResult::HookError(errors::plain("Error", errors::NEVER_SETTLED)),
+                        false,
+                    );
+                }
                 let text = value.to_rust_string_lossy(scope);
                 errors::from_envelope(&text, max_output)
             }
@@ -307,6 +342,15 @@ impl Engine {
     /// Loads and evaluates `module` once per engine; later calls reuse it.
     /// Returns the module id and its root-relative name.
     fn load(&mut self, module: &Path) -> Result<(ModuleId, String), CallResult> {
+        if let Some(entry) = self.entries.get(module) {
+            return Ok(entry.clone());
+        }
+        let entry = self.load_new(module)?;
+        self.entries.insert(module.to_path_buf(), entry.clone());
+        Ok(entry)
+    }
+
+    fn load_new(&mut self, module: &Path) -> Result<(ModuleId, String), CallResult> {
         let specifier = self
             .jail
             .admit_path(module)
@@ -359,6 +403,12 @@ impl Engine {
             function: v8::Global::new(scope, function),
         })
     }
+}
+
+/// JSON text of a value, written straight into a buffer: `Value`'s `Display`
+/// goes through the formatter and costs about twice as much.
+fn json_text(value: &serde_json::Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
 
 /// The heap limit the engine continues with after the cap was hit.

@@ -105,6 +105,9 @@ struct ThrownError {
 /// Warning logged when a synchronously called hook returns a promise.
 pub(crate) const IGNORED_PROMISE: &str = "the hook returned a Promise, but it is called synchronously: the result is ignored; return a plain value";
 
+/// Error of a call whose hook returned a promise that never settled.
+pub(crate) const NEVER_SETTLED: &str = "the hook returned a promise that never settled: it waits for something nothing in the sandbox will do";
+
 /// Reads the prelude's result envelope (see `invoke` in `js/prelude.js`).
 /// The flag tells whether a synchronous call returned a promise (its value is
 /// then `null`).

@@ -25,6 +25,7 @@ mod host;
 mod loader;
 mod ops;
 mod outcome;
+mod pool;
 mod watchdog;
 
 use std::cell::RefCell;
@@ -34,6 +35,7 @@ use std::rc::Rc;
 pub use host::{HOST_ERROR_SCHEMA, HostBridge, HostError};
 pub use loader::ImportRefusal;
 pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLocation, Usage};
+pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
 
 use engine::Engine;
 
@@ -88,6 +90,10 @@ pub struct SandboxOptions {
     pub limits: Limits,
     /// Frozen clock and seeded randomness, when set.
     pub determinism: Option<Determinism>,
+    /// Report the heap in use after every call ([`Usage::heap_used_bytes`]).
+    /// On QuickJS this walks the whole heap, which costs more than a small
+    /// hook call itself, so it is off unless asked for.
+    pub measure_heap: bool,
 }
 
 /// Errors setting up a sandbox (as opposed to outcomes of calls).
@@ -212,13 +218,32 @@ impl Sandbox {
         self.engine = None;
     }
 
+    /// Starts the runtime now (prelude installed, limits armed), so that the
+    /// first call does not pay for it. Does nothing when it already runs.
+    pub fn warm_up(&mut self) -> Result<(), SandboxError> {
+        self.engine().map(|_| ())
+    }
+
+    /// Whether a runtime is running and can serve further calls: false before
+    /// the first call, after [`Sandbox::reset`], and after a call that
+    /// breached a limit.
+    pub fn is_warm(&self) -> bool {
+        self.engine.is_some()
+    }
+
+    /// Moves this sandbox's runtime into a new sandbox with the same root and
+    /// options, leaving this one without a runtime.
+    fn take_runtime(&mut self) -> Sandbox {
+        Sandbox {
+            root: self.root.clone(),
+            options: self.options,
+            engine: self.engine.take(),
+        }
+    }
+
     fn engine(&mut self) -> Result<&mut Engine, SandboxError> {
         if self.engine.is_none() {
-            self.engine = Some(Engine::new(
-                self.root.clone(),
-                self.options.limits,
-                self.options.determinism,
-            )?);
+            self.engine = Some(Engine::new(self.root.clone(), self.options)?);
         }
         self.engine
             .as_mut()

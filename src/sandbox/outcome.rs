@@ -164,7 +164,8 @@ pub struct Usage {
     pub log_bytes: u64,
     /// Calls the hook made into the host.
     pub op_calls: u64,
-    /// Heap in use at the end of the call, where the engine reports it.
+    /// Heap in use at the end of the call, where the engine reports it and
+    /// [`super::SandboxOptions::measure_heap`] asks for it.
     pub heap_used_bytes: Option<u64>,
 }
 

@@ -3,6 +3,10 @@
 //! Each call arms the watchdog with a fresh generation number and disarms it when
 //! it ends. The watchdog only terminates execution for the generation that is still
 //! armed, so a deadline left over from an earlier call can never stop a later one.
+//!
+//! Arming wakes the watchdog thread only when it would otherwise sleep past the
+//! new deadline; a thread already waiting for an earlier deadline rechecks then.
+//! So a run of short calls does not switch to the watchdog thread on every call.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -16,6 +20,9 @@ struct State {
     generation: u64,
     fired: Option<u64>,
     shutdown: bool,
+    /// When the watchdog thread wakes up by itself; `None` while it sleeps
+    /// until notified.
+    wakes_at: Option<Instant>,
 }
 
 struct Shared {
@@ -61,7 +68,9 @@ impl Watchdog {
             .unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400 * 365));
         state.armed = Some((state.generation, deadline));
         state.fired = None;
-        self.shared.wake.notify_one();
+        if state.wakes_at.is_none_or(|wakes| wakes > deadline) {
+            self.shared.wake.notify_one();
+        }
     }
 
     /// Disarms the watchdog; returns whether it fired for the current call.
@@ -92,6 +101,7 @@ fn watch(shared: &Shared, isolate: &IsolateHandle) {
         }
         match state.armed {
             None => {
+                state.wakes_at = None;
                 state = shared
                     .wake
                     .wait(state)
@@ -104,6 +114,7 @@ fn watch(shared: &Shared, isolate: &IsolateHandle) {
                     state.armed = None;
                     isolate.terminate_execution();
                 } else {
+                    state.wakes_at = Some(deadline);
                     state = shared
                         .wake
                         .wait_timeout(state, deadline - now)
