@@ -26,6 +26,10 @@ fn from_kind(kind: &CoreErrorKind) -> JsFailure {
     match kind {
         CoreErrorKind::Js(js) => from_js_error(js),
         CoreErrorKind::CouldNotExecute { error, .. } => from_kind(error),
+        CoreErrorKind::PendingPromiseResolution => plain(
+            "PendingPromiseError",
+            "the hook returned a promise that never settles: nothing is left that could resolve or reject it; resolve it or return a value",
+        ),
         other => plain("Error", &strip_scheme(&other.to_string())),
     }
 }
@@ -54,13 +58,24 @@ fn from_js_error(js: &JsError) -> JsFailure {
 }
 
 /// Keeps only the stack lines that point into hook modules, with relative paths.
+///
+/// The prelude's stack formatter already writes hook frames only, as relative
+/// paths; frames the engine formatted itself still carry the module scheme, and
+/// anything naming another script (`hookrun:prelude`, `ext:…`, an absolute
+/// path) is dropped.
 pub(crate) fn hook_frames(stack: &str) -> String {
     stack
         .lines()
-        .filter(|l| l.trim_start().starts_with("at ") && l.contains(SCHEME_PREFIX))
-        .map(|l| format!("    {}", strip_scheme(l.trim())))
+        .map(|l| strip_scheme(l.trim()))
+        .filter(|l| parse_frame(l).is_some_and(|f| is_hook_file(&f.file)))
+        .map(|l| format!("    {l}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Whether a frame's file is a root-relative module path.
+fn is_hook_file(file: &str) -> bool {
+    !file.is_empty() && !file.starts_with('/') && !file.contains(':') && !file.contains('\\')
 }
 
 /// The first `file:line:col` in a reduced stack.
@@ -144,11 +159,11 @@ mod tests {
 
     #[test]
     fn stacks_keep_only_hook_frames() {
-        let stack = "Error: boom\n    at inner (hookrun:///hooks/a.mjs:8:51)\n    at invoke (hookrun:prelude:200:3)\n    at ext:core/01_core.js:1:1\n    at hookrun:///lib/x.mjs:2:3";
+        let stack = "Error: boom\n    at inner (hookrun:///hooks/a.mjs:8:51)\n    at invoke (hookrun:prelude:200:3)\n    at ext:core/01_core.js:1:1\n    at hookrun:///lib/x.mjs:2:3\n    at outer (lib/y.mjs:4:5)\n    at host (/etc/hosts.mjs:1:1)\n    at Array.map (native)";
         let reduced = hook_frames(stack);
         assert_eq!(
             reduced,
-            "    at inner (hooks/a.mjs:8:51)\n    at lib/x.mjs:2:3"
+            "    at inner (hooks/a.mjs:8:51)\n    at lib/x.mjs:2:3\n    at outer (lib/y.mjs:4:5)"
         );
         assert_eq!(
             top_frame(&reduced),
