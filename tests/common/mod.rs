@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod sandbox;
+
 /// `fixtures/<rel>` in the repository.
 pub fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
