@@ -34,8 +34,6 @@
   const MapCtor = Map;
   const MapPrototypeGet = Map.prototype.get;
   const MapPrototypeSet = Map.prototype.set;
-  const StringPrototypeStartsWith = String.prototype.startsWith;
-  const StringPrototypeSlice = String.prototype.slice;
   const SymbolPrototypeToString = Symbol.prototype.toString;
   const ErrorCtor = Error;
   const StringCtor = String;
@@ -49,7 +47,6 @@
   const setHas = (s, v) => call(SetPrototypeHas, s, v);
   const setAdd = (s, v) => call(SetPrototypeAdd, s, v);
   const setDelete = (s, v) => call(SetPrototypeDelete, s, v);
-  const startsWith = (text, prefix) => call(StringPrototypeStartsWith, text, prefix);
 
   // ---- Globals a hook may see --------------------------------------------
   // Standard ECMAScript globals only; everything the embedding added is removed.
@@ -82,30 +79,6 @@
     for (let i = 0; i < symbols.length; i++) {
       ReflectDeleteProperty(globalThis, symbols[i]);
     }
-  }
-
-  // ---- Stacks ------------------------------------------------------------
-  // Every `error.stack` a hook can read holds only frames of hook modules, with
-  // paths relative to the sandbox root: no prelude, facade or engine frames, no
-  // host paths. The formatter is locked in place, so no hook can install its own
-  // and receive the engine's call-site objects.
-  const MODULE_SCHEME = "hookrun:///";
-
-  function formatFrame(site) {
-    const file = site.getFileName();
-    if (typeof file !== "string" || !startsWith(file, MODULE_SCHEME)) return null;
-    const where = `${call(StringPrototypeSlice, file, MODULE_SCHEME.length)}:${site.getLineNumber()}:${site.getColumnNumber()}`;
-    const name = site.getFunctionName();
-    return typeof name === "string" && name !== "" ? `${name} (${where})` : where;
-  }
-
-  function prepareStackTrace(error, sites) {
-    let stack = safely(() => errorSummary(error), "Error");
-    for (let i = 0; i < sites.length; i++) {
-      const frame = safely(() => formatFrame(sites[i]), null);
-      if (frame !== null) stack += `\n    at ${frame}`;
-    }
-    return stack;
   }
 
   // ---- Determinism -------------------------------------------------------
@@ -339,9 +312,6 @@
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeFacade) {
     removeNonStandardGlobals();
-    ObjectDefineProperty(ErrorCtor, "prepareStackTrace", {
-      value: prepareStackTrace, writable: false, configurable: false, enumerable: false,
-    });
     facade = makeFacade(hostCall);
     if (config.deterministic) {
       installDeterminism(config.deterministic.nowMs, config.deterministic.seed);

@@ -64,8 +64,11 @@ impl Engine {
             create_params: Some(create_params),
             ..Default::default()
         })
-        .map_err(|e| SandboxError::Engine(e.to_string()))?;
+        .map_err(|e| SandboxError::Engine(format!("{e}{RUNTIME_START_HINT}")))?;
 
+        runtime
+            .v8_isolate()
+            .set_prepare_stack_trace_callback(errors::hook_stack_trace);
         let isolate = runtime.v8_isolate().thread_safe_handle();
         let memory_hit = Rc::new(Cell::new(false));
         {
@@ -360,6 +363,14 @@ impl Engine {
         })
     }
 }
+
+/// Added to the error of a runtime that failed to start: QuickJS-ng under
+/// deno_core stops creating runtimes after about 250 on one thread.
+#[cfg(feature = "quickjs")]
+const RUNTIME_START_HINT: &str = "; a thread can start only about 250 QuickJS runtimes, so run workflows on worker threads that are replaced from time to time (see SECURITY.md)";
+
+#[cfg(not(feature = "quickjs"))]
+const RUNTIME_START_HINT: &str = "";
 
 /// The heap limit the engine continues with after the cap was hit.
 ///

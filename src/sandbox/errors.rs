@@ -1,7 +1,8 @@
 //! Turning engine errors and the prelude's result envelopes into typed results,
 //! with stacks reduced to the hook's own frames and root-relative paths.
 
-use deno_core::error::{CoreError, CoreErrorKind, JsError};
+use deno_core::error::{CoreError, CoreErrorKind, JsError, format_stack_trace};
+use deno_core::v8;
 use serde::Deserialize;
 
 use super::loader::SCHEME_PREFIX;
@@ -54,6 +55,37 @@ fn from_js_error(js: &JsError) -> JsFailure {
         message: strip_scheme(&message),
         location: location.or_else(|| top_frame(&stack)),
         stack,
+    }
+}
+
+/// The engine's stack formatter for every error: the `stack` a hook reads holds
+/// only hook frames, with root-relative paths (see [`hook_frames`]).
+///
+/// It replaces deno_core's formatter, which would call a hook-defined
+/// `Error.prepareStackTrace` with the engine's call-site objects: hooks never
+/// receive those. It runs no JavaScript, so an error raised while the heap is
+/// exhausted is formatted without allocating inside the hook's realm again.
+pub(crate) fn hook_stack_trace<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Value>,
+    sites: v8::Local<'s, v8::Array>,
+) -> v8::Local<'s, v8::Value> {
+    let full = format_stack_trace(scope, error, sites);
+    let text = full.to_rust_string_lossy(scope);
+    v8::String::new(scope, &reduce_stack(&text))
+        .map(Into::into)
+        .unwrap_or(full)
+}
+
+/// A full stack reduced to its header (`Name: message`, possibly several lines)
+/// and the hook's own frames.
+fn reduce_stack(stack: &str) -> String {
+    let header_end = stack.find("\n    at ").unwrap_or(stack.len());
+    let frames = hook_frames(&stack[header_end..]);
+    if frames.is_empty() {
+        stack[..header_end].to_string()
+    } else {
+        format!("{}\n{frames}", &stack[..header_end])
     }
 }
 
@@ -172,6 +204,20 @@ mod tests {
                 line: 8,
                 column: 51
             })
+        );
+    }
+
+    #[test]
+    fn full_stacks_keep_a_multi_line_header_and_hook_frames() {
+        let stack = "Error: two\nlines\n    at invoke (hookrun:prelude:1:1)\n    at run (hookrun:///a.mjs:3:4)";
+        assert_eq!(
+            reduce_stack(stack),
+            "Error: two\nlines\n    at run (a.mjs:3:4)"
+        );
+        assert_eq!(reduce_stack("Error: plain"), "Error: plain");
+        assert_eq!(
+            reduce_stack("Error: inner\n    at ext:core/01_core.js:1:1"),
+            "Error: inner"
         );
     }
 
