@@ -343,3 +343,23 @@ fn symlinked_directories_and_case_variants_leaving_the_root_are_refused() {
     let outcome = sb.call(Path::new("main.mjs"), "run", &json!("./main.mjs"));
     assert_eq!(outcome.result, CallResult::Ok(json!("imported")));
 }
+
+#[test]
+fn module_top_level_code_that_never_finishes_is_typed() {
+    assert_outcome("corpus/top-level-loop.mjs", "run", TIMEOUT);
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, "corpus/top-level-pending.mjs", "run", Value::Null);
+    let CallResult::LoadError(f) = &outcome.result else {
+        panic!("{:?}", outcome.result)
+    };
+    assert_eq!(f.message, "Top-level await promise never resolved");
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn forged_stack_lines_naming_host_paths_or_internals_are_dropped() {
+    let mut sb = sandbox();
+    let f = hook_error(&call(&mut sb, EXHAUST, "forgedStack", Value::Null)).clone();
+    assert_eq!((f.message.as_str(), f.stack.as_str()), ("forged", ""));
+    assert_eq!(f.location, None);
+}
