@@ -18,6 +18,7 @@
   const ObjectFreeze = Object.freeze;
   const ObjectKeys = Object.keys;
   const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
+  const ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
   const ObjectDefineProperty = Object.defineProperty;
   const ReflectApply = Reflect.apply;
   const ReflectDeleteProperty = Reflect.deleteProperty;
@@ -30,6 +31,10 @@
   const SetPrototypeHas = Set.prototype.has;
   const SetPrototypeAdd = Set.prototype.add;
   const SetPrototypeDelete = Set.prototype.delete;
+  const MapCtor = Map;
+  const MapPrototypeGet = Map.prototype.get;
+  const MapPrototypeSet = Map.prototype.set;
+  const SymbolPrototypeToString = Symbol.prototype.toString;
   const ErrorCtor = Error;
   const StringCtor = String;
   const NumberIsFinite = Number.isFinite;
@@ -71,6 +76,11 @@
         ReflectDeleteProperty(globalThis, name);
       }
     }
+    // Symbol-keyed globals are engine or embedding internals, never standard.
+    const symbols = ObjectGetOwnPropertySymbols(globalThis);
+    for (let i = 0; i < symbols.length; i++) {
+      ReflectDeleteProperty(globalThis, symbols[i]);
+    }
   }
 
   // ---- Determinism -------------------------------------------------------
@@ -110,7 +120,7 @@
     switch (typeof value) {
       case "string": return JSONStringify(value);
       case "function": return `[Function ${value.name || "(anonymous)"}]`;
-      case "symbol": return call(Symbol.prototype.toString, value);
+      case "symbol": return call(SymbolPrototypeToString, value);
       case "bigint": return `${StringCtor(value)}n`;
       case "undefined": return "undefined";
       case "object": break;
@@ -182,7 +192,7 @@
     const name = safely(() => { const n = e.name; return typeof n === "string" ? n : "Error"; }, "Error");
     const message = safely(() => { const m = e.message; return typeof m === "string" ? m : describe(e, new SetCtor(), 0); }, "");
     const stack = safely(() => { const s = e.stack; return typeof s === "string" ? s : ""; }, "");
-    return { name, message, stack, thrown: e instanceof ErrorCtor ? "error" : "object" };
+    return { name, message, stack, thrown: safely(() => e instanceof ErrorCtor, false) ? "error" : "object" };
   }
 
   // ---- Results -----------------------------------------------------------
@@ -196,6 +206,10 @@
     constructor(limit) { this.limit = limit; }
   }
 
+  // Deepest nesting of objects and arrays a result may have; the host reads results
+  // back with a recursion limit of 128.
+  const MAX_OUTPUT_DEPTH = 100;
+
   function serialize(value, maxBytes) {
     if (value === undefined) return "null";
     let budget = maxBytes;
@@ -203,9 +217,15 @@
       budget -= n;
       if (budget < 0) throw new OutputTooLarge(maxBytes);
     };
+    const depths = new MapCtor();
     const replacer = function (key, v) {
       const t = typeof v;
       const where = key === "" ? "the returned value" : `property ${JSONStringify(key)}`;
+      if (v !== null && t === "object") {
+        const depth = (call(MapPrototypeGet, depths, this) || 0) + 1;
+        if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+        call(MapPrototypeSet, depths, v, depth);
+      }
       if (t === "function") throw new InvalidOutput(`${where} is a function, which cannot cross the sandbox boundary as JSON`);
       if (t === "symbol") throw new InvalidOutput(`${where} is a symbol, which cannot cross the sandbox boundary as JSON`);
       if (t === "bigint") throw new InvalidOutput(`${where} is a BigInt; convert it to a number or string first`);

@@ -3,58 +3,17 @@
 
 mod common;
 
-use std::path::Path;
-
-use hookrun::host::world::HostWorld;
-use hookrun::manifest::discover;
-use hookrun::run::{NoResults, RunInput, RunOptions, RunReport, Settings, UnitStatus, run};
+use hookrun::run::{NoResults, RunOptions, RunReport, UnitStatus, run};
 use hookrun::sandbox::{Limits, SandboxOptions};
-use hookrun::selection::SelectionContext;
-use serde_json::{Value, json};
 
-/// A pass-through workflow over parents whose titles drive the hooks.
-fn workflow(dir: &Path, hooks: &[(&str, &str)]) -> hookrun::manifest::Workflow {
-    let mut declared = serde_json::Map::new();
-    std::fs::create_dir_all(dir.join("hooks")).unwrap();
-    for (name, source) in hooks {
-        std::fs::write(dir.join(format!("hooks/{name}.mjs")), source).unwrap();
-        declared.insert(name.to_string(), json!(format!("hooks/{name}.mjs")));
-    }
-    let manifest = json!({
-        "schemaVersion": 2, "id": "probe", "label": "Probe", "provider": "pass-through",
-        "trigger": {"requiresSelection": true},
-        "inputs": {"member": {"kind": "parent"}, "grouping": {"mode": "each"}},
-        "validateSelection": {"select": {"policy": "input-member", "source": "selected"}, "filters": []},
-        "hooks": declared
-    });
-    std::fs::write(dir.join("workflow.json"), manifest.to_string()).unwrap();
-    let found = discover(&dir.join("workflow.json"));
-    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
-    found.workflows.into_iter().next().unwrap()
-}
-
-fn parents(titles: &[&str]) -> SelectionContext {
-    let items: Vec<Value> = titles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| json!({"kind": "parent", "ref": {"libraryId": 1, "key": format!("P{i:07}")}, "itemType": "book", "title": t}))
-        .collect();
-    SelectionContext::from_value(&json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}))
-        .unwrap()
-}
+use serde_json::json;
 
 fn run_titles(
     workflow: &hookrun::manifest::Workflow,
     titles: &[&str],
     limits: Limits,
 ) -> RunReport {
-    let selection = parents(titles);
-    let input = RunInput {
-        world: HostWorld::from_selection(&selection),
-        selection,
-        settings: Settings::default(),
-        identifiers: Default::default(),
-    };
+    let input = common::probe_input(titles);
     let options = RunOptions {
         sandbox: SandboxOptions {
             limits,
@@ -72,7 +31,7 @@ const PREFLIGHT_FROM_TITLE: &str = "export function preflight({ selectionContext
 #[test]
 fn every_invalid_preflight_outcome_fails_only_its_unit_with_the_contract_message() {
     let dir = tempfile::tempdir().unwrap();
-    let wf = workflow(
+    let wf = common::probe_workflow(
         dir.path(),
         &[("preflight", PREFLIGHT_FROM_TITLE), ("applyResult", APPLY)],
     );
@@ -134,7 +93,7 @@ fn every_invalid_preflight_outcome_fails_only_its_unit_with_the_contract_message
 fn build_request_results_are_checked_and_normalised() {
     let dir = tempfile::tempdir().unwrap();
     let build = "export function buildRequest({ selectionContext }) {\n  return JSON.parse(selectionContext.items[0].title);\n}";
-    let wf = workflow(
+    let wf = common::probe_workflow(
         dir.path(),
         &[("buildRequest", build), ("applyResult", APPLY)],
     );
@@ -179,7 +138,7 @@ fn hostile_hooks_fail_their_unit_and_the_run_goes_on() {
   if (title === "mutate") selectionContext.items.push({});
   return { kind: "continue" };
 }"#;
-    let wf = workflow(
+    let wf = common::probe_workflow(
         dir.path(),
         &[("preflight", preflight), ("applyResult", APPLY)],
     );

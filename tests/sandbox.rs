@@ -5,62 +5,9 @@ mod common;
 
 use std::path::Path;
 
-use hookrun::sandbox::{
-    CallResult, Determinism, Limits, LogLevel, Outcome, Sandbox, SandboxOptions,
-};
+use common::sandbox::{assert_healthy, call, hook_error, load_error, sandbox, sandbox_with};
+use hookrun::sandbox::{CallResult, Determinism, Limits, LogLevel, Sandbox, SandboxOptions};
 use serde_json::{Value, json};
-
-fn sandbox_with(limits: Limits) -> Sandbox {
-    Sandbox::new(
-        common::fixture("sandbox"),
-        SandboxOptions {
-            limits,
-            determinism: None,
-            measure_heap: true,
-        },
-    )
-    .unwrap()
-}
-
-fn sandbox() -> Sandbox {
-    sandbox_with(Limits {
-        timeout_ms: 500,
-        max_heap_bytes: 64 * 1024 * 1024,
-        ..Limits::default()
-    })
-}
-
-fn call(sb: &mut Sandbox, module: &str, export: &str, arg: Value) -> Outcome {
-    sb.call(Path::new(module), export, &arg)
-}
-
-fn assert_healthy(sb: &mut Sandbox) {
-    let outcome = call(
-        sb,
-        "happy.mjs",
-        "greet",
-        json!({"name": "Ada", "items": [1, 2, 3]}),
-    );
-    assert_eq!(
-        outcome.result,
-        CallResult::Ok(json!({"greeting": "Hello, Ada!", "total": 6})),
-        "a normal call after a hostile one must still succeed"
-    );
-}
-
-fn hook_error(outcome: &Outcome) -> &hookrun::sandbox::JsFailure {
-    match &outcome.result {
-        CallResult::HookError(f) => f,
-        other => panic!("expected hook-error, got {other:?}"),
-    }
-}
-
-fn load_error(outcome: &Outcome) -> &hookrun::sandbox::JsFailure {
-    match &outcome.result {
-        CallResult::LoadError(f) => f,
-        other => panic!("expected load-error, got {other:?}"),
-    }
-}
 
 #[test]
 fn sync_export_returns_its_value_and_captures_console() {
@@ -348,7 +295,8 @@ fn unhandled_rejections_fail_the_call() {
 fn a_promise_that_never_settles_fails_the_call() {
     let mut sb = sandbox();
     let f = hook_error(&call(&mut sb, "hostile.mjs", "neverSettles", Value::Null)).clone();
-    assert!(f.message.contains("never settled"), "{}", f.message);
+    assert_eq!(f.name, "PendingPromiseError");
+    assert!(f.message.contains("never settles"), "{}", f.message);
     assert_healthy(&mut sb);
 }
 

@@ -43,7 +43,7 @@ pub use result_json::{
     resolve_result_json,
 };
 pub use unavailable::UnavailableBundle;
-pub use zip_index::ZipLimits;
+pub use zip_index::{RATIO_CHECK_FLOOR, ZipLimits};
 pub use zip_reader::{ZipBundle, ZipOptions};
 
 /// Reads a local file on behalf of the result context.

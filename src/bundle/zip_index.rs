@@ -23,7 +23,15 @@ pub struct ZipLimits {
     pub max_entry_size: u64,
     /// Largest total uncompressed size, in bytes. Default 16 GiB.
     pub max_total_size: u64,
+    /// Largest ratio of an entry's uncompressed size to its compressed size, checked
+    /// for entries larger than [`RATIO_CHECK_FLOOR`]: a zip bomb by ratio is refused
+    /// before anything is written, even when its sizes fit the other limits.
+    /// Default 200.
+    pub max_ratio: u64,
 }
+
+/// Entries up to this uncompressed size (1 MiB) are never refused for their ratio.
+pub const RATIO_CHECK_FLOOR: u64 = 1024 * 1024;
 
 impl Default for ZipLimits {
     fn default() -> Self {
@@ -33,6 +41,7 @@ impl Default for ZipLimits {
             max_depth: 64,
             max_entry_size: 2 * 1024 * 1024 * 1024,
             max_total_size: 16 * 1024 * 1024 * 1024,
+            max_ratio: 200,
         }
     }
 }
@@ -96,6 +105,16 @@ pub(crate) fn index_archive<R: Read + Seek>(
             return Err(BundleError::EntrySizeTooLarge {
                 name: name.to_string(),
                 detail: format!("{size} bytes > {} bytes", limits.max_entry_size),
+            });
+        }
+        let compressed = data.compressed_size();
+        if size > RATIO_CHECK_FLOOR && size / compressed.max(1) > limits.max_ratio {
+            return Err(BundleError::EntrySizeTooLarge {
+                name: name.to_string(),
+                detail: format!(
+                    "{size} bytes compressed to {compressed} bytes, a ratio above {}:1",
+                    limits.max_ratio
+                ),
             });
         }
         total = total.saturating_add(size);
@@ -205,6 +224,7 @@ mod tests {
             max_depth: 2,
             max_entry_size: 10,
             max_total_size: 15,
+            max_ratio: 200,
         };
         let many = ZipSpec::new()
             .file("a", b"")
@@ -235,6 +255,26 @@ mod tests {
             index(total, &limits).expect_err("total size").to_string(),
             "Workflow bundle total size exceeds limits (16 bytes > 15 bytes)"
         );
+    }
+
+    #[test]
+    fn refuses_a_bomb_by_ratio_within_the_size_limits() {
+        let bomb = ZipSpec::new()
+            .file("zeros.bin", &vec![0; 8 * 1024 * 1024])
+            .build();
+        let message = index(bomb, &ZipLimits::default())
+            .expect_err("ratio")
+            .to_string();
+        assert!(
+            message.starts_with(
+                "Workflow bundle entry size exceeds limits: zeros.bin (8388608 bytes compressed to "
+            ) && message.ends_with("bytes, a ratio above 200:1)"),
+            "{message}"
+        );
+        let small = ZipSpec::new()
+            .file("zeros.bin", &vec![0; 1024 * 1024])
+            .build();
+        assert_eq!(index(small, &ZipLimits::default()).expect("small").len(), 1);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::selection::SelectionContext;
 
 /// Why a case file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}{}: {message}", if pointer.is_empty() { String::new() } else { format!(" at {pointer}") })]
+#[error("{}{}: {message}", self.source_name(), if pointer.is_empty() { String::new() } else { format!(" at {pointer}") })]
 pub struct CaseError {
     /// The file at fault.
     pub file: String,
@@ -27,6 +27,20 @@ pub struct CaseError {
     pub pointer: String,
     /// What is wrong and what to do.
     pub message: String,
+}
+
+impl CaseError {
+    /// The case file, or for a case built from command-line inputs alone, the
+    /// input flag of the offending member (`the --settings input`).
+    fn source_name(&self) -> String {
+        if !self.file.is_empty() {
+            return self.file.clone();
+        }
+        match self.pointer.split('/').nth(1).filter(|m| !m.is_empty()) {
+            Some(member) => format!("the --{member} input"),
+            None => "the command-line inputs".to_string(),
+        }
+    }
 }
 
 /// A fixture case.

@@ -70,8 +70,11 @@ impl Engine {
             create_params: Some(create_params),
             ..Default::default()
         })
-        .map_err(|e| SandboxError::Engine(e.to_string()))?;
+        .map_err(|e| SandboxError::Engine(format!("{e}{RUNTIME_START_HINT}")))?;
 
+        runtime
+            .v8_isolate()
+            .set_prepare_stack_trace_callback(errors::hook_stack_trace);
         let isolate = runtime.v8_isolate().thread_safe_handle();
         let memory_hit = Rc::new(Cell::new(false));
         {
@@ -327,10 +330,7 @@ impl Engine {
                         .unwrap_or_else(|| v8::undefined(scope).into());
                 }
                 if !value.is_string() {
-                    return (
-                        CallResult::HookError(errors::plain("Error", errors::NEVER_SETTLED)),
-                        false,
-                    );
+                    return (CallResult::HookError(errors::never_settled()), false);
                 }
                 let text = value.to_rust_string_lossy(scope);
                 errors::from_envelope(&text, max_output)
@@ -410,6 +410,14 @@ impl Engine {
 fn json_text(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
+
+/// Added to the error of a runtime that failed to start: QuickJS-ng under
+/// deno_core stops creating runtimes after about 250 on one thread.
+#[cfg(feature = "quickjs")]
+const RUNTIME_START_HINT: &str = "; a thread can start only about 250 QuickJS runtimes, so run workflows on worker threads that are replaced from time to time (see SECURITY.md)";
+
+#[cfg(not(feature = "quickjs"))]
+const RUNTIME_START_HINT: &str = "";
 
 /// The heap limit the engine continues with after the cap was hit.
 ///

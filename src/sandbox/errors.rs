@@ -1,7 +1,8 @@
 //! Turning engine errors and the prelude's result envelopes into typed results,
 //! with stacks reduced to the hook's own frames and root-relative paths.
 
-use deno_core::error::{CoreError, CoreErrorKind, JsError};
+use deno_core::error::{CoreError, CoreErrorKind, JsError, format_stack_trace};
+use deno_core::v8;
 use serde::Deserialize;
 
 use super::loader::SCHEME_PREFIX;
@@ -26,6 +27,7 @@ fn from_kind(kind: &CoreErrorKind) -> JsFailure {
     match kind {
         CoreErrorKind::Js(js) => from_js_error(js),
         CoreErrorKind::CouldNotExecute { error, .. } => from_kind(error),
+        CoreErrorKind::PendingPromiseResolution => never_settled(),
         other => plain("Error", &strip_scheme(&other.to_string())),
     }
 }
@@ -53,14 +55,56 @@ fn from_js_error(js: &JsError) -> JsFailure {
     }
 }
 
+/// The engine's stack formatter for every error: the `stack` a hook reads holds
+/// only hook frames, with root-relative paths (see [`hook_frames`]).
+///
+/// It replaces deno_core's formatter, which would call a hook-defined
+/// `Error.prepareStackTrace` with the engine's call-site objects: hooks never
+/// receive those. It runs no JavaScript, so an error raised while the heap is
+/// exhausted is formatted without allocating inside the hook's realm again.
+pub(crate) fn hook_stack_trace<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Value>,
+    sites: v8::Local<'s, v8::Array>,
+) -> v8::Local<'s, v8::Value> {
+    let full = format_stack_trace(scope, error, sites);
+    let text = full.to_rust_string_lossy(scope);
+    v8::String::new(scope, &reduce_stack(&text))
+        .map(Into::into)
+        .unwrap_or(full)
+}
+
+/// A full stack reduced to its header (`Name: message`, possibly several lines)
+/// and the hook's own frames.
+fn reduce_stack(stack: &str) -> String {
+    let header_end = stack.find("\n    at ").unwrap_or(stack.len());
+    let frames = hook_frames(&stack[header_end..]);
+    if frames.is_empty() {
+        stack[..header_end].to_string()
+    } else {
+        format!("{}\n{frames}", &stack[..header_end])
+    }
+}
+
 /// Keeps only the stack lines that point into hook modules, with relative paths.
+///
+/// The prelude's stack formatter already writes hook frames only, as relative
+/// paths; frames the engine formatted itself still carry the module scheme, and
+/// anything naming another script (`hookrun:prelude`, `ext:…`, an absolute
+/// path) is dropped.
 pub(crate) fn hook_frames(stack: &str) -> String {
     stack
         .lines()
-        .filter(|l| l.trim_start().starts_with("at ") && l.contains(SCHEME_PREFIX))
-        .map(|l| format!("    {}", strip_scheme(l.trim())))
+        .map(|l| strip_scheme(l.trim()))
+        .filter(|l| parse_frame(l).is_some_and(|f| is_hook_file(&f.file)))
+        .map(|l| format!("    {l}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Whether a frame's file is a root-relative module path.
+fn is_hook_file(file: &str) -> bool {
+    !file.is_empty() && !file.starts_with('/') && !file.contains(':') && !file.contains('\\')
 }
 
 /// The first `file:line:col` in a reduced stack.
@@ -105,8 +149,13 @@ struct ThrownError {
 /// Warning logged when a synchronously called hook returns a promise.
 pub(crate) const IGNORED_PROMISE: &str = "the hook returned a Promise, but it is called synchronously: the result is ignored; return a plain value";
 
-/// Error of a call whose hook returned a promise that never settled.
-pub(crate) const NEVER_SETTLED: &str = "the hook returned a promise that never settled: it waits for something nothing in the sandbox will do";
+/// The failure of a call whose hook returned a promise that never settles.
+pub(crate) fn never_settled() -> JsFailure {
+    plain(
+        "PendingPromiseError",
+        "the hook returned a promise that never settles: nothing is left that could resolve or reject it; resolve it or return a value",
+    )
+}
 
 /// Reads the prelude's result envelope (see `invoke` in `js/prelude.js`).
 /// The flag tells whether a synchronous call returned a promise (its value is
@@ -147,11 +196,11 @@ mod tests {
 
     #[test]
     fn stacks_keep_only_hook_frames() {
-        let stack = "Error: boom\n    at inner (hookrun:///hooks/a.mjs:8:51)\n    at invoke (hookrun:prelude:200:3)\n    at ext:core/01_core.js:1:1\n    at hookrun:///lib/x.mjs:2:3";
+        let stack = "Error: boom\n    at inner (hookrun:///hooks/a.mjs:8:51)\n    at invoke (hookrun:prelude:200:3)\n    at ext:core/01_core.js:1:1\n    at hookrun:///lib/x.mjs:2:3\n    at outer (lib/y.mjs:4:5)\n    at host (/etc/hosts.mjs:1:1)\n    at Array.map (native)";
         let reduced = hook_frames(stack);
         assert_eq!(
             reduced,
-            "    at inner (hooks/a.mjs:8:51)\n    at lib/x.mjs:2:3"
+            "    at inner (hooks/a.mjs:8:51)\n    at lib/x.mjs:2:3\n    at outer (lib/y.mjs:4:5)"
         );
         assert_eq!(
             top_frame(&reduced),
@@ -160,6 +209,20 @@ mod tests {
                 line: 8,
                 column: 51
             })
+        );
+    }
+
+    #[test]
+    fn full_stacks_keep_a_multi_line_header_and_hook_frames() {
+        let stack = "Error: two\nlines\n    at invoke (hookrun:prelude:1:1)\n    at run (hookrun:///a.mjs:3:4)";
+        assert_eq!(
+            reduce_stack(stack),
+            "Error: two\nlines\n    at run (a.mjs:3:4)"
+        );
+        assert_eq!(reduce_stack("Error: plain"), "Error: plain");
+        assert_eq!(
+            reduce_stack("Error: inner\n    at ext:core/01_core.js:1:1"),
+            "Error: inner"
         );
     }
 

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod sandbox;
+
 /// `fixtures/<rel>` in the repository.
 pub fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -35,4 +37,51 @@ pub fn run_case(workflow_rel: &str, case_rel: &str) -> hookrun::run::RunReport {
         ..RunOptions::default()
     };
     run(&workflow, input, &mut case.result_source(), &options)
+}
+
+/// A pass-through workflow over parents whose titles drive the hooks.
+pub fn probe_workflow(
+    dir: &std::path::Path,
+    hooks: &[(&str, &str)],
+) -> hookrun::manifest::Workflow {
+    let mut declared = serde_json::Map::new();
+    std::fs::create_dir_all(dir.join("hooks")).unwrap();
+    for (name, source) in hooks {
+        std::fs::write(dir.join(format!("hooks/{name}.mjs")), source).unwrap();
+        declared.insert(
+            name.to_string(),
+            serde_json::json!(format!("hooks/{name}.mjs")),
+        );
+    }
+    let manifest = serde_json::json!({
+        "schemaVersion": 2, "id": "probe", "label": "Probe", "provider": "pass-through",
+        "trigger": {"requiresSelection": true},
+        "inputs": {"member": {"kind": "parent"}, "grouping": {"mode": "each"}},
+        "validateSelection": {"select": {"policy": "input-member", "source": "selected"}, "filters": []},
+        "hooks": declared
+    });
+    std::fs::write(dir.join("workflow.json"), manifest.to_string()).unwrap();
+    let found = hookrun::manifest::discover(&dir.join("workflow.json"));
+    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+    found.workflows.into_iter().next().unwrap()
+}
+
+/// The run input of [`probe_workflow`]: one parent per title, in a world that
+/// knows only the selection.
+pub fn probe_input(titles: &[&str]) -> hookrun::run::RunInput {
+    let items: Vec<serde_json::Value> = titles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| serde_json::json!({"kind": "parent", "ref": {"libraryId": 1, "key": format!("P{i:07}")}, "itemType": "book", "title": t}))
+        .collect();
+    let selection = hookrun::selection::SelectionContext::from_value(
+        &serde_json::json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}),
+    )
+    .unwrap();
+    hookrun::run::RunInput {
+        world: hookrun::host::world::HostWorld::from_selection(&selection),
+        selection,
+        settings: hookrun::run::Settings::default(),
+        identifiers: Default::default(),
+    }
 }

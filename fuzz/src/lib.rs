@@ -1,0 +1,12 @@
+//! hookrun's pure-Rust modules, compiled from the main crate's sources without the
+//! JavaScript engine: the fuzz targets build quickly and the sanitizers see Rust only.
+//! The included modules refer to each other as `crate::…`, which resolves here too.
+
+#[path = "../../src/bundle/mod.rs"]
+pub mod bundle;
+#[path = "../../src/manifest/mod.rs"]
+pub mod manifest;
+#[path = "../../src/plan/mod.rs"]
+pub mod plan;
+#[path = "../../src/selection/mod.rs"]
+pub mod selection;

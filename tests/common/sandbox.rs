@@ -1,0 +1,64 @@
+//! Sandbox helpers shared by the sandbox test files.
+
+use std::path::Path;
+
+use hookrun::sandbox::{CallResult, JsFailure, Limits, Outcome, Sandbox, SandboxOptions};
+use serde_json::{Value, json};
+
+/// A sandbox over `fixtures/sandbox` with `limits`.
+pub fn sandbox_with(limits: Limits) -> Sandbox {
+    Sandbox::new(
+        super::fixture("sandbox"),
+        SandboxOptions {
+            limits,
+            determinism: None,
+            measure_heap: true,
+        },
+    )
+    .unwrap()
+}
+
+/// A sandbox over `fixtures/sandbox` with a 500 ms timeout and a 64 MiB heap.
+pub fn sandbox() -> Sandbox {
+    sandbox_with(Limits {
+        timeout_ms: 500,
+        max_heap_bytes: 64 * 1024 * 1024,
+        ..Limits::default()
+    })
+}
+
+/// Calls `export` of `module` (relative to `fixtures/sandbox`).
+pub fn call(sb: &mut Sandbox, module: &str, export: &str, arg: Value) -> Outcome {
+    sb.call(Path::new(module), export, &arg)
+}
+
+/// Asserts that a normal call still succeeds in `sb`.
+pub fn assert_healthy(sb: &mut Sandbox) {
+    let outcome = call(
+        sb,
+        "happy.mjs",
+        "greet",
+        json!({"name": "Ada", "items": [1, 2, 3]}),
+    );
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"greeting": "Hello, Ada!", "total": 6})),
+        "a normal call after a hostile one must still succeed"
+    );
+}
+
+/// The failure of a hook-error outcome.
+pub fn hook_error(outcome: &Outcome) -> &JsFailure {
+    match &outcome.result {
+        CallResult::HookError(f) => f,
+        other => panic!("expected hook-error, got {other:?}"),
+    }
+}
+
+/// The failure of a load-error outcome.
+pub fn load_error(outcome: &Outcome) -> &JsFailure {
+    match &outcome.result {
+        CallResult::LoadError(f) => f,
+        other => panic!("expected load-error, got {other:?}"),
+    }
+}

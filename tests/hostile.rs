@@ -1,0 +1,365 @@
+//! The hostile hook corpus (`fixtures/sandbox/corpus`): every attack ends in its
+//! documented typed outcome, and a normal call in the same process still succeeds
+//! afterwards. Attacks already covered by `tests/sandbox.rs` (plain loops, array
+//! and string bombs, huge outputs, log floods, static import escapes) are not
+//! repeated here.
+
+mod common;
+
+use std::path::Path;
+
+use common::sandbox::{assert_healthy, call, hook_error, sandbox, sandbox_with};
+use hookrun::sandbox::{CallResult, Limits, LogLevel, Sandbox, SandboxOptions};
+use serde_json::{Value, json};
+
+const EXHAUST: &str = "corpus/exhaust.mjs";
+const POLLUTE: &str = "corpus/pollute.mjs";
+const REACH: &str = "corpus/reach.mjs";
+
+/// Calls `export` of `module` in a fresh default sandbox, asserts `expected`,
+/// then asserts the same sandbox still serves a normal call.
+fn assert_outcome(module: &str, export: &str, expected: CallResult) {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, module, export, Value::Null);
+    assert_eq!(outcome.result, expected, "{module} {export}");
+    assert_healthy(&mut sb);
+}
+
+const TIMEOUT: CallResult = CallResult::Timeout { limit_ms: 500 };
+const MEMORY: CallResult = CallResult::MemoryLimit {
+    limit_bytes: 64 * 1024 * 1024,
+};
+
+#[test]
+fn loops_anywhere_hookrun_runs_hook_code_time_out() {
+    for export in [
+        "endlessGenerator",
+        "endlessToJSON",
+        "endlessProxyTrap",
+        "endlessToPrimitive",
+        "endlessStackGetter",
+        "endlessMicrotasks",
+        "regexBacktracking",
+    ] {
+        assert_outcome(EXHAUST, export, TIMEOUT);
+    }
+}
+
+#[test]
+fn buffer_and_typed_array_bombs_hit_the_heap_cap() {
+    for export in ["arrayBufferBomb", "typedArrayBomb"] {
+        assert_outcome(EXHAUST, export, MEMORY);
+    }
+}
+
+#[test]
+fn results_nested_too_deep_are_invalid_output_naming_the_limit() {
+    assert_outcome(
+        EXHAUST,
+        "deepOutput",
+        CallResult::InvalidOutput {
+            message:
+                "property \"0\" is nested more than 100 levels deep; flatten the returned value"
+                    .into(),
+        },
+    );
+}
+
+#[test]
+fn escaping_inflation_cannot_slip_past_the_output_limit() {
+    let mut sb = sandbox_with(Limits {
+        max_output_bytes: 1024 * 1024,
+        ..Limits::default()
+    });
+    let outcome = call(&mut sb, EXHAUST, "escapedOutput", Value::Null);
+    assert_eq!(
+        outcome.result,
+        CallResult::OutputTooLarge {
+            limit_bytes: 1024 * 1024
+        }
+    );
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn an_error_larger_than_the_output_limit_is_output_too_large() {
+    let mut sb = sandbox_with(Limits {
+        max_output_bytes: 1024 * 1024,
+        ..Limits::default()
+    });
+    let outcome = call(&mut sb, EXHAUST, "hugeErrorMessage", Value::Null);
+    assert_eq!(
+        outcome.result,
+        CallResult::OutputTooLarge {
+            limit_bytes: 1024 * 1024
+        }
+    );
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn a_promise_that_never_settles_is_a_pending_promise_error() {
+    let mut sb = sandbox();
+    let f = hook_error(&call(&mut sb, EXHAUST, "neverSettles", Value::Null)).clone();
+    assert_eq!(f.name, "PendingPromiseError");
+    assert!(f.message.contains("never settles"), "{}", f.message);
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn thrown_values_whose_inspection_throws_are_still_hook_errors() {
+    let mut sb = sandbox();
+    let f = hook_error(&call(&mut sb, EXHAUST, "throwingProxy", Value::Null)).clone();
+    assert_eq!(
+        (f.name.as_str(), f.message.as_str()),
+        ("Error", "through a proxy")
+    );
+    let f = hook_error(&call(
+        &mut sb,
+        EXHAUST,
+        "throwingToStringError",
+        Value::Null,
+    ))
+    .clone();
+    assert_eq!((f.name.as_str(), f.message.as_str()), ("Error", ""));
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn logging_objects_that_throw_on_inspection_records_placeholders() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, EXHAUST, "logObjectsThatFightBack", Value::Null);
+    assert_eq!(outcome.result, CallResult::Ok(json!("logged")));
+    let messages: Vec<&str> = outcome.logs.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["proxy [unprintable]", "getter [unprintable]", "Symbol(s)"]
+    );
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn replaced_intrinsics_change_neither_serialisation_nor_log_records() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, POLLUTE, "replaceIntrinsics", Value::Null);
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"list": [1, 2, 3], "nested": {"ok": true}}))
+    );
+    assert_eq!(outcome.logs.len(), 1);
+    assert_eq!(outcome.logs[0].level, LogLevel::Log);
+    assert_eq!(outcome.logs[0].message, "after [1, 2] {\"a\": 1} Symbol(s)");
+}
+
+#[test]
+fn prototype_pollution_stays_in_its_own_sandbox() {
+    let mut polluted = sandbox();
+    assert_eq!(
+        call(&mut polluted, POLLUTE, "pollutePrototypes", Value::Null).result,
+        CallResult::Ok(json!("string"))
+    );
+    assert_healthy(&mut polluted);
+    let mut fresh = sandbox();
+    assert_eq!(
+        call(&mut fresh, POLLUTE, "readPollution", Value::Null).result,
+        CallResult::Ok(
+            json!({"object": "undefined", "array": "undefined", "kind": "undefined", "marker": "undefined"})
+        )
+    );
+}
+
+#[test]
+fn a_limit_breach_discards_globals_and_prototype_changes() {
+    let mut sb = sandbox();
+    assert_eq!(
+        call(&mut sb, POLLUTE, "leaveGlobals", Value::Null).result,
+        CallResult::Ok(json!("left"))
+    );
+    assert_eq!(
+        call(&mut sb, EXHAUST, "endlessToJSON", Value::Null).result,
+        TIMEOUT
+    );
+    assert_eq!(
+        call(&mut sb, POLLUTE, "readPollution", Value::Null).result,
+        CallResult::Ok(
+            json!({"object": "undefined", "array": "undefined", "kind": "undefined", "marker": "undefined"})
+        )
+    );
+}
+
+#[test]
+fn hook_defined_prepare_stack_trace_never_receives_call_sites() {
+    let mut sb = sandbox();
+    for export in ["customPrepareStackTrace", "replacedErrorGlobal"] {
+        let outcome = call(&mut sb, REACH, export, Value::Null);
+        let CallResult::Ok(value) = &outcome.result else {
+            panic!("{export}: {:?}", outcome.result)
+        };
+        assert_eq!(value["calls"], json!(0), "{export}");
+        let stack = value["stack"].as_str().unwrap();
+        assert!(
+            stack.starts_with("Error: probe\n    at "),
+            "{export}: {stack}"
+        );
+        assert!(
+            stack.contains(&format!("{export} (corpus/reach.mjs:")),
+            "{stack}"
+        );
+    }
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn no_symbol_keyed_globals_survive_the_prelude() {
+    let mut sb = sandbox();
+    assert_eq!(
+        call(&mut sb, REACH, "symbolGlobals", Value::Null).result,
+        CallResult::Ok(json!([]))
+    );
+}
+
+#[test]
+fn eval_and_function_constructors_work_in_the_same_deny_by_default_global() {
+    let mut sb = sandbox();
+    assert_eq!(
+        call(&mut sb, REACH, "constructorChains", Value::Null).result,
+        CallResult::Ok(json!({
+            "sameGlobal": true, "deno": "undefined", "generator": "undefined",
+            "asyncIsPromise": true, "evalDeno": "undefined",
+            "indirectEval": "undefinedundefined", "newFunction": 5
+        }))
+    );
+}
+
+#[test]
+fn stacks_a_hook_reads_hold_only_its_frames_with_relative_paths() {
+    let mut sb = sandbox();
+    assert_eq!(
+        call(&mut sb, REACH, "ownStack", Value::Null).result,
+        CallResult::Ok(json!(
+            "Error: mine\n    at inner (corpus/reach.mjs:41:29)\n    at corpus/reach.mjs:42:24\n    at ownStack (corpus/reach.mjs:42:14)"
+        ))
+    );
+    assert_eq!(
+        call(&mut sb, REACH, "engineErrorStack", Value::Null).result,
+        CallResult::Ok(json!(
+            "TypeError: Cannot read properties of null (reading 'field')\n    at engineErrorStack (corpus/reach.mjs:47:10)"
+        ))
+    );
+    assert_eq!(
+        call(&mut sb, REACH, "importMeta", Value::Null).result,
+        CallResult::Ok(json!("hookrun:///corpus/reach.mjs"))
+    );
+}
+
+#[test]
+fn reported_stacks_hold_only_hook_frames_with_relative_paths() {
+    let mut sb = sandbox();
+    let f = hook_error(&call(
+        &mut sb,
+        "hostile.mjs",
+        "throwingToString",
+        Value::Null,
+    ))
+    .clone();
+    assert!(!f.stack.is_empty());
+    for line in f.stack.lines() {
+        assert!(line.starts_with("    at "), "{line}");
+        assert!(line.contains("hostile.mjs:"), "{line}");
+        assert!(!line.contains("hookrun:"), "{line}");
+        assert!(!line.contains(env!("CARGO_MANIFEST_DIR")), "{line}");
+    }
+}
+
+#[test]
+fn computed_dynamic_imports_cannot_leave_the_root() {
+    let mut sb = sandbox();
+    for (specifier, refusal) in [
+        ("../HAPPY.MJS", "only .mjs and .js modules"),
+        ("../Happy.mjs", "cannot find module"),
+        ("./\u{2024}\u{2024}/happy.mjs", "cannot find module"),
+        ("\u{ff0e}\u{ff0e}/happy.mjs", "bare module names"),
+        (
+            "./%2e%2e/%2e%2e/%2e%2e/etc/passwd.mjs",
+            "leaves the workflow root",
+        ),
+        (
+            "./%2e%2e%2f%2e%2e%2f%2e%2e%2fetc/passwd.mjs",
+            "leaves the workflow root",
+        ),
+        ("./..%5c..%5cx.mjs", "leaves the workflow root"),
+        ("./x.mjs%00.js", "leaves the workflow root"),
+        ("..%2f..%2fx.mjs", "bare module names"),
+        ("hookrun:///../../../etc/passwd.mjs", "URL imports"),
+        ("hookrun:prelude", "URL imports"),
+        ("ext:core/mod.js", "URL imports"),
+        ("/proc/self/environ", "absolute paths"),
+    ] {
+        let outcome = call(
+            &mut sb,
+            REACH,
+            "dynamicImport",
+            json!({"specifier": specifier}),
+        );
+        let CallResult::Ok(Value::String(message)) = &outcome.result else {
+            panic!("{specifier}: {:?}", outcome.result)
+        };
+        assert!(message.contains(refusal), "{specifier}: {message}");
+    }
+    assert_eq!(
+        call(
+            &mut sb,
+            REACH,
+            "dynamicImport",
+            json!({"specifier": "../lib/math.mjs"})
+        )
+        .result,
+        CallResult::Ok(json!("imported"))
+    );
+}
+
+#[test]
+fn symlinked_directories_and_case_variants_leaving_the_root_are_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("x.mjs"), "export const x = 1;").unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.path().join("linked")).unwrap();
+    std::fs::write(
+        root.path().join("main.mjs"),
+        "export async function run(s) { try { await import(s); return 'imported'; } catch (e) { return e.message; } }",
+    )
+    .unwrap();
+    let mut sb = Sandbox::new(root.path(), SandboxOptions::default()).unwrap();
+    for specifier in ["./linked/x.mjs", "./linked/../main.mjs/../linked/x.mjs"] {
+        let outcome = sb.call(Path::new("main.mjs"), "run", &json!(specifier));
+        let CallResult::Ok(Value::String(message)) = &outcome.result else {
+            panic!("{specifier}: {:?}", outcome.result)
+        };
+        assert!(
+            message.contains("leaves the workflow root"),
+            "{specifier}: {message}"
+        );
+    }
+    let outcome = sb.call(Path::new("main.mjs"), "run", &json!("./main.mjs"));
+    assert_eq!(outcome.result, CallResult::Ok(json!("imported")));
+}
+
+#[test]
+fn module_top_level_code_that_never_finishes_is_typed() {
+    assert_outcome("corpus/top-level-loop.mjs", "run", TIMEOUT);
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, "corpus/top-level-pending.mjs", "run", Value::Null);
+    let CallResult::LoadError(f) = &outcome.result else {
+        panic!("{:?}", outcome.result)
+    };
+    assert_eq!(f.message, "Top-level await promise never resolved");
+    assert_healthy(&mut sb);
+}
+
+#[test]
+fn forged_stack_lines_naming_host_paths_or_internals_are_dropped() {
+    let mut sb = sandbox();
+    let f = hook_error(&call(&mut sb, EXHAUST, "forgedStack", Value::Null)).clone();
+    assert_eq!((f.message.as_str(), f.stack.as_str()), ("forged", ""));
+    assert_eq!(f.location, None);
+}
