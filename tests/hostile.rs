@@ -8,8 +8,8 @@ mod common;
 
 use std::path::Path;
 
-use common::sandbox::{assert_healthy, call, hook_error, sandbox, sandbox_with};
-use hookrun::sandbox::{CallResult, Limits, LogLevel, Sandbox, SandboxOptions};
+use common::sandbox::{assert_healthy, assert_output_too_large, call, hook_error, sandbox};
+use hookrun::sandbox::{CallResult, LogLevel, Sandbox, SandboxOptions};
 use serde_json::{Value, json};
 
 const EXHAUST: &str = "corpus/exhaust.mjs";
@@ -67,34 +67,12 @@ fn results_nested_too_deep_are_invalid_output_naming_the_limit() {
 
 #[test]
 fn escaping_inflation_cannot_slip_past_the_output_limit() {
-    let mut sb = sandbox_with(Limits {
-        max_output_bytes: 1024 * 1024,
-        ..Limits::default()
-    });
-    let outcome = call(&mut sb, EXHAUST, "escapedOutput", Value::Null);
-    assert_eq!(
-        outcome.result,
-        CallResult::OutputTooLarge {
-            limit_bytes: 1024 * 1024
-        }
-    );
-    assert_healthy(&mut sb);
+    assert_output_too_large(EXHAUST, "escapedOutput");
 }
 
 #[test]
 fn an_error_larger_than_the_output_limit_is_output_too_large() {
-    let mut sb = sandbox_with(Limits {
-        max_output_bytes: 1024 * 1024,
-        ..Limits::default()
-    });
-    let outcome = call(&mut sb, EXHAUST, "hugeErrorMessage", Value::Null);
-    assert_eq!(
-        outcome.result,
-        CallResult::OutputTooLarge {
-            limit_bytes: 1024 * 1024
-        }
-    );
-    assert_healthy(&mut sb);
+    assert_output_too_large(EXHAUST, "hugeErrorMessage");
 }
 
 #[test]

@@ -5,7 +5,9 @@ mod common;
 
 use std::path::Path;
 
-use common::sandbox::{assert_healthy, call, hook_error, load_error, sandbox, sandbox_with};
+use common::sandbox::{
+    assert_healthy, assert_output_too_large, call, hook_error, load_error, sandbox, sandbox_with,
+};
 use hookrun::sandbox::{CallResult, Determinism, Limits, LogLevel, Sandbox, SandboxOptions};
 use serde_json::{Value, json};
 
@@ -231,18 +233,7 @@ fn doubling_string_hits_the_heap_cap() {
 
 #[test]
 fn oversized_output_is_refused() {
-    let mut sb = sandbox_with(Limits {
-        max_output_bytes: 1024 * 1024,
-        ..Limits::default()
-    });
-    let outcome = call(&mut sb, "hostile.mjs", "hugeOutput", Value::Null);
-    assert_eq!(
-        outcome.result,
-        CallResult::OutputTooLarge {
-            limit_bytes: 1024 * 1024
-        }
-    );
-    assert_healthy(&mut sb);
+    assert_output_too_large("hostile.mjs", "hugeOutput");
 }
 
 #[test]

@@ -6,6 +6,22 @@ use hookrun::run::RunReport;
 
 use super::frame::code_frame;
 
+/// Console output of the report's hooks, one line each, attributed to the unit
+/// and hook with its level.
+pub fn log_lines(report: &RunReport) -> impl Iterator<Item = String> + '_ {
+    report.hooks.iter().flat_map(|hook| {
+        hook.logs.iter().map(move |log| {
+            format!(
+                "[{} {} {}] {}",
+                hook.unit_id,
+                hook.hook,
+                log.level.as_str(),
+                log.message
+            )
+        })
+    })
+}
+
 /// Prints every error of `report`; hook failures get a code frame of the
 /// failing line (paths relative to `root`) and the hook's stack below.
 pub fn print_failures(report: &RunReport, root: &Path) {

@@ -11,7 +11,7 @@ use hookrun::sandbox::{Determinism, SandboxOptions};
 
 use super::call::LimitArgs;
 use super::inputs::TargetArgs;
-use super::report::print_failures;
+use super::report::{log_lines, print_failures};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -102,15 +102,9 @@ fn print_human(report: &RunReport, root: &Path, quiet: bool) {
             println!("          aggregate {} → {}", aggregate.id, value);
         }
     }
-    for hook in report.hooks.iter().filter(|_| !quiet) {
-        for log in &hook.logs {
-            eprintln!(
-                "[{} {} {}] {}",
-                hook.unit_id,
-                hook.hook,
-                log.level.as_str(),
-                log.message
-            );
+    if !quiet {
+        for line in log_lines(report) {
+            eprintln!("{line}");
         }
     }
     if !report.effects.is_empty() {

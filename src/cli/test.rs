@@ -14,7 +14,7 @@ use hookrun::sandbox::{Determinism, SandboxOptions};
 
 use super::call::LimitArgs;
 use super::diff::json_diff;
-use super::report::print_failures;
+use super::report::{log_lines, print_failures};
 
 #[derive(Args)]
 pub struct TestArgs {
@@ -196,16 +196,8 @@ fn print_outcome(
     if let Some(report) = report
         && !quiet
     {
-        for hook in &report.hooks {
-            for log in &hook.logs {
-                println!(
-                    "        [{} {} {}] {}",
-                    hook.unit_id,
-                    hook.hook,
-                    log.level.as_str(),
-                    log.message
-                );
-            }
+        for line in log_lines(report) {
+            println!("        {line}");
         }
     }
     match verdict {

@@ -62,3 +62,21 @@ pub fn load_error(outcome: &Outcome) -> &JsFailure {
         other => panic!("expected load-error, got {other:?}"),
     }
 }
+
+/// Asserts that `export` of `module` ends with `output-too-large` under a 1 MiB
+/// output limit, and that the sandbox stays healthy.
+pub fn assert_output_too_large(module: &str, export: &str) {
+    let mut sb = sandbox_with(Limits {
+        max_output_bytes: 1024 * 1024,
+        ..Limits::default()
+    });
+    let outcome = call(&mut sb, module, export, Value::Null);
+    assert_eq!(
+        outcome.result,
+        CallResult::OutputTooLarge {
+            limit_bytes: 1024 * 1024
+        },
+        "{module} {export}"
+    );
+    assert_healthy(&mut sb);
+}
