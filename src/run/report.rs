@@ -224,7 +224,7 @@ impl RunReport {
 
     /// The plan as typed data is not kept; this is its JSON.
     pub(crate) fn plan_json(plan: &Plan) -> Value {
-        serde_json::from_str(&plan.to_json_string()).unwrap_or(Value::Null)
+        serde_json::to_value(plan).unwrap_or(Value::Null)
     }
 
     /// The report's JSON. `deterministic` drops wall-clock and heap figures,
