@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use hookrun::manifest::{Workflow, discover};
 use hookrun::run::expect::{Mismatch, actual, compare};
 use hookrun::run::{Case, RunOptions, RunReport, run};
-use hookrun::sandbox::{Determinism, SandboxOptions};
+use hookrun::sandbox::{Determinism, Limits, SandboxOptions, on_fresh_thread};
 
 use super::call::LimitArgs;
 use super::diff::json_diff;
@@ -82,14 +82,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
             args.path.display()
         );
     }
-    let options = RunOptions {
-        sandbox: SandboxOptions {
-            limits: args.limits.limits()?,
-            determinism: Some(Determinism::default()),
-            ..SandboxOptions::default()
-        },
-        ..RunOptions::default()
-    };
+    let limits = args.limits.limits()?;
     let mut outcomes = Vec::new();
     for workflow in &found.workflows {
         for path in cases_of(workflow) {
@@ -101,7 +94,8 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
             if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
                 continue;
             }
-            let outcome = run_case(workflow, &path, &options, args.bless)?;
+            // A thread per case: the engine starts a bounded number of runtimes per thread.
+            let outcome = on_fresh_thread(|| run_case(workflow, &path, limits, args.bless))??;
             if !args.json {
                 print_outcome(
                     &name,
@@ -136,7 +130,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
 fn run_case(
     workflow: &Workflow,
     path: &Path,
-    options: &RunOptions,
+    limits: Limits,
     bless: bool,
 ) -> Result<(Verdict, Option<RunReport>)> {
     let case = match Case::load(path) {
@@ -147,10 +141,18 @@ fn run_case(
         Ok(input) => input,
         Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
     };
-    let mut options = options.clone();
-    options.mode = match case.mode() {
+    let mode = match case.mode() {
         Ok(mode) => mode,
         Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
+    };
+    let options = RunOptions {
+        mode,
+        sandbox: SandboxOptions {
+            limits,
+            determinism: Some(Determinism::default()),
+            ..SandboxOptions::default()
+        },
+        ..RunOptions::default()
     };
     let report = run(workflow, input, &mut case.result_source(), &options);
     let verdict = if bless {

@@ -26,6 +26,7 @@ mod loader;
 mod ops;
 mod outcome;
 mod pool;
+mod thread;
 mod watchdog;
 
 use std::cell::RefCell;
@@ -36,6 +37,7 @@ pub use host::{HOST_ERROR_SCHEMA, HostBridge, HostError};
 pub use loader::ImportRefusal;
 pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLocation, Usage};
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
+pub use thread::on_fresh_thread;
 
 use engine::Engine;
 
