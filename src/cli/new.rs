@@ -8,9 +8,9 @@ use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
 use hookrun::manifest::discover;
-use hookrun::run::expect::actual;
-use hookrun::run::{Case, RunOptions, run};
-use hookrun::sandbox::{Determinism, SandboxOptions};
+use hookrun::sandbox::Limits;
+
+use super::test::{Verdict, run_case};
 
 const TYPES: &str = include_str!("../../js/hookrun.d.ts");
 const PREFLIGHT: &str = include_str!("../../js/scaffold/preflight.mjs");
@@ -175,24 +175,11 @@ fn record_expectations(dir: &Path, case_path: &Path) -> Result<()> {
     let Some(workflow) = found.workflows.first() else {
         bail!("the scaffold does not load: {:?}", found.diagnostics);
     };
-    let case = Case::load(case_path)?;
-    let options = RunOptions {
-        sandbox: SandboxOptions {
-            determinism: Some(Determinism::default()),
-            ..SandboxOptions::default()
-        },
-        ..RunOptions::default()
-    };
-    let report = run(
-        workflow,
-        case.input(None)?,
-        &mut case.result_source(),
-        &options,
-    );
-    if !report.ok() {
-        bail!("the scaffold's example case fails: {:?}", report.errors);
+    match run_case(workflow, case_path, Limits::default(), true)? {
+        (Verdict::Blessed, Some(report)) if report.ok() => Ok(()),
+        (_, report) => bail!(
+            "the scaffold's example case fails: {:?}",
+            report.map(|r| r.errors).unwrap_or_default()
+        ),
     }
-    let mut value: Value = serde_json::from_str(&std::fs::read_to_string(case_path)?)?;
-    value["expect"] = Value::Object(actual(&report));
-    write(case_path, &pretty(&value))
 }

@@ -52,7 +52,7 @@ pub fn cases_of(workflow: &Workflow) -> Vec<PathBuf> {
     cases
 }
 
-enum Verdict {
+pub(super) enum Verdict {
     Passed,
     Blessed,
     NoExpectations,
@@ -127,7 +127,9 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
     Ok(u8::from(failed > 0))
 }
 
-fn run_case(
+/// Runs one case deterministically (on the calling thread); with `bless`,
+/// writes the results into the case as its expectations.
+pub(super) fn run_case(
     workflow: &Workflow,
     path: &Path,
     limits: Limits,
