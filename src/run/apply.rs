@@ -7,7 +7,7 @@ use crate::bundle::{BundleReader, ResultContext, ResultContextOptions, ZipBundle
 use crate::hooks::{HookEnv, ShortCircuitApply};
 use crate::manifest::{DeclaredHook, Workflow};
 use crate::request::ExecutionOptions;
-use crate::run::jobs::{Job, JobKind, execution_json, job_unit_id};
+use crate::run::jobs::{Job, JobKind, execution_json, job_unit_id, safe_id};
 use crate::run::report::{ApplyReport, RunError};
 use crate::run::results::BundleSource;
 
@@ -170,17 +170,10 @@ impl ApplyEnv<'_, '_> {
         apply: &ShortCircuitApply,
         target: &Option<Value>,
     ) -> Apply {
-        let raw = format!("preflight-{}-{unit_id}-short-circuit", self.workflow.id);
-        let request_id: String = raw
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "._:-".contains(c) {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect();
+        let request_id = safe_id(&format!(
+            "preflight-{}-{unit_id}-short-circuit",
+            self.workflow.id
+        ));
         let task_name = job
             .selection
             .target_ref()

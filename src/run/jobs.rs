@@ -224,18 +224,8 @@ pub fn dispatch(
             bundle,
             extra,
         } => {
-            let request_id = request_id.unwrap_or_else(|| {
-                format!("{}-{}-{index}", workflow.id, asked.key())
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || "._:-".contains(c) {
-                            c
-                        } else {
-                            '-'
-                        }
-                    })
-                    .collect()
-            });
+            let request_id = request_id
+                .unwrap_or_else(|| safe_id(&format!("{}-{}-{index}", workflow.id, asked.key())));
             let mut result = extra;
             result.insert("status".into(), json!("succeeded"));
             result.insert("requestId".into(), json!(request_id));
@@ -256,6 +246,20 @@ pub fn dispatch(
             job.bundle = bundle;
         }
     }
+}
+
+/// `text` with every character outside `[A-Za-z0-9._:-]` replaced by `-`, as
+/// the contract builds synthetic request ids.
+pub fn safe_id(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._:-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// Request ids of the pass-through provider:
