@@ -83,6 +83,21 @@
     }
   }
 
+  // ---- Stack formatting --------------------------------------------------
+  // The host formats every stack (hook frames only), so the engine never hands
+  // call-site objects to hook code. A hook may still assign
+  // `Error.prepareStackTrace`: the value is kept for it to read back, but the
+  // engine never sees it and never calls it.
+  function detachPrepareStackTrace() {
+    let assigned;
+    ObjectDefineProperty(ErrorCtor, "prepareStackTrace", {
+      get() { return assigned; },
+      set(value) { assigned = value; },
+      enumerable: false,
+      configurable: false,
+    });
+  }
+
   // ---- Determinism -------------------------------------------------------
   function installDeterminism(nowMs, seed) {
     let state = seed >>> 0;
@@ -358,6 +373,7 @@
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeFacade) {
     removeNonStandardGlobals();
+    detachPrepareStackTrace();
     facade = makeFacade(hostCall);
     if (config.deterministic) {
       installDeterminism(config.deterministic.nowMs, config.deterministic.seed);

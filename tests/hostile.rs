@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use common::sandbox::{assert_healthy, assert_output_too_large, call, hook_error, sandbox};
-use hookrun::sandbox::{CallResult, LogLevel, Sandbox, SandboxOptions};
+use hookrun::sandbox::{CallResult, LogLevel, Sandbox, SandboxOptions, on_fresh_thread};
 use serde_json::{Value, json};
 
 const EXHAUST: &str = "corpus/exhaust.mjs";
@@ -49,6 +49,25 @@ fn loops_anywhere_hookrun_runs_hook_code_time_out() {
 fn buffer_and_typed_array_bombs_hit_the_heap_cap() {
     for export in ["arrayBufferBomb", "typedArrayBomb"] {
         assert_outcome(EXHAUST, export, MEMORY);
+    }
+}
+
+/// Errors thrown while the heap fills up make the engine build backtraces at
+/// the cap, where QuickJS-ng used to free a value twice and crash the process
+/// on the first breach (see `src/sandbox/breach.rs`).
+#[test]
+fn error_bombs_hit_the_heap_cap_without_taking_the_host_down() {
+    for (export, times) in [
+        ("errorBomb", 3),
+        ("preparedErrorBomb", 2),
+        ("namedErrorBomb", 1),
+    ] {
+        on_fresh_thread(|| {
+            for _ in 0..times {
+                assert_outcome(EXHAUST, export, MEMORY);
+            }
+        })
+        .unwrap();
     }
 }
 
@@ -174,6 +193,12 @@ fn hook_defined_prepare_stack_trace_never_receives_call_sites() {
             panic!("{export}: {:?}", outcome.result)
         };
         assert_eq!(value["calls"], json!(0), "{export}");
+        if export == "customPrepareStackTrace" {
+            assert_eq!(
+                value["kept"], "function",
+                "the hook reads back what it assigned"
+            );
+        }
         let stack = value["stack"].as_str().unwrap();
         assert!(
             stack.starts_with("Error: probe\n    at "),

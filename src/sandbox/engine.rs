@@ -11,6 +11,7 @@ use deno_core::error::CoreError;
 use deno_core::{JsRuntime, ModuleId, PollEventLoopOptions, RuntimeOptions, v8};
 use serde_json::json;
 
+use super::breach::HeapCap;
 use super::errors;
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
@@ -80,10 +81,14 @@ impl Engine {
         {
             let hit = Rc::clone(&memory_hit);
             let handle = isolate.clone();
+            let mut cap = {
+                deno_core::scope!(scope, &mut runtime);
+                HeapCap::new(&scope.get_current_context())
+            };
             runtime.add_near_heap_limit_callback(move |current, _initial| {
                 hit.set(true);
                 handle.terminate_execution();
-                heap_limit_after_breach(current)
+                cap.on_breach(current)
             });
         }
         let watchdog = Watchdog::start(isolate).map_err(|e| SandboxError::Engine(e.to_string()))?;
@@ -418,18 +423,3 @@ const RUNTIME_START_HINT: &str = "; a thread can start only about 250 QuickJS ru
 
 #[cfg(not(feature = "quickjs"))]
 const RUNTIME_START_HINT: &str = "";
-
-/// The heap limit the engine continues with after the cap was hit.
-///
-/// QuickJS moves its hard allocation cap to whatever this returns, so it must
-/// not grow: returning the current limit keeps the cap hard. V8 instead needs
-/// room to unwind the termination or it aborts the process.
-#[cfg(feature = "quickjs")]
-fn heap_limit_after_breach(current: usize) -> usize {
-    current
-}
-
-#[cfg(not(feature = "quickjs"))]
-fn heap_limit_after_breach(current: usize) -> usize {
-    current.saturating_mul(2)
-}

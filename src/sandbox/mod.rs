@@ -19,6 +19,7 @@
 //! # Ok::<(), hookrun::sandbox::SandboxError>(())
 //! ```
 
+mod breach;
 mod engine;
 mod errors;
 mod host;
