@@ -163,4 +163,11 @@ fn bad_usage_and_unreadable_input_exit_two() {
         .args(["--export", "greet", "--timeout-ms", "0"])
         .assert()
         .code(2);
+    hookrun()
+        .arg("call")
+        .arg(common::fixture("sandbox/happy.mjs"))
+        .args(["--export", "greet", "--max-heap-mb", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at least 8 MiB"));
 }

@@ -79,6 +79,44 @@ fn module_state_persists_across_calls_of_one_sandbox_only() {
 }
 
 #[test]
+fn limits_no_runtime_can_start_under_are_refused_up_front() {
+    use hookrun::sandbox::SandboxError;
+    for limits in [
+        Limits {
+            max_heap_bytes: 1,
+            ..Limits::default()
+        },
+        Limits {
+            max_heap_bytes: Limits::MIN_HEAP_BYTES - 1,
+            ..Limits::default()
+        },
+        Limits {
+            timeout_ms: 0,
+            ..Limits::default()
+        },
+    ] {
+        let options = SandboxOptions {
+            limits,
+            ..SandboxOptions::default()
+        };
+        let refused = Sandbox::new(common::fixture("sandbox"), options);
+        assert!(
+            matches!(refused, Err(SandboxError::Limits(_))),
+            "{limits:?}"
+        );
+    }
+    let options = SandboxOptions {
+        limits: Limits {
+            max_heap_bytes: Limits::MIN_HEAP_BYTES,
+            ..Limits::default()
+        },
+        ..SandboxOptions::default()
+    };
+    let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
+    assert_healthy(&mut sb);
+}
+
+#[test]
 fn undefined_becomes_null() {
     let mut sb = sandbox();
     assert_eq!(

@@ -56,15 +56,16 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits these flags describe.
     pub fn limits(&self) -> Result<Limits> {
-        if self.timeout_ms == 0 || self.max_heap_mb == 0 {
-            bail!("--timeout-ms and --max-heap-mb must be greater than zero");
-        }
-        Ok(Limits {
+        let limits = Limits {
             timeout_ms: self.timeout_ms,
             max_heap_bytes: self.max_heap_mb.saturating_mul(1024 * 1024),
             max_output_bytes: self.max_output_bytes,
             max_log_bytes: self.max_log_bytes,
-        })
+        };
+        if let Err(e) = limits.check() {
+            bail!("--timeout-ms / --max-heap-mb: {e}");
+        }
+        Ok(limits)
     }
 }
 

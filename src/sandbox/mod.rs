@@ -67,6 +67,29 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The smallest heap cap a runtime starts with: deno_core's bootstrap and
+    /// the prelude need about 5 MiB.
+    pub const MIN_HEAP_BYTES: u64 = 8 * 1024 * 1024;
+
+    /// Whether a runtime can start under these limits.
+    pub fn check(&self) -> Result<(), SandboxError> {
+        if self.timeout_ms == 0 {
+            return Err(SandboxError::Limits(
+                "the timeout must be at least 1 ms".into(),
+            ));
+        }
+        if self.max_heap_bytes < Self::MIN_HEAP_BYTES {
+            return Err(SandboxError::Limits(format!(
+                "the heap cap must be at least {} MiB for the runtime to start; {} bytes were given",
+                Self::MIN_HEAP_BYTES / (1024 * 1024),
+                self.max_heap_bytes
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Frozen clock and seeded randomness, for reproducible runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Determinism {
@@ -113,6 +136,9 @@ pub enum SandboxError {
     /// The JS engine could not be started.
     #[error("the JavaScript engine could not start: {0}")]
     Engine(String),
+    /// The limits leave the engine no room to start.
+    #[error("invalid limits: {0}")]
+    Limits(String),
 }
 
 /// One call of an export.
@@ -148,6 +174,7 @@ pub struct Sandbox {
 impl Sandbox {
     /// A sandbox whose modules must live under `root`.
     pub fn new(root: impl AsRef<Path>, options: SandboxOptions) -> Result<Sandbox, SandboxError> {
+        options.limits.check()?;
         let given = root.as_ref();
         let root = given.canonicalize().map_err(|source| SandboxError::Root {
             path: given.to_path_buf(),
