@@ -336,7 +336,7 @@ impl Workload {
         }
     }
 
-    fn run_in_process(&self, selection: &SelectionContext, units: usize) -> Duration {
+    fn run_in_process(&self, selection: &SelectionContext, units: usize, jobs: usize) -> Duration {
         let start = Instant::now();
         let input = RunInput {
             world: HostWorld::from_selection(selection),
@@ -344,12 +344,11 @@ impl Workload {
             settings: Settings::default(),
             identifiers: Default::default(),
         };
-        let report = run(
-            &self.workflow,
-            input,
-            &mut NoResults,
-            &RunOptions::default(),
-        );
+        let options = RunOptions {
+            jobs,
+            ..RunOptions::default()
+        };
+        let report = run(&self.workflow, input, &mut NoResults, &options);
         let elapsed = start.elapsed();
         assert!(report.ok(), "{:?}", report.errors);
         assert_eq!(report.summary.succeeded, units);
@@ -396,34 +395,50 @@ impl Workload {
         Some((per_run, per_unit))
     }
 
-    /// Rows of case 3; `deno` is what [`Workload::deno_hooks`] measured.
+    /// Rows of case 3; `deno` is what [`Workload::deno_hooks`] measured. The
+    /// largest selection also runs on two worker threads (`RunOptions::jobs`).
     fn rows(&self, peers: &Peers, deno: Option<(Duration, Duration)>) -> Vec<Row> {
-        self.files
-            .iter()
-            .map(|(n, path, parsed)| {
-                let repeats = if *n >= 10_000 { 3 } else { 10 };
-                let hookrun = median((0..repeats).map(|_| self.run_in_process(parsed, *n)).collect());
-                let node = median(
+        let largest = self.files.iter().map(|(n, ..)| *n).max().unwrap_or(0);
+        let mut rows = Vec::new();
+        for (n, path, parsed) in &self.files {
+            let repeats = if *n >= 10_000 { 3 } else { 10 };
+            let node = median(
+                (0..repeats)
+                    .map(|_| {
+                        let out = peers.node_json(&[Path::new("run"), &self.dir, path]);
+                        assert_eq!(out["units"], json!(n));
+                        Duration::from_nanos(out["elapsedNs"].as_u64().unwrap_or_default())
+                    })
+                    .collect(),
+            );
+            let estimated = if *n > 1 {
+                " (deno: estimated from 1 unit)"
+            } else {
+                ""
+            };
+            for jobs in if *n == largest { vec![1, 2] } else { vec![1] } {
+                let hookrun = median(
                     (0..repeats)
-                        .map(|_| {
-                            let out = peers.node_json(&[Path::new("run"), &self.dir, path]);
-                            assert_eq!(out["units"], json!(n));
-                            Duration::from_nanos(out["elapsedNs"].as_u64().unwrap_or_default())
-                        })
+                        .map(|_| self.run_in_process(parsed, *n, jobs))
                         .collect(),
                 );
-                let estimated = if *n > 1 { " (deno: estimated from 1 unit)" } else { "" };
-                Row {
+                let threads = if jobs > 1 {
+                    format!(", {jobs} worker threads")
+                } else {
+                    String::new()
+                };
+                rows.push(Row {
                     case: format!(
-                        "3. pass-through run, {n} unit(s), 4 hooks, in process: {:.0} units/s{estimated}",
+                        "3. pass-through run, {n} unit(s), 4 hooks, in process{threads}: {:.0} units/s{estimated}",
                         *n as f64 / hookrun.as_secs_f64()
                     ),
                     hookrun,
                     node: Some(node),
                     deno: deno.map(|(run, unit)| run + unit * *n as u32),
-                }
-            })
-            .collect()
+                });
+            }
+        }
+        rows
     }
 
     fn whole_process(&self, peers: &Peers, deno: Option<(Duration, Duration)>) -> Row {

@@ -22,6 +22,10 @@ pub struct RunArgs {
     /// Give every unit a fresh runtime instead of one per run.
     #[arg(long)]
     fresh_runtime: bool,
+    /// Run the units on N threads, each with its own runtime and a contiguous
+    /// chunk of the units; the report stays in unit order.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: u16,
     /// `runtime.locale` of the hooks.
     #[arg(long, default_value = "en-US")]
     locale: String,
@@ -47,6 +51,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
             measure_heap: false,
         },
         fresh_runtime_per_unit: args.fresh_runtime,
+        jobs: usize::from(args.jobs),
         pool: None,
         runtime: RuntimeInfo {
             locale: args.locale,

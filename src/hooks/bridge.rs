@@ -45,6 +45,24 @@ impl HookHost {
         }
     }
 
+    /// A host for another thread of the same run: the same world and
+    /// identifier answers, an empty effect log numbering created items after
+    /// `key_base`, and no result contexts.
+    pub fn fork(&self, key_base: u64) -> HookHost {
+        HookHost {
+            world: self.world.clone(),
+            identifiers: self.identifiers.clone(),
+            effects: EffectLog::with_key_base(key_base),
+            site: CallSite::default(),
+            contexts: HashMap::new(),
+        }
+    }
+
+    /// Appends effects recorded by a [`fork`](Self::fork) of this host.
+    pub fn absorb_effects(&mut self, effects: Vec<Effect>) {
+        self.effects.absorb(effects);
+    }
+
     /// The host world.
     pub fn world(&self) -> &HostWorld {
         &self.world

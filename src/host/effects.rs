@@ -115,6 +115,31 @@ impl EffectLog {
         std::mem::take(&mut self.effects)
     }
 
+    /// An empty log whose created items are numbered after `key_base`, for a
+    /// second log of the same run whose keys must not collide with this one's.
+    pub fn with_key_base(key_base: u64) -> EffectLog {
+        EffectLog {
+            created: key_base,
+            ..EffectLog::default()
+        }
+    }
+
+    /// Appends effects recorded by another log of the same run, numbering them
+    /// after this log's and dropping writes whose `operationId` this log has
+    /// already recorded (they would have replayed here).
+    pub fn absorb(&mut self, effects: Vec<Effect>) {
+        for mut effect in effects {
+            if let Some(id) = operation_id(&effect.call, &effect.args) {
+                if self.replies.contains_key(id) {
+                    continue;
+                }
+                self.replies.insert(id.to_string(), effect.result.clone());
+            }
+            effect.seq = self.effects.len() as u64 + 1;
+            self.effects.push(effect);
+        }
+    }
+
     /// Validates and records a write; returns the synthetic reply.
     pub fn record(
         &mut self,
@@ -129,10 +154,7 @@ impl EffectLog {
             .ok_or_else(|| unsupported(member))?;
         let request = args.get(0).cloned().unwrap_or(Value::Null);
         let operation_id = if takes_operation {
-            let id = request
-                .get("operationId")
-                .and_then(Value::as_str)
-                .filter(|s| !s.trim().is_empty())
+            let id = operation_id(member, &args)
                 .ok_or_else(|| invalid(member, "missing_field", "operationId"))?;
             if let Some(reply) = self.replies.get(id) {
                 return Ok(reply.clone());
@@ -258,6 +280,16 @@ impl EffectLog {
         self.created += 1;
         json!({"libraryId": parent["libraryId"], "key": format!("NEW{:05}", self.created)})
     }
+}
+
+/// The `operationId` of a write to `member` that takes one.
+fn operation_id<'a>(member: &str, args: &'a Value) -> Option<&'a str> {
+    WRITE_MEMBERS
+        .iter()
+        .any(|(m, takes)| *m == member && *takes)
+        .then(|| args.get(0)?.get("operationId")?.as_str())
+        .flatten()
+        .filter(|s| !s.trim().is_empty())
 }
 
 fn unsupported(member: &str) -> HostError {

@@ -13,11 +13,13 @@ pub mod expect;
 mod fixture;
 mod jobs;
 mod normalize;
+mod parallel;
 mod progress;
 mod report;
 mod results;
 mod runner;
 mod settings;
+mod units;
 mod world;
 
 pub use fixture::{Case, CaseError, CaseResult, FixtureResults};

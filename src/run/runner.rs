@@ -7,23 +7,20 @@ use std::rc::Rc;
 use serde_json::json;
 
 use crate::hooks::bridge::{HookHost, IdentifierAnswers};
-use crate::hooks::{HookEnv, HookRecord, PreflightOutcome, RuntimeInfo, parse_outcome};
+use crate::hooks::{HookEnv, RuntimeInfo};
 use crate::host::world::HostWorld;
 use crate::manifest::{HookName, Workflow};
-use crate::plan::{Mode, NoValidInputUnitsError, PlanState, plan};
-use crate::request::{AttachmentFiles, AttachmentRef, ExecutionOptions};
+use crate::plan::{Mode, NoValidInputUnitsError, PlanState, Unit, plan};
+use crate::request::ExecutionOptions;
 use crate::run::apply::ApplyEnv;
-use crate::run::jobs::{
-    Job, JobKind, RequestIds, build_request, dispatch, execution_json, jobs_for,
-};
+use crate::run::jobs::RequestIds;
 use crate::run::normalize::prepare;
+use crate::run::parallel;
 use crate::run::progress::{Phase, ProgressHook};
-use crate::run::report::{
-    AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Summary,
-    UnitReport, UnitStatus,
-};
+use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitStatus};
 use crate::run::results::ResultSource;
 use crate::run::settings::Settings;
+use crate::run::units::{Phases, UnitState, finish_unit, first_jobs};
 use crate::sandbox::{Sandbox, SandboxOptions, SandboxPool};
 use crate::selection::SelectionContext;
 
@@ -48,6 +45,12 @@ pub struct RunOptions {
     pub sandbox: SandboxOptions,
     /// Start every unit on a fresh runtime instead of sharing one per run.
     pub fresh_runtime_per_unit: bool,
+    /// Worker threads for the units (`0` or `1`: every unit on the caller's
+    /// thread). Each worker has its own runtime and takes a contiguous chunk
+    /// of the units; the report is in unit order either way. Module state and
+    /// `operationId` replays are then shared only within a chunk, and created
+    /// items of later chunks get keys from their own range.
+    pub jobs: usize,
     /// Borrow the run's runtime from this pool and give it back afterwards, so
     /// the next run of the same workflow starts warm (prelude installed, hook
     /// modules loaded, module state kept). A runtime that breached a limit is
@@ -133,36 +136,6 @@ fn summarise(report: &RunReport) -> Summary {
     }
 }
 
-/// The attachment files the declarative compiler uploads, from the host world.
-struct WorldFiles(Rc<RefCell<HookHost>>);
-
-impl AttachmentFiles for WorldFiles {
-    fn local_path(&self, attachment: &AttachmentRef<'_>, _handoff: bool) -> Option<String> {
-        let host = self.0.borrow();
-        let world = host.world();
-        match attachment {
-            AttachmentRef::Ref(reference) => {
-                let detail = world.get_item_detail(reference).ok()?;
-                (detail.pointer("/item/file/state")? == "available")
-                    .then(|| {
-                        detail
-                            .pointer("/item/file/path")?
-                            .as_str()
-                            .map(str::to_string)
-                    })
-                    .flatten()
-            }
-            AttachmentRef::FilePath(path) => world.file_exists(path).then(|| path.to_string()),
-        }
-    }
-}
-
-/// Per-unit progress through the phases.
-struct UnitState {
-    report: UnitReport,
-    jobs: Vec<Job>,
-}
-
 fn execute(
     env: &mut HookEnv<'_>,
     workflow: &Workflow,
@@ -219,81 +192,78 @@ fn execute(
         }
     };
 
-    // Phase 1: preflight, once per unit.
-    let mut units: Vec<UnitState> = Vec::with_capacity(total);
-    for unit in &planned.units {
-        let mut state = UnitState {
-            report: UnitReport {
-                unit_id: unit.unit_id.clone(),
-                task_name: unit.task_name.clone(),
-                status: UnitStatus::Succeeded,
-                preflight: None,
-                skip_reason: None,
-                jobs: Vec::new(),
-                aggregate: None,
-                errors: Vec::new(),
-            },
-            jobs: Vec::new(),
-        };
-        match run_preflight(env, workflow, unit, &execution) {
-            Ok(outcome) => {
-                state.jobs = jobs_for(unit, &outcome);
-                if let PreflightOutcome::Skip { reason } = &outcome {
-                    state.report.status = UnitStatus::Skipped;
-                    state.report.skip_reason = reason.clone();
-                }
-                if workflow.hook(HookName::Preflight).is_some() {
-                    state.report.preflight = Some(outcome);
-                }
-            }
-            Err(error) => {
-                state.report.errors.push(error);
-            }
-        }
-        units.push(state);
-        progress(Phase::Preflight, units.len());
-    }
+    let phases = Phases {
+        workflow,
+        execution: &execution,
+        handoff: options.mode == Mode::Handoff,
+    };
+    let units = if options.jobs > 1 && planned.units.len() > 1 {
+        parallel::execute(env, &phases, &planned.units, results, options, &progress)?
+    } else {
+        execute_here(env, &phases, &planned.units, results, options, &progress)?
+    };
+    report.units = units.into_iter().map(finish_unit).collect();
+    report
+        .errors
+        .extend(report.units.iter().flat_map(|u| u.errors.clone()));
+    Ok(())
+}
 
-    // Phase 2: build every request.
-    let handoff = options.mode == Mode::Handoff;
-    let files = WorldFiles(Rc::clone(&env.host));
-    for (done, (state, unit)) in units.iter_mut().zip(&planned.units).enumerate() {
-        for job in state
-            .jobs
-            .iter_mut()
-            .filter(|j| matches!(j.kind, JobKind::Request))
-        {
-            match build_request(
-                env,
-                workflow,
-                &unit.unit_id,
-                job,
-                &execution,
-                &files,
-                handoff,
-            ) {
-                Ok(request) => job.request = Some(request),
-                Err(error) => job.error = Some(error),
-            }
-        }
+/// Every phase of every unit on the caller's thread, with the run's runtime.
+fn execute_here(
+    env: &mut HookEnv<'_>,
+    phases: &Phases<'_>,
+    units: &[Unit],
+    results: &mut dyn ResultSource,
+    options: &RunOptions,
+    progress: &dyn Fn(Phase, usize),
+) -> Result<Vec<UnitState>, RunError> {
+    let mut states = Vec::with_capacity(units.len());
+    for unit in units {
+        states.push(phases.preflight(env, unit));
+        progress(Phase::Preflight, states.len());
+    }
+    for (done, (state, unit)) in states.iter_mut().zip(units).enumerate() {
+        phases.build_requests(env, unit, state);
         progress(Phase::Requests, done + 1);
     }
+    dispatch_all(phases, units, &mut states, results, options, progress);
+    let mut apply = apply_env(env, phases)?;
+    let firsts = first_jobs(&states);
+    for (done, ((state, unit), first)) in states.iter_mut().zip(units).zip(&firsts).enumerate() {
+        phases.apply(&mut apply, unit, state, *first);
+        progress(Phase::Apply, done + 1);
+    }
+    for (state, first) in states.iter_mut().zip(&firsts) {
+        phases.aggregate(&mut apply, state, *first);
+    }
+    Ok(states)
+}
 
-    // Phase 3: dispatch.
+/// Phase 3 for every unit, in unit order, on the caller's thread: the result
+/// source and the request ids are the run's own.
+pub(crate) fn dispatch_all(
+    phases: &Phases<'_>,
+    units: &[Unit],
+    states: &mut [UnitState],
+    results: &mut dyn ResultSource,
+    options: &RunOptions,
+    progress: &dyn Fn(Phase, usize),
+) {
     let mut ids = RequestIds::new(options.sandbox.determinism.map(|d| (d.now_ms, d.seed)));
-    let mut index = 0;
-    for (done, (state, unit)) in units.iter_mut().zip(&planned.units).enumerate() {
-        for job in &mut state.jobs {
-            if job.error.is_none() && matches!(job.kind, JobKind::Request) {
-                dispatch(workflow, &unit.unit_id, index, job, results, &mut ids);
-            }
-            index += 1;
-        }
+    let firsts = first_jobs(states);
+    for (done, ((state, unit), first)) in states.iter_mut().zip(units).zip(firsts).enumerate() {
+        phases.dispatch(unit, state, first, results, &mut ids);
         progress(Phase::Results, done + 1);
     }
+}
 
-    // Phase 4: apply, then aggregates.
-    let Some(apply_hook) = workflow.hook(HookName::ApplyResult) else {
+/// The `applyResult` call environment; every workflow must declare the hook.
+pub(crate) fn apply_env<'a, 'b>(
+    env: &'a mut HookEnv<'b>,
+    phases: &'a Phases<'a>,
+) -> Result<ApplyEnv<'a, 'b>, RunError> {
+    let Some(hook) = phases.workflow.hook(HookName::ApplyResult) else {
         return Err(RunError::new(
             "applyResult",
             None,
@@ -301,127 +271,10 @@ fn execute(
             "the workflow declares no applyResult hook",
         ));
     };
-    let mut apply = ApplyEnv {
+    Ok(ApplyEnv {
         hooks: env,
-        workflow,
-        hook: apply_hook,
-        execution: &execution,
-    };
-    let mut index = 0;
-    for (done, (state, unit)) in units.iter_mut().zip(&planned.units).enumerate() {
-        let target = unit.selection_context.target_ref().map(|r| r.to_value());
-        for job in &mut state.jobs {
-            let ready = job.error.is_none()
-                && (job.run_result.is_some() || matches!(job.kind, JobKind::ShortCircuit(_)));
-            job.apply = if job.aggregate.is_some() {
-                ApplyReport::Deferred
-            } else if ready {
-                apply.apply_job(&unit.unit_id, index, job, &target)
-            } else {
-                ApplyReport::NotRun
-            };
-            index += 1;
-        }
-        progress(Phase::Apply, done + 1);
-    }
-    let mut index = 0;
-    for state in &mut units {
-        let first = index;
-        index += state.jobs.len();
-        let Some(id) = state.jobs.iter().find_map(|j| j.aggregate.clone()) else {
-            continue;
-        };
-        let children: Vec<(usize, &Job)> = state
-            .jobs
-            .iter()
-            .enumerate()
-            .map(|(i, j)| (first + i, j))
-            .collect();
-        let outcome = apply.apply_aggregate(&state.report.unit_id, &id, &children);
-        state.report.aggregate = Some(AggregateReport { id, apply: outcome });
-    }
-
-    for state in units {
-        report.units.push(finish_unit(state));
-    }
-    report
-        .errors
-        .extend(report.units.iter().flat_map(|u| u.errors.clone()));
-    Ok(())
-}
-
-fn run_preflight(
-    env: &mut HookEnv<'_>,
-    workflow: &Workflow,
-    unit: &crate::plan::Unit,
-    execution: &ExecutionOptions,
-) -> Result<PreflightOutcome, RunError> {
-    let Some(hook) = workflow.hook(HookName::Preflight) else {
-        return Ok(PreflightOutcome::Continue { context: None });
-    };
-    let arg = json!({
-        "selectionContext": unit.selection_context.to_value(),
-        "manifest": workflow.manifest,
-        "executionOptions": execution_json(execution),
-    });
-    let live = vec![json!({"path": ["selectionContext"], "kind": "frozen"})];
-    let value = env
-        .call(hook, &unit.unit_id, arg, live)
-        .map_err(|f| RunError::hook("preflight", &unit.unit_id, f))?;
-    let (outcome, lints) = parse_outcome(&value).map_err(|message| {
-        RunError::hook(
-            "preflight",
-            &unit.unit_id,
-            crate::hooks::HookFailure::contract(hook, message),
-        )
-    })?;
-    if let Some(record) = env.records.last_mut() {
-        lint_logs(record, lints);
-    }
-    Ok(outcome)
-}
-
-fn lint_logs(record: &mut HookRecord, lints: Vec<crate::hooks::preflight::Lint>) {
-    for lint in lints {
-        record.logs.push(crate::sandbox::LogEntry {
-            level: crate::sandbox::LogLevel::Warn,
-            message: lint.0,
-        });
-    }
-}
-
-/// The unit's report from its jobs: failures of requests, results or applies.
-fn finish_unit(state: UnitState) -> UnitReport {
-    let UnitState { mut report, jobs } = state;
-    for job in jobs {
-        if let Some(error) = &job.error {
-            report.errors.push(error.clone());
-        }
-        if let ApplyReport::Failed { error } = &job.apply {
-            report.errors.push(error.clone());
-        }
-        report.jobs.push(JobReport {
-            kind: match job.kind {
-                JobKind::Request => "request".into(),
-                JobKind::ShortCircuit(_) => "short-circuit".into(),
-            },
-            subunit_id: job.subunit_id,
-            preflight: job.preflight,
-            request: job.request,
-            request_id: job.request_id,
-            result: job.run_result,
-            apply: job.apply,
-        });
-    }
-    if let Some(AggregateReport {
-        apply: ApplyReport::Failed { error },
-        ..
-    }) = &report.aggregate
-    {
-        report.errors.push(error.clone());
-    }
-    if !report.errors.is_empty() {
-        report.status = UnitStatus::Failed;
-    }
-    report
+        workflow: phases.workflow,
+        hook,
+        execution: phases.execution,
+    })
 }

@@ -1,0 +1,317 @@
+//! Units on several threads (`RunOptions::jobs`, `hookrun run --jobs`): the
+//! report is the serial run's report, in unit order.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use assert_cmd::Command;
+use hookrun::run::{Case, Phase, Progress, ProgressHook, RunOptions, RunReport, run};
+use hookrun::sandbox::{Determinism, SandboxOptions};
+use serde_json::{Value, json};
+
+fn options(jobs: usize) -> RunOptions {
+    RunOptions {
+        sandbox: SandboxOptions {
+            determinism: Some(Determinism::default()),
+            ..SandboxOptions::default()
+        },
+        jobs,
+        ..RunOptions::default()
+    }
+}
+
+fn run_case(workflow: &Path, case: &Path, jobs: usize) -> RunReport {
+    let found = hookrun::manifest::discover(workflow);
+    let workflow = &found.workflows[0];
+    let case = Case::load(case).unwrap();
+    let options = RunOptions {
+        mode: case.mode().unwrap(),
+        ..options(jobs)
+    };
+    run(
+        workflow,
+        case.input(None).unwrap(),
+        &mut case.result_source(),
+        &options,
+    )
+}
+
+/// Every fixture case with the workflow it belongs to.
+fn fixture_cases() -> Vec<(PathBuf, PathBuf)> {
+    let mut found = Vec::new();
+    let mut dirs = vec![common::fixture("workflows")];
+    while let Some(dir) = dirs.pop() {
+        let cases = dir.join("cases");
+        if dir.join("workflow.json").is_file() && cases.is_dir() {
+            for entry in std::fs::read_dir(&cases).unwrap() {
+                let case = entry.unwrap().path();
+                let name = case.file_name().unwrap().to_string_lossy().into_owned();
+                // `library*.json` beside the cases describe the host library.
+                if name.ends_with(".json") && !name.starts_with("library") {
+                    found.push((dir.clone(), case));
+                }
+            }
+        }
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && path.file_name().is_some_and(|n| n != "cases") {
+                dirs.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The report's JSON with the keys of created items renamed in order of first
+/// appearance: workers number created items from their own range, and a
+/// report is equivalent when it uses its keys the same way.
+fn canonical(report: &RunReport) -> String {
+    canonical_keys(&report.to_json(true).to_string())
+}
+
+fn canonical_keys(text: &str) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\"NEW") {
+        let digits = rest[at + 4..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(0);
+        let key = &rest[at + 1..at + 4 + digits];
+        let index = match seen.iter().position(|k| k == key) {
+            Some(i) => i,
+            None => {
+                seen.push(key.to_string());
+                seen.len() - 1
+            }
+        };
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("\"CREATED-{index}"));
+        rest = &rest[at + 4 + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn every_fixture_case_reports_the_same_on_several_threads() {
+    let cases = fixture_cases();
+    assert!(cases.len() >= 10, "{cases:?}");
+    for (workflow, case) in cases {
+        let serial = canonical(&run_case(&workflow, &case, 1));
+        for jobs in [2, 3, 8] {
+            assert_eq!(
+                canonical(&run_case(&workflow, &case, jobs)),
+                serial,
+                "{} with {jobs} jobs",
+                case.display()
+            );
+        }
+    }
+}
+
+const COUNTING_APPLY: &str = "let calls = 0;\n\
+export async function applyResult({ parent, resultContext, runtime }) {\n\
+  calls += 1;\n\
+  const title = resultContext.resultJson.selectionContext.items[0].title;\n\
+  const written = await runtime.hostApi.notes.create({\n\
+    operationId: `note:${title}`,\n\
+    parentRef: { libraryId: parent.libraryId, key: parent.key },\n\
+    content: { format: \"html\", value: `<p>${title}</p>` },\n\
+  });\n\
+  console.log(`${parent.key} ${calls}`);\n\
+  return { calls, note: written.result.note.ref.key };\n\
+}";
+
+fn counting_run(dir: &Path, titles: &[&str], jobs: usize) -> RunReport {
+    let workflow = common::probe_workflow(dir, &[("applyResult", COUNTING_APPLY)]);
+    run(
+        &workflow,
+        common::probe_input(titles),
+        &mut hookrun::run::NoResults,
+        &options(jobs),
+    )
+}
+
+fn applied(report: &RunReport) -> Vec<Value> {
+    report
+        .units
+        .iter()
+        .map(|u| serde_json::to_value(&u.jobs[0].apply).unwrap()["value"].clone())
+        .collect()
+}
+
+#[test]
+fn each_worker_keeps_its_own_module_state_and_units_stay_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let titles = ["a", "b", "c", "d", "e"];
+    let serial = counting_run(dir.path(), &titles, 1);
+    let parallel = counting_run(dir.path(), &titles, 2);
+    let calls =
+        |r: &RunReport| -> Vec<Value> { applied(r).iter().map(|v| v["calls"].clone()).collect() };
+    assert_eq!(
+        calls(&serial),
+        [json!(1), json!(2), json!(3), json!(4), json!(5)]
+    );
+    // Chunks of 3 and 2 units, one runtime each.
+    assert_eq!(
+        calls(&parallel),
+        [json!(1), json!(2), json!(3), json!(1), json!(2)]
+    );
+    let units =
+        |r: &RunReport| -> Vec<String> { r.units.iter().map(|u| u.unit_id.clone()).collect() };
+    assert_eq!(units(&parallel), units(&serial));
+    let logs = |r: &RunReport| -> Vec<String> {
+        r.hooks
+            .iter()
+            .flat_map(|h| h.logs.iter().map(|l| l.message.clone()))
+            .collect()
+    };
+    assert_eq!(
+        logs(&parallel),
+        [
+            "P0000000 1",
+            "P0000001 2",
+            "P0000002 3",
+            "P0000003 1",
+            "P0000004 2"
+        ]
+    );
+}
+
+#[test]
+fn merged_effects_are_numbered_in_unit_order_with_replays_recorded_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // Units 0 and 3 write with the same operationId; they land in different chunks.
+    let titles = ["same", "b", "c", "same", "e", "f"];
+    let serial = counting_run(dir.path(), &titles, 1);
+    let parallel = counting_run(dir.path(), &titles, 2);
+    let effects = |r: &RunReport| -> Vec<(u64, String)> {
+        r.effects
+            .iter()
+            .map(|e| (e.seq, e.unit_id.clone()))
+            .collect()
+    };
+    assert_eq!(effects(&serial).len(), 5);
+    assert_eq!(effects(&parallel), effects(&serial));
+    assert_eq!(
+        effects(&parallel).iter().map(|e| e.0).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5]
+    );
+    let keys: Vec<Value> = applied(&parallel)
+        .iter()
+        .map(|v| v["note"].clone())
+        .collect();
+    let mut distinct = keys.clone();
+    distinct.sort_by_key(Value::to_string);
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        6,
+        "created keys must not collide across workers: {keys:?}"
+    );
+}
+
+#[test]
+fn progress_counts_every_unit_of_every_phase_across_workers() {
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(dir.path(), &[("applyResult", COUNTING_APPLY)]);
+    let options = RunOptions {
+        progress: Some(ProgressHook(Arc::new(move |p| {
+            sink.lock().unwrap().push(p)
+        }))),
+        ..options(3)
+    };
+    let titles = ["a", "b", "c", "d", "e", "f", "g"];
+    let report = run(
+        &workflow,
+        common::probe_input(&titles),
+        &mut hookrun::run::NoResults,
+        &options,
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let seen = seen.lock().unwrap();
+    for phase in [
+        Phase::Preflight,
+        Phase::Requests,
+        Phase::Results,
+        Phase::Apply,
+    ] {
+        let done: Vec<usize> = seen
+            .iter()
+            .filter(|p| p.phase == phase)
+            .map(|p| p.done)
+            .collect();
+        assert_eq!(done, (1..=titles.len()).collect::<Vec<_>>(), "{phase:?}");
+        assert!(seen.iter().all(|p| p.total == titles.len()));
+    }
+}
+
+#[test]
+fn limits_no_runtime_can_start_with_fail_the_run_before_any_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(dir.path(), &[("applyResult", COUNTING_APPLY)]);
+    let options = RunOptions {
+        sandbox: SandboxOptions {
+            limits: hookrun::sandbox::Limits {
+                max_heap_bytes: 1,
+                ..Default::default()
+            },
+            ..SandboxOptions::default()
+        },
+        jobs: 2,
+        ..RunOptions::default()
+    };
+    let report = run(
+        &workflow,
+        common::probe_input(&["a", "b"]),
+        &mut hookrun::run::NoResults,
+        &options,
+    );
+    assert!(!report.ok());
+    assert!(report.units.is_empty());
+    assert_eq!(report.errors[0].name, "SandboxError", "{:?}", report.errors);
+    assert!(
+        report.errors[0].message.contains("at least 8 MiB"),
+        "{:?}",
+        report.errors
+    );
+}
+
+#[test]
+fn the_cli_reports_the_same_with_jobs() {
+    let report = |extra: &[&str]| -> String {
+        let out = Command::cargo_bin("hookrun")
+            .unwrap()
+            .current_dir(common::fixture(""))
+            .args([
+                "run",
+                "workflows/export-summary",
+                "--fixture",
+                "workflows/export-summary/cases/grouped-two-papers.json",
+                "--deterministic",
+                "--json",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        canonical_keys(&String::from_utf8(out.stdout).unwrap())
+    };
+    assert_eq!(report(&["--jobs", "2"]), report(&[]));
+    Command::cargo_bin("hookrun")
+        .unwrap()
+        .current_dir(common::fixture(""))
+        .args(["run", "workflows/export-summary", "--jobs", "0"])
+        .assert()
+        .code(2);
+}
