@@ -231,6 +231,39 @@
       return node;
     }
 
+    // A large argument member stays on the host until the hook reads it: the
+    // first read fetches and parses it (frozen when the contract says so) and
+    // turns the accessor into a plain data property.
+    function defer(callId, arg, item) {
+      const path = item.path;
+      let parent = arg;
+      let name = "";
+      for (let i = 0; i < path.length - 1; i++) {
+        parent = parent[path[i]];
+        name += `${path[i]}.`;
+      }
+      const key = path[path.length - 1];
+      name += key;
+      const settle = (value, writable) => {
+        ObjectDefineProperty(parent, key, { value, writable, enumerable: true, configurable: true });
+        return value;
+      };
+      ObjectDefineProperty(parent, key, {
+        enumerable: true,
+        configurable: true,
+        get() {
+          if (activeCall !== callId) {
+            throw new ErrorCtor(`${name} was handed to an earlier hook call and is no longer available: read it during the call that received it`);
+          }
+          const value = hostCall("deferred.take", [item.id]);
+          return settle(item.freeze ? deepFreeze(value) : value, !item.freeze);
+        },
+        set(value) {
+          settle(value, true);
+        },
+      });
+    }
+
     // Turns a hook argument's plain JSON into the live objects the contract
     // promises. `live` lists {path, kind, ...spec}; readers come before the
     // result contexts that refer to them.
@@ -260,6 +293,9 @@
             break;
           case "frozen":
             deepFreeze(getAt(arg, item.path));
+            break;
+          case "deferred":
+            defer(callId, arg, item);
             break;
           default:
             throw new ErrorCtor(`unknown live value kind ${item.kind}`);

@@ -31,6 +31,7 @@ pub struct HookHost {
     effects: EffectLog,
     site: CallSite,
     contexts: HashMap<String, ResultContext>,
+    deferred: HashMap<String, Value>,
 }
 
 impl HookHost {
@@ -42,6 +43,7 @@ impl HookHost {
             effects: EffectLog::default(),
             site: CallSite::default(),
             contexts: HashMap::new(),
+            deferred: HashMap::new(),
         }
     }
 
@@ -55,6 +57,7 @@ impl HookHost {
             effects: EffectLog::with_key_base(key_base),
             site: CallSite::default(),
             contexts: HashMap::new(),
+            deferred: HashMap::new(),
         }
     }
 
@@ -74,6 +77,12 @@ impl HookHost {
             unit_id: unit_id.to_string(),
             hook: hook.to_string(),
         };
+    }
+
+    /// Holds the argument members the next call receives on demand
+    /// (`deferred.take`), replacing those of the previous call.
+    pub fn set_deferred(&mut self, members: Vec<(String, Value)>) {
+        self.deferred = members.into_iter().collect();
     }
 
     /// Registers a result context (and its bundle reader) under `id`.
@@ -252,6 +261,15 @@ impl HostBridge for HookHost {
             "bundle" => self.bundle(op, &args),
             "result" => self.result(op, &args),
             "metadata" if op == "translateIdentifier" => Ok(self.translate_identifier(&args)),
+            "deferred" if op == "take" => {
+                let id = args.get(0).and_then(Value::as_str).unwrap_or_default();
+                self.deferred.remove(id).ok_or_else(|| {
+                    HostError::plain(
+                        "Error",
+                        format!("argument member {id} is no longer available"),
+                    )
+                })
+            }
             "context" => Err(HostError::workflow(
                 "interaction_required",
                 format!("{member} requires an interactive Workflow Host"),

@@ -192,7 +192,12 @@ impl HookEnv<'_> {
             arg["runtime"] = Value::Null;
             live.insert(0, self.runtime_spec(hook.name));
         }
-        self.host.borrow_mut().set_site(unit_id, hook.export);
+        let deferred = defer_large_members(&mut arg, &mut live);
+        {
+            let mut host = self.host.borrow_mut();
+            host.set_site(unit_id, hook.export);
+            host.set_deferred(deferred);
+        }
         let live = Value::Array(live);
         let bridge: Rc<RefCell<dyn HostBridge>> = self.host.clone();
         let outcome = self.sandbox.run(Call {
@@ -214,5 +219,111 @@ impl HookEnv<'_> {
             CallResult::Ok(value) => Ok(value),
             other => Err(HookFailure::from_result(hook, &other)),
         }
+    }
+}
+
+/// Argument members larger than this many JSON nodes (a string counts one node
+/// per 64 bytes) stay on the host until the hook reads them.
+const DEFER_NODES: usize = 2_000;
+
+/// Moves the large top-level members of `arg` out of it, leaving a `deferred`
+/// live entry for each, so that a hook that never reads, say, a 10,000-item
+/// selection never has it serialised or parsed. Members a live object is built
+/// from stay; a member the contract freezes is frozen when it is read.
+fn defer_large_members(arg: &mut Value, live: &mut Vec<Value>) -> Vec<(String, Value)> {
+    let Some(members) = arg.as_object_mut() else {
+        return Vec::new();
+    };
+    let large: Vec<String> = members
+        .iter()
+        .filter(|(_, value)| exceeds_nodes(value, DEFER_NODES))
+        .map(|(key, _)| key.clone())
+        .collect();
+    let mut deferred = Vec::new();
+    for key in large {
+        let under = |spec: &Value| spec["path"].get(0).and_then(Value::as_str) == Some(&key);
+        let frozen_whole = |spec: &Value| spec["kind"] == "frozen" && spec["path"] == json!([key]);
+        if live.iter().any(|spec| under(spec) && !frozen_whole(spec)) {
+            continue;
+        }
+        let freeze = live.iter().any(frozen_whole);
+        live.retain(|spec| !under(spec));
+        let value = members.insert(key.clone(), Value::Null).unwrap_or_default();
+        live.push(json!({"path": [key], "kind": "deferred", "id": key, "freeze": freeze}));
+        deferred.push((key, value));
+    }
+    deferred
+}
+
+/// Whether `value` has more than `limit` nodes; stops counting at the limit.
+fn exceeds_nodes(value: &Value, limit: usize) -> bool {
+    fn spend(value: &Value, budget: &mut usize) -> bool {
+        let cost = match value {
+            Value::String(s) => 1 + s.len() / 64,
+            _ => 1,
+        };
+        if cost > *budget {
+            return true;
+        }
+        *budget -= cost;
+        match value {
+            Value::Array(items) => items.iter().any(|v| spend(v, budget)),
+            Value::Object(members) => members.values().any(|v| spend(v, budget)),
+            _ => false,
+        }
+    }
+    let mut budget = limit;
+    spend(value, &mut budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(n: usize) -> Value {
+        json!({"items": (0..n).map(|i| json!({"ref": {"key": format!("K{i}")}})).collect::<Vec<_>>()})
+    }
+
+    #[test]
+    fn only_large_members_are_deferred_and_frozen_ones_stay_frozen() {
+        let mut arg =
+            json!({"selectionContext": items(1_000), "manifest": {"id": "w"}, "runtime": null});
+        let mut live = vec![
+            json!({"path": ["runtime"], "kind": "runtime"}),
+            json!({"path": ["selectionContext"], "kind": "frozen"}),
+        ];
+        let deferred = defer_large_members(&mut arg, &mut live);
+        assert_eq!(deferred.len(), 1);
+        assert_eq!(deferred[0].0, "selectionContext");
+        assert_eq!(deferred[0].1, items(1_000));
+        assert_eq!(arg["selectionContext"], Value::Null);
+        assert_eq!(arg["manifest"], json!({"id": "w"}));
+        assert_eq!(
+            live,
+            [
+                json!({"path": ["runtime"], "kind": "runtime"}),
+                json!({"path": ["selectionContext"], "kind": "deferred", "id": "selectionContext", "freeze": true}),
+            ]
+        );
+    }
+
+    #[test]
+    fn small_members_and_members_live_objects_are_built_from_cross_as_they_are() {
+        let mut arg = json!({"selectionContext": items(10), "resultContext": items(1_000)});
+        let mut live = vec![json!({"path": ["resultContext"], "kind": "resultContext", "id": "r"})];
+        let before = (arg.clone(), live.clone());
+        assert!(defer_large_members(&mut arg, &mut live).is_empty());
+        assert_eq!((arg, live), before);
+    }
+
+    #[test]
+    fn node_counting_stops_at_the_limit_and_weighs_long_strings() {
+        assert!(!exceeds_nodes(&items(10), DEFER_NODES));
+        assert!(exceeds_nodes(&items(1_000), DEFER_NODES));
+        assert!(exceeds_nodes(
+            &json!("x".repeat(64 * DEFER_NODES)),
+            DEFER_NODES
+        ));
+        assert!(!exceeds_nodes(&json!("x".repeat(64)), DEFER_NODES));
     }
 }

@@ -208,6 +208,7 @@ impl Engine {
             wall_ms: started.elapsed().as_millis() as u64,
             log_bytes: call.log_bytes,
             op_calls: call.op_calls,
+            arg_bytes: call.arg_bytes,
             heap_used_bytes,
         };
         call.host = None;
@@ -284,6 +285,10 @@ impl Engine {
         };
         let max_output = self.limits.max_output_bytes;
         let (arg_text, live_text) = (json_text(arg), live.map(json_text));
+        self.call_state()
+            .borrow_mut()
+            .borrow_mut::<CallState>()
+            .arg_bytes = arg_text.len() as u64;
         let args = {
             deno_core::scope!(scope, &mut self.runtime);
             let text = |scope: &mut v8::PinScope, text: Option<&str>| {

@@ -21,6 +21,8 @@ pub(crate) struct CallState {
     pub log_limit: u64,
     pub truncated: bool,
     pub op_calls: u64,
+    /// Bytes of JSON text the argument crossed in as.
+    pub arg_bytes: u64,
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,
 }
 
@@ -33,6 +35,7 @@ impl CallState {
             log_limit,
             truncated: false,
             op_calls: 0,
+            arg_bytes: 0,
             host: None,
         }
     }
@@ -44,6 +47,7 @@ impl CallState {
         self.kept_bytes = 0;
         self.truncated = false;
         self.op_calls = 0;
+        self.arg_bytes = 0;
         self.host = host;
     }
 
