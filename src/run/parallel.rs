@@ -16,6 +16,7 @@
 
 use std::cell::RefCell;
 use std::ops::Range;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
@@ -83,7 +84,14 @@ pub(crate) fn execute(
                 runtime: options.runtime.clone(),
                 fresh_per_unit: options.fresh_runtime_per_unit,
             };
-            scope.spawn(move || worker(w, phases, chunk, host, &setup, &tx, &inbox));
+            scope.spawn(move || {
+                let work = AssertUnwindSafe(|| worker(w, phases, chunk, host, &setup, &tx, &inbox));
+                if catch_unwind(work).is_err() {
+                    // Without this report the caller would wait for the worker forever.
+                    let error = RunError::new("run", None, "Error", "a worker thread failed");
+                    let _ = tx.send(Report::Failed(Box::new(error)));
+                }
+            });
         }
         drop(tx);
         let mut ticks = Ticks::new(progress);
