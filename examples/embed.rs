@@ -34,6 +34,8 @@ impl ResultSource for Backend<'_> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // First thing, before the host starts threads: no hook bytecode on disk.
+    hookrun::sandbox::disable_engine_disk_cache();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let found = discover(&fixtures.join("workflows/mineru-package"));
     let workflow = found

@@ -8,5 +8,7 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Before any thread exists: hook bytecode must never be cached on disk.
+    hookrun::sandbox::disable_engine_disk_cache();
     cli::main()
 }

@@ -171,3 +171,34 @@ fn bad_usage_and_unreadable_input_exit_two() {
         .code(2)
         .stderr(predicate::str::contains("at least 8 MiB"));
 }
+
+/// The engine would cache every compiled script and hook module as bytecode in
+/// the user's cache directory and load it back by a hash of its source.
+#[test]
+fn no_compiled_hook_code_is_written_to_or_read_from_the_users_cache() {
+    let home = tempfile::tempdir().unwrap();
+    hookrun()
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .env_remove(hookrun::sandbox::DISK_CACHE_OFF_VAR)
+        .env_remove("V82JSC_BC_CACHE_DIR")
+        .arg("call")
+        .arg(common::fixture("sandbox/happy.mjs"))
+        .args(["--export", "greet", "--input"])
+        .arg(common::fixture("sandbox/greet-input.json"))
+        .assert()
+        .code(0);
+    let mut dirs = vec![home.path().to_path_buf()];
+    let mut written = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                written.push(path);
+            }
+        }
+    }
+    assert!(written.is_empty(), "{written:?}");
+}

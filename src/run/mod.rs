@@ -1,8 +1,9 @@
 //! One workflow run: settings → plan → preflight → request → result → apply → report.
 //!
 //! Hooks of one run share one runtime (module state persists across units, as
-//! in the contract) unless [`RunOptions::fresh_runtime_per_unit`] is set; a
-//! runtime that breached a limit is never reused.
+//! in the contract) unless [`RunOptions::fresh_runtime_per_unit`] is set, or
+//! [`RunOptions::jobs`] spreads the units over worker threads with a runtime
+//! each; a runtime that breached a limit is never reused.
 #![allow(
     clippy::result_large_err,
     reason = "run errors are made once per failure and carry what the report shows"

@@ -62,6 +62,7 @@ impl Engine {
             determinism,
             measure_heap,
         } = options;
+        super::disable_engine_disk_cache();
         let jail = Rc::new(Jail::new(root));
         let create_params =
             v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);

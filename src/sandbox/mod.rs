@@ -27,6 +27,7 @@ mod loader;
 mod ops;
 mod outcome;
 mod pool;
+mod process;
 mod thread;
 mod watchdog;
 
@@ -38,6 +39,7 @@ pub use host::{HOST_ERROR_SCHEMA, HostBridge, HostError};
 pub use loader::ImportRefusal;
 pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLocation, Usage};
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
+pub use process::{DISK_CACHE_OFF_VAR, disable_engine_disk_cache};
 pub use thread::on_fresh_thread;
 
 use engine::Engine;
