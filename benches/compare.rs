@@ -277,6 +277,25 @@ fn ready_runtime(peers: &Peers) -> Vec<Row> {
             .expect("loan");
         assert!(sandbox.is_warm());
     });
+    // Never reused: each loan is a runtime prewarm started and no hook ran in.
+    let fresh = SandboxPool::new(PoolOptions {
+        reuse: false,
+        max_idle_per_root: 1,
+        ..PoolOptions::default()
+    });
+    let mut loans = Vec::with_capacity(30);
+    for _ in 0..30 {
+        fresh
+            .prewarm(&root, SandboxOptions::default(), 1)
+            .expect("the runtime starts");
+        let start = Instant::now();
+        let sandbox = fresh
+            .acquire(&root, SandboxOptions::default())
+            .expect("loan");
+        loans.push(start.elapsed());
+        assert!(sandbox.is_warm());
+    }
+    let prewarmed = median(loans);
     let noop = peers.dir.join("noop.mjs");
     let node = process_time(
         10,
@@ -301,6 +320,12 @@ fn ready_runtime(peers: &Peers) -> Vec<Row> {
         Row {
             case: "2. ready runtime, lent by the pool (peers: empty process)".into(),
             hookrun: pooled,
+            node: Some(node),
+            deno,
+        },
+        Row {
+            case: "2. ready runtime, prewarmed and never reused (peers: empty process)".into(),
+            hookrun: prewarmed,
             node: Some(node),
             deno,
         },

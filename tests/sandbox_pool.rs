@@ -44,8 +44,56 @@ fn a_returned_runtime_is_lent_again_with_its_modules_loaded() {
             hits: 1,
             misses: 1,
             evicted: 0,
-            discarded: 0
+            discarded: 0,
+            prewarmed: 0
         }
+    );
+}
+
+#[test]
+fn a_pool_without_reuse_lends_prewarmed_runtimes_no_hook_has_run_in() {
+    let pool = SandboxPool::new(PoolOptions {
+        reuse: false,
+        ..PoolOptions::default()
+    });
+    let opts = options(1_000);
+    assert_eq!(
+        pool.prewarm(common::fixture("sandbox"), opts, 5).unwrap(),
+        2,
+        "bounded by max_idle_per_root"
+    );
+    assert_eq!(pool.idle(), 2);
+    for _ in 0..2 {
+        assert_eq!(
+            count(&pool, "sandbox", opts),
+            json!(1),
+            "a clean module state"
+        );
+    }
+    assert_eq!(pool.idle(), 0, "a used runtime is not taken back");
+    assert_eq!(count(&pool, "sandbox", opts), json!(1));
+    assert_eq!(
+        pool.stats(),
+        PoolStats {
+            hits: 2,
+            misses: 1,
+            evicted: 0,
+            discarded: 3,
+            prewarmed: 2
+        }
+    );
+    assert_eq!(
+        pool.prewarm(common::fixture("sandbox"), opts, 1).unwrap(),
+        1
+    );
+    assert_eq!(
+        pool.prewarm(common::fixture("sandbox"), opts, 1).unwrap(),
+        0,
+        "already ready"
+    );
+    assert!(
+        pool.prewarm(common::fixture("no-such-dir"), opts, 1)
+            .is_err()
     );
 }
 

@@ -31,16 +31,23 @@ pub struct PoolOptions {
     /// Times one runtime is lent out before it is retired, bounding how long
     /// module state and heap growth of one runtime can last.
     pub max_loans: u32,
+    /// Take lent runtimes back for further loans. When false, a runtime is
+    /// used by one loan only: the pool lends runtimes that
+    /// [`SandboxPool::prewarm`] started and no hook has run in, so every loan
+    /// starts from a clean module state without waiting for a runtime to start.
+    pub reuse: bool,
 }
 
 impl Default for PoolOptions {
-    /// 8 idle sandboxes, 2 per root, 5 minutes idle, 1,000 loans per runtime.
+    /// 8 idle sandboxes, 2 per root, 5 minutes idle, 1,000 loans per runtime,
+    /// reused.
     fn default() -> PoolOptions {
         PoolOptions {
             max_idle: 8,
             max_idle_per_root: 2,
             idle_timeout: Duration::from_secs(300),
             max_loans: 1_000,
+            reuse: true,
         }
     }
 }
@@ -55,8 +62,11 @@ pub struct PoolStats {
     /// Warm sandboxes dropped by the eviction policy.
     pub evicted: u64,
     /// Sandboxes not taken back: no runtime left (a limit was breached, the
-    /// engine did not start, or it was reset) or too many loans.
+    /// engine did not start, or it was reset), too many loans, or a pool that
+    /// does not reuse runtimes.
     pub discarded: u64,
+    /// Runtimes started ahead of their loan by [`SandboxPool::prewarm`].
+    pub prewarmed: u64,
 }
 
 struct Idle {
@@ -81,12 +91,18 @@ impl Inner {
     }
 
     fn take_back(&mut self, sandbox: Sandbox, loans: u32) {
-        let now = Instant::now();
-        self.evict_expired(now);
-        if !sandbox.is_warm() || loans >= self.options.max_loans {
+        self.evict_expired(Instant::now());
+        if !self.options.reuse || !sandbox.is_warm() || loans >= self.options.max_loans {
             self.stats.discarded += 1;
             return;
         }
+        self.keep(sandbox, loans);
+    }
+
+    /// Makes `sandbox` the most recently returned idle one, evicting as the
+    /// bounds require.
+    fn keep(&mut self, sandbox: Sandbox, loans: u32) {
+        let now = Instant::now();
         let per_root = self.options.max_idle_per_root;
         if per_root == 0 || self.options.max_idle == 0 {
             self.stats.evicted += 1;
@@ -115,9 +131,11 @@ impl Inner {
 ///
 /// A loaned sandbox keeps the module state of earlier loans, as one run's hooks
 /// do between units, and with [`SandboxOptions::determinism`] its seeded
-/// `Math.random()` continues where the last loan left it; hosts that need a
-/// clean module state or byte-identical reruns use a plain [`Sandbox`] instead. Cloning a pool gives another handle to the same
-/// sandboxes. A pool belongs to one thread, like the runtimes it holds.
+/// `Math.random()` continues where the last loan left it. Hosts that need a
+/// clean module state on every loan turn [`PoolOptions::reuse`] off and
+/// [`prewarm`](SandboxPool::prewarm) runtimes while idle. Cloning a pool gives
+/// another handle to the same sandboxes. A pool belongs to one thread, like
+/// the runtimes it holds.
 ///
 /// ```no_run
 /// use hookrun::sandbox::{PoolOptions, SandboxOptions, SandboxPool};
@@ -181,6 +199,44 @@ impl SandboxPool {
             loans: loans + 1,
             pool: Rc::clone(&self.inner),
         })
+    }
+
+    /// Starts runtimes for `root` with `options` until `count` idle ones are
+    /// ready to be lent (within the pool's bounds), so that later loans do not
+    /// wait for a runtime to start; returns how many it started. Call it when
+    /// the host is idle: it takes as long as starting that many runtimes.
+    pub fn prewarm(
+        &self,
+        root: impl AsRef<Path>,
+        options: SandboxOptions,
+        count: usize,
+    ) -> Result<usize, SandboxError> {
+        let given = root.as_ref();
+        let canonical = given.canonicalize().map_err(|source| SandboxError::Root {
+            path: given.to_path_buf(),
+            source,
+        })?;
+        let target = {
+            let bounds = self.inner.borrow().options;
+            count.min(bounds.max_idle_per_root).min(bounds.max_idle)
+        };
+        let ready = |inner: &Inner| {
+            inner
+                .idle
+                .iter()
+                .filter(|i| i.sandbox.root() == canonical && *i.sandbox.options() == options)
+                .count()
+        };
+        let mut started = 0;
+        while ready(&self.inner.borrow()) < target {
+            let mut sandbox = Sandbox::new(&canonical, options)?;
+            sandbox.warm_up()?;
+            let mut inner = self.inner.borrow_mut();
+            inner.stats.prewarmed += 1;
+            inner.keep(sandbox, 0);
+            started += 1;
+        }
+        Ok(started)
     }
 
     /// Sandboxes waiting to be lent.
