@@ -173,11 +173,7 @@ impl SandboxPool {
         root: impl AsRef<Path>,
         options: SandboxOptions,
     ) -> Result<PooledSandbox, SandboxError> {
-        let given = root.as_ref();
-        let canonical = given.canonicalize().map_err(|source| SandboxError::Root {
-            path: given.to_path_buf(),
-            source,
-        })?;
+        let canonical = canonical_root(root.as_ref())?;
         let mut inner = self.inner.borrow_mut();
         inner.evict_expired(Instant::now());
         let found = inner
@@ -211,11 +207,7 @@ impl SandboxPool {
         options: SandboxOptions,
         count: usize,
     ) -> Result<usize, SandboxError> {
-        let given = root.as_ref();
-        let canonical = given.canonicalize().map_err(|source| SandboxError::Root {
-            path: given.to_path_buf(),
-            source,
-        })?;
+        let canonical = canonical_root(root.as_ref())?;
         let target = {
             let bounds = self.inner.borrow().options;
             count.min(bounds.max_idle_per_root).min(bounds.max_idle)
@@ -266,6 +258,15 @@ impl SandboxPool {
         inner.stats.evicted += inner.idle.len() as u64;
         inner.idle.clear();
     }
+}
+
+/// The canonical form of a pool root, so that two spellings of one directory
+/// share their sandboxes.
+fn canonical_root(given: &Path) -> Result<PathBuf, SandboxError> {
+    given.canonicalize().map_err(|source| SandboxError::Root {
+        path: given.to_path_buf(),
+        source,
+    })
 }
 
 impl fmt::Debug for SandboxPool {
