@@ -84,13 +84,15 @@
   }
 
   // ---- Stack formatting --------------------------------------------------
-  // The host formats every stack (hook frames only), so the engine never hands
-  // call-site objects to hook code. A hook may still assign
+  // The host formats every stack (hook frames only), so the engine does not
+  // hand call-site objects to hook code (src/sandbox/breach.rs says what
+  // changes once a call breaches the heap cap). A hook may still assign
   // `Error.prepareStackTrace`: the value is kept for it to read back, but the
   // engine never sees it and never calls it.
   function detachPrepareStackTrace() {
     let assigned;
     ObjectDefineProperty(ErrorCtor, "prepareStackTrace", {
+      __proto__: null,
       get() { return assigned; },
       set(value) { assigned = value; },
       enumerable: false,

@@ -71,6 +71,18 @@ fn error_bombs_hit_the_heap_cap_without_taking_the_host_down() {
     }
 }
 
+/// Between the breach and the termination taking effect the hook still runs;
+/// whatever it reads or returns then, the call ends as a breach.
+#[test]
+fn stacks_read_after_a_breach_change_nothing_but_the_doomed_runtime() {
+    on_fresh_thread(|| {
+        for _ in 0..3 {
+            assert_outcome(EXHAUST, "stacksAfterBreach", MEMORY);
+        }
+    })
+    .unwrap();
+}
+
 #[test]
 fn results_nested_too_deep_are_invalid_output_naming_the_limit() {
     assert_outcome(

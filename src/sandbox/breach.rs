@@ -7,11 +7,17 @@
 //! happen: QuickJS-ng (as deno_core 0.413 builds it) frees a value twice when an
 //! allocation fails while it stores the call-site objects it hands to the
 //! embedder's stack formatter. Once the cap is reached, the runtime therefore
-//! detaches that formatter, so every later error of the call gets the engine's
+//! detaches that formatter (again at every later breach, in case the engine put
+//! it back meanwhile), so every later error of the call gets the engine's
 //! plain text backtrace, whose builder survives running out of memory. The
 //! first breach also grants a small grace, so a backtrace already being built
-//! with call sites can finish. The runtime is discarded after the call, so no
-//! hook ever reads a stack built this way.
+//! with call sites can finish.
+//!
+//! Until the requested termination takes effect (the next host call, or the
+//! engine's next interrupt poll) the hook keeps running in a runtime that is
+//! discarded afterwards: stacks it reads in that window may show other frames
+//! or the engine's call-site objects, but host calls are refused and the call
+//! ends with `memory-limit` whatever the hook returns.
 
 use deno_core::v8;
 
@@ -46,8 +52,8 @@ impl HeapCap {
     /// first breach's grace the limit must not grow again.
     #[cfg(feature = "quickjs")]
     fn limit_after(&self, first: bool, current: usize) -> usize {
+        self.context.detach_stack_formatter();
         if first {
-            self.context.detach_stack_formatter();
             current.saturating_add(grace(current))
         } else {
             current
@@ -68,6 +74,9 @@ fn grace(current: usize) -> usize {
     const MIN_GRACE: usize = 2 * 1024 * 1024;
     (current / 16).max(MIN_GRACE)
 }
+
+#[cfg(all(feature = "quickjs", not(target_pointer_width = "64")))]
+compile_error!("the QuickJS value layout in src/sandbox/breach.rs assumes a 64-bit target");
 
 #[cfg(feature = "quickjs")]
 mod quickjs {
