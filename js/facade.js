@@ -137,7 +137,7 @@
 
     function makeSignal(callId) {
       const signal = ObjectCreate(null);
-      ObjectDefineProperty(signal, "aborted", { get: () => callId !== activeCall, enumerable: true });
+      ObjectDefineProperty(signal, "aborted", { __proto__: null, get: () => callId !== activeCall, enumerable: true });
       signal.reason = undefined;
       signal.addEventListener = function addEventListener() {};
       signal.removeEventListener = function removeEventListener() {};
@@ -244,21 +244,33 @@
       }
       const key = path[path.length - 1];
       name += key;
+      let fetched = false;
+      let kept;
+      // Becomes a plain data property, unless the hook froze or sealed the
+      // object meanwhile: then the accessor keeps answering with the value.
       const settle = (value, writable) => {
-        ObjectDefineProperty(parent, key, { value, writable, enumerable: true, configurable: true });
+        try {
+          ObjectDefineProperty(parent, key, { __proto__: null, value, writable, enumerable: true, configurable: true });
+        } catch {}
         return value;
       };
       ObjectDefineProperty(parent, key, {
+        __proto__: null,
         enumerable: true,
         configurable: true,
         get() {
+          if (fetched) return kept;
           if (activeCall !== callId) {
             throw new ErrorCtor(`${name} was handed to an earlier hook call and is no longer available: read it during the call that received it`);
           }
           const value = hostCall("deferred.take", [item.id]);
-          return settle(item.freeze ? deepFreeze(value) : value, !item.freeze);
+          kept = item.freeze ? deepFreeze(value) : value;
+          fetched = true;
+          return settle(kept, !item.freeze);
         },
         set(value) {
+          fetched = true;
+          kept = value;
           settle(value, true);
         },
       });

@@ -98,3 +98,20 @@ fn a_deferred_member_kept_past_its_call_names_itself_when_read_later() {
         "{error:?}"
     );
 }
+
+#[test]
+fn a_hook_may_freeze_its_argument_or_pollute_prototypes_and_still_read_it() {
+    let preflight = "export function preflight(arg) {\n\
+        Object.prototype.get = function () { return 'polluted'; };\n\
+        Object.prototype.value = 'polluted';\n\
+        Object.freeze(arg);\n\
+        const first = arg.selectionContext.items.length;\n\
+        const again = arg.selectionContext.items.length;\n\
+        return { kind: 'continue', context: { counts: `${first} ${again}` } };\n\
+    }";
+    let apply = "export function applyResult({ resultContext }) { return resultContext.preflight.context.counts; }";
+    let report = run_all_in_one_unit(preflight, apply, 5_000);
+    assert!(report.ok(), "{:?}", report.errors);
+    let applied = serde_json::to_value(&report.units[0].jobs[0].apply).unwrap();
+    assert_eq!(applied["value"], "5000 5000", "{applied}");
+}
