@@ -48,13 +48,14 @@ impl HookHost {
     }
 
     /// A host for another thread of the same run: the same world and
-    /// identifier answers, an empty effect log numbering created items after
-    /// `key_base`, and no result contexts.
-    pub fn fork(&self, key_base: u64) -> HookHost {
+    /// identifier answers, an empty effect log numbering created items
+    /// `key_offset` after this host's (see [`EffectLog::branch`]), and no
+    /// result contexts.
+    pub fn fork(&self, key_offset: u64) -> HookHost {
         HookHost {
             world: self.world.clone(),
             identifiers: self.identifiers.clone(),
-            effects: EffectLog::with_key_base(key_base),
+            effects: self.effects.branch(key_offset),
             site: CallSite::default(),
             contexts: HashMap::new(),
             deferred: HashMap::new(),

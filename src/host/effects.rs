@@ -115,26 +115,21 @@ impl EffectLog {
         std::mem::take(&mut self.effects)
     }
 
-    /// An empty log whose created items are numbered after `key_base`, for a
-    /// second log of the same run whose keys must not collide with this one's.
-    pub fn with_key_base(key_base: u64) -> EffectLog {
+    /// An empty log for another thread of the same run, numbering its created
+    /// items after this log's and `offset` more, so that their keys do not
+    /// collide with this log's or with other branches' (as long as each
+    /// creates fewer than the offsets between them).
+    pub fn branch(&self, offset: u64) -> EffectLog {
         EffectLog {
-            created: key_base,
+            created: self.created.saturating_add(offset),
             ..EffectLog::default()
         }
     }
 
-    /// Appends effects recorded by another log of the same run, numbering them
-    /// after this log's and dropping writes whose `operationId` this log has
-    /// already recorded (they would have replayed here).
+    /// Appends effects recorded by a [`branch`](Self::branch) of this log,
+    /// numbering them after this log's.
     pub fn absorb(&mut self, effects: Vec<Effect>) {
         for mut effect in effects {
-            if let Some(id) = operation_id(&effect.call, &effect.args) {
-                if self.replies.contains_key(id) {
-                    continue;
-                }
-                self.replies.insert(id.to_string(), effect.result.clone());
-            }
             effect.seq = self.effects.len() as u64 + 1;
             self.effects.push(effect);
         }

@@ -10,9 +10,10 @@
 //! serial run would.
 //!
 //! What differs from a serial run: module state is shared only within a
-//! chunk, an `operationId` replays only within a chunk (the merged effect log
-//! still records the first write only), and keys of items created by worker
-//! `w > 0` are numbered from `w × 100000`.
+//! chunk; an `operationId` replays only within a chunk, so a write repeated in
+//! a later chunk is answered and recorded again; keys of items created by
+//! worker `w` are numbered from `w × 10⁹`; and progress of the preflight and
+//! request phases arrives interleaved across workers.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -29,10 +30,10 @@ use crate::run::report::RunError;
 use crate::run::results::ResultSource;
 use crate::run::runner::{RunOptions, apply_env, dispatch_all};
 use crate::run::units::{Phases, UnitState, first_jobs};
-use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::sandbox::{HOOK_THREAD_STACK_BYTES, Sandbox, SandboxOptions};
 
 /// Created-item keys of worker `w` start at `w × KEY_BLOCK`.
-const KEY_BLOCK: u64 = 100_000;
+const KEY_BLOCK: u64 = 1_000_000_000;
 
 /// What one worker recorded during one phase.
 #[derive(Default)]
@@ -67,6 +68,8 @@ pub(crate) fn execute(
     options: &RunOptions,
     progress: &dyn Fn(Phase, usize),
 ) -> Result<Vec<UnitState>, RunError> {
+    // Before any worker exists: the setting is read from the environment.
+    crate::sandbox::disable_engine_disk_cache();
     let chunks = chunks(units.len(), options.jobs);
     let hosts: Vec<HookHost> = (0..chunks.len())
         .map(|w| env.host.borrow().fork(w as u64 * KEY_BLOCK))
@@ -84,14 +87,26 @@ pub(crate) fn execute(
                 runtime: options.runtime.clone(),
                 fresh_per_unit: options.fresh_runtime_per_unit,
             };
-            scope.spawn(move || {
-                let work = AssertUnwindSafe(|| worker(w, phases, chunk, host, &setup, &tx, &inbox));
-                if catch_unwind(work).is_err() {
-                    // Without this report the caller would wait for the worker forever.
-                    let error = RunError::new("run", None, "Error", "a worker thread failed");
-                    let _ = tx.send(Report::Failed(Box::new(error)));
-                }
-            });
+            let spawned = std::thread::Builder::new()
+                .name(format!("hookrun-worker-{w}"))
+                .stack_size(HOOK_THREAD_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let work =
+                        AssertUnwindSafe(|| worker(w, phases, chunk, host, &setup, &tx, &inbox));
+                    if catch_unwind(work).is_err() {
+                        // Without this report the caller would wait for the worker forever.
+                        let error = RunError::new("run", None, "Error", "a worker thread failed");
+                        let _ = tx.send(Report::Failed(Box::new(error)));
+                    }
+                });
+            if let Err(e) = spawned {
+                return Err(RunError::new(
+                    "run",
+                    None,
+                    "Error",
+                    format!("cannot start worker thread {w}: {e}; use fewer jobs"),
+                ));
+            }
         }
         drop(tx);
         let mut ticks = Ticks::new(progress);
@@ -105,6 +120,10 @@ pub(crate) fn execute(
         for (states_of_chunk, segments) in built {
             states.extend(states_of_chunk);
             built_segments.push(segments);
+        }
+        // Merged now, so that a failure further on keeps them, as a serial run does.
+        for phase in 0..2 {
+            merge(env, built_segments.iter_mut().map(|s| &mut s[phase]));
         }
         dispatch_all(phases, units, &mut states, results, options, progress);
         let firsts = first_jobs(&states);
@@ -124,9 +143,6 @@ pub(crate) fn execute(
         for (states_of_chunk, segments) in applied {
             states.extend(states_of_chunk);
             applied_segments.push(segments);
-        }
-        for phase in 0..2 {
-            merge(env, built_segments.iter_mut().map(|s| &mut s[phase]));
         }
         for phase in 0..2 {
             merge(env, applied_segments.iter_mut().map(|s| &mut s[phase]));

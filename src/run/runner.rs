@@ -48,13 +48,15 @@ pub struct RunOptions {
     /// Worker threads for the units (`0` or `1`: every unit on the caller's
     /// thread). Each worker has its own runtime and takes a contiguous chunk
     /// of the units; the report is in unit order either way. Module state and
-    /// `operationId` replays are then shared only within a chunk, and created
-    /// items of later chunks get keys from their own range.
+    /// `operationId` replays are then shared only within a chunk, created
+    /// items of later chunks get keys from their own range, and progress of
+    /// the preflight and request phases arrives interleaved across workers.
     pub jobs: usize,
     /// Borrow the run's runtime from this pool and give it back afterwards, so
     /// the next run of the same workflow starts warm (prelude installed, hook
     /// modules loaded, module state kept). A runtime that breached a limit is
-    /// not given back.
+    /// not given back. With `jobs` above 1 the pooled runtime serves only the
+    /// settings phase; the worker threads start runtimes of their own.
     pub pool: Option<SandboxPool>,
     /// The `runtime` fields that do not depend on the call.
     pub runtime: RuntimeInfo,

@@ -40,6 +40,7 @@ pub use loader::ImportRefusal;
 pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLocation, Usage};
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
 pub use process::{DISK_CACHE_OFF_VAR, disable_engine_disk_cache};
+pub(crate) use thread::STACK_BYTES as HOOK_THREAD_STACK_BYTES;
 pub use thread::on_fresh_thread;
 
 use engine::Engine;
@@ -153,7 +154,8 @@ pub struct Call<'a> {
     pub arg: &'a serde_json::Value,
     /// Live objects to build inside the argument before the call: a JSON array
     /// of `{path, kind, …}` entries understood by `js/facade.js` (`runtime`,
-    /// `bundleReader`, `resultContext`, `frozen`).
+    /// `bundleReader`, `resultContext`, `frozen`, and `deferred`: a member the
+    /// host bridge hands over on first read through `deferred.take`).
     pub live: Option<&'a serde_json::Value>,
     /// Answers the hook's host calls; without one they fail with `unavailable`.
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,

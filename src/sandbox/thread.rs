@@ -5,9 +5,9 @@
 //! after another — a test suite, a check over many workflows — run each piece
 //! of work on a fresh thread, which starts with a fresh budget.
 
-/// Stack size of the thread: as large as a main thread's, so deep hook
-/// recursion ends in a `RangeError` rather than a stack overflow.
-const STACK_BYTES: usize = 8 * 1024 * 1024;
+/// Stack size of a thread that runs hooks: as large as a main thread's, so
+/// deep hook recursion ends in a `RangeError` rather than a stack overflow.
+pub(crate) const STACK_BYTES: usize = 8 * 1024 * 1024;
 
 /// Runs `work` on a new thread, waits for it and returns its result; fails
 /// only when the operating system refuses a thread. A panic in `work` is
