@@ -111,20 +111,12 @@ pub(crate) fn execute(
         drop(tx);
         let mut ticks = Ticks::new(progress);
 
-        let built = gather(&reports, chunks.len(), &mut ticks, |r| match r {
+        // Merged as soon as they arrive, so that a failure further on keeps
+        // them, as a serial run does.
+        let mut states = gather(env, &reports, chunks.len(), &mut ticks, |r| match r {
             Report::Built(w, states, segments) => Ok((w, states, segments)),
             other => Err(other),
         })?;
-        let mut states: Vec<UnitState> = Vec::with_capacity(units.len());
-        let mut built_segments = Vec::with_capacity(chunks.len());
-        for (states_of_chunk, segments) in built {
-            states.extend(states_of_chunk);
-            built_segments.push(segments);
-        }
-        // Merged now, so that a failure further on keeps them, as a serial run does.
-        for phase in 0..2 {
-            merge(env, built_segments.iter_mut().map(|s| &mut s[phase]));
-        }
         dispatch_all(phases, units, &mut states, results, options, progress);
         let firsts = first_jobs(&states);
         // Fails the run the way a serial run does when there is nothing to apply with.
@@ -135,19 +127,10 @@ pub(crate) fn execute(
             // A worker that is gone has already reported why.
             let _ = inbox.send((chunk_states, chunk_firsts));
         }
-        let applied = gather(&reports, chunks.len(), &mut ticks, |r| match r {
+        gather(env, &reports, chunks.len(), &mut ticks, |r| match r {
             Report::Applied(w, states, segments) => Ok((w, states, segments)),
             other => Err(other),
-        })?;
-        let mut applied_segments = Vec::with_capacity(chunks.len());
-        for (states_of_chunk, segments) in applied {
-            states.extend(states_of_chunk);
-            applied_segments.push(segments);
-        }
-        for phase in 0..2 {
-            merge(env, applied_segments.iter_mut().map(|s| &mut s[phase]));
-        }
-        Ok(states)
+        })
     })
 }
 
@@ -246,14 +229,17 @@ fn merge<'a>(env: &mut HookEnv<'_>, segments: impl Iterator<Item = &'a mut Segme
 }
 
 /// Waits until every worker sent the report `pick` accepts, passing progress
-/// on; returns the picked values in chunk order.
-fn gather<T>(
+/// on; returns the workers' units in chunk order, after merging what they
+/// recorded into `env`, phase by phase.
+fn gather(
+    env: &mut HookEnv<'_>,
     reports: &Receiver<Report>,
     workers: usize,
     ticks: &mut Ticks<'_>,
-    pick: impl Fn(Report) -> Result<(usize, Vec<UnitState>, T), Report>,
-) -> Result<Vec<(Vec<UnitState>, T)>, RunError> {
-    let mut picked: Vec<Option<(Vec<UnitState>, T)>> = (0..workers).map(|_| None).collect();
+    pick: impl Fn(Report) -> Result<(usize, Vec<UnitState>, [Segment; 2]), Report>,
+) -> Result<Vec<UnitState>, RunError> {
+    let mut picked: Vec<Option<(Vec<UnitState>, [Segment; 2])>> =
+        (0..workers).map(|_| None).collect();
     let mut missing = workers;
     while missing > 0 {
         let Ok(report) = reports.recv() else {
@@ -265,8 +251,8 @@ fn gather<T>(
             ));
         };
         match pick(report) {
-            Ok((w, states, extra)) => {
-                picked[w] = Some((states, extra));
+            Ok((w, states, segments)) => {
+                picked[w] = Some((states, segments));
                 missing -= 1;
             }
             Err(Report::Tick(phase)) => ticks.tick(phase),
@@ -274,7 +260,11 @@ fn gather<T>(
             Err(Report::Built(..) | Report::Applied(..)) => {}
         }
     }
-    Ok(picked.into_iter().flatten().collect())
+    let (states, mut segments): (Vec<_>, Vec<_>) = picked.into_iter().flatten().unzip();
+    for phase in 0..2 {
+        merge(env, segments.iter_mut().map(|s| &mut s[phase]));
+    }
+    Ok(states.into_iter().flatten().collect())
 }
 
 /// Units done per phase, across workers.
