@@ -149,7 +149,10 @@ impl EffectLog {
             .ok_or_else(|| unsupported(member))?;
         let request = args.get(0).cloned().unwrap_or(Value::Null);
         let operation_id = if takes_operation {
-            let id = operation_id(member, &args)
+            let id = request
+                .get("operationId")
+                .and_then(Value::as_str)
+                .filter(|s| !s.trim().is_empty())
                 .ok_or_else(|| invalid(member, "missing_field", "operationId"))?;
             if let Some(reply) = self.replies.get(id) {
                 return Ok(reply.clone());
@@ -275,16 +278,6 @@ impl EffectLog {
         self.created += 1;
         json!({"libraryId": parent["libraryId"], "key": format!("NEW{:05}", self.created)})
     }
-}
-
-/// The `operationId` of a write to `member` that takes one.
-fn operation_id<'a>(member: &str, args: &'a Value) -> Option<&'a str> {
-    WRITE_MEMBERS
-        .iter()
-        .any(|(m, takes)| *m == member && *takes)
-        .then(|| args.get(0)?.get("operationId")?.as_str())
-        .flatten()
-        .filter(|s| !s.trim().is_empty())
 }
 
 fn unsupported(member: &str) -> HostError {
