@@ -269,8 +269,8 @@
   // Set by `configure`: builds the live objects of hook arguments (js/facade.js).
   let facade = null;
 
-  // Calls `fn` with the JSON argument (made live as `liveJson` describes, when
-  // given) and returns a JSON envelope: {kind: "ok", value} |
+  // Calls `fn` with the argument the host built from JSON (made live as
+  // `live` describes, when given) and returns a JSON envelope: {kind: "ok", value} |
   // {kind: "hook-error", error} | {kind: "invalid-output", message} |
   // {kind: "output-too-large", limit}. A hook that returns a thenable is
   // awaited: the call answers `null` and the envelope is kept for `takeSettled`
@@ -278,14 +278,13 @@
   //
   // With `sync`, a returned promise is not awaited: the call answers
   // {kind: "promise"} (the contract calls `normalizeSettings` synchronously).
-  function invoke(fn, argJson, maxBytes, liveJson, sync) {
+  function invoke(fn, arg, maxBytes, live, sync) {
     logsOpen = true;
     settled = undefined;
     let value;
     let pending = false;
     try {
-      let arg = JSONParse(argJson);
-      if (liveJson !== undefined) arg = facade.animate(arg, JSONParse(liveJson));
+      if (live !== undefined) arg = facade.animate(arg, live);
       value = fn(arg);
       if (sync && value instanceof PromiseCtor) {
         value.then(undefined, () => {});

@@ -1,9 +1,141 @@
-//! Large argument members cross into the engine only when a hook reads them.
+//! Arguments reach hooks exactly as `JSON.parse` would build them, a heap cap
+//! holds while they are built, and large members cross into the engine only
+//! when a hook reads them.
 
 mod common;
 
+use common::sandbox::{assert_healthy, call, sandbox, sandbox_with};
 use hookrun::run::{NoResults, RunOptions, RunReport, run};
-use serde_json::{Value, json};
+use hookrun::sandbox::{CallResult, Limits};
+use serde_json::{Map, Value, json};
+
+/// Values at the corners of the engine's own object format: array-index
+/// keys and keys that only look like them, keys the engine knows already,
+/// `__proto__`, every string width, integers at the 32-bit edges, doubles,
+/// negative zero, strings of each length modulo four, deep nesting.
+fn corner_values() -> Vec<Value> {
+    let mut deep = json!("bottom");
+    for _ in 0..100 {
+        deep = json!([deep]);
+    }
+    let mut values = vec![
+        json!({"b": 1, "1": 2, "a": 3, "0": 4, "01": 5, "2147483647": 6, "2147483648": 7,
+               "4294967294": 8, "4294967295": 9, "-1": 10, "1.5": 11, " 1": 12}),
+        json!({"__proto__": {"polluted": true}, "constructor": 1, "length": 2, "toString": "x",
+               "prototype": null}),
+        json!({"é": 1, "😀": 2, "": 3, "日本": [4], "a\u{0}b": 5}),
+        json!([
+            0,
+            -0.0,
+            1.0,
+            0.1,
+            2147483647,
+            2147483648i64,
+            -2147483648i64,
+            -2147483649i64,
+            9007199254740993u64,
+            u64::MAX,
+            i64::MIN,
+            1e300,
+            5e-324,
+            -1.5e-10
+        ]),
+        json!([
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "é",
+            "ÿ",
+            "Ā",
+            "日本語",
+            "😀",
+            "a\u{0}b",
+            "\u{ffff}",
+            "é😀",
+            "ÿĀ",
+            "\"quoted\" \\ back"
+        ]),
+        json!([{}, [], null, true, false, {"": {}}]),
+        deep,
+    ];
+    values.extend(["", "x", "é", "😀"].map(|s| json!(s)));
+    values.extend([json!(null), json!(7), json!(-7), json!(1e21)]);
+    values
+}
+
+/// The next number of a xorshift sequence.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// `pieces` random pieces of text, each of one to four UTF-8 bytes.
+fn text(state: &mut u64, pieces: u64) -> String {
+    const PIECES: [&str; 10] = ["a", "key", "é", "ÿ", "Ā", "😀", "0", "12", "\u{0}", "\""];
+    (0..pieces)
+        .map(|_| PIECES[(next(state) % 10) as usize])
+        .collect()
+}
+
+/// A deterministic random JSON value, biased to the corners above.
+fn random_value(state: &mut u64, depth: u32) -> Value {
+    match next(state) % if depth > 4 { 5 } else { 7 } {
+        0 => Value::Null,
+        1 => json!(next(state).is_multiple_of(2)),
+        2 => json!((next(state) as i64) >> (next(state) % 64)),
+        3 => json!(f64::from_bits(next(state)).clamp(-1e308, 1e308)),
+        4 => {
+            let pieces = next(state) % 9;
+            json!(text(state, pieces))
+        }
+        5 => Value::Array(
+            (0..next(state) % 6)
+                .map(|_| random_value(state, depth + 1))
+                .collect(),
+        ),
+        _ => {
+            let mut map = Map::new();
+            for _ in 0..next(state) % 6 {
+                let pieces = next(state) % 4;
+                map.insert(text(state, pieces), random_value(state, depth + 1));
+            }
+            Value::Object(map)
+        }
+    }
+}
+
+#[test]
+fn arguments_reach_hooks_as_json_parse_builds_them() {
+    let mut sb = sandbox();
+    let mut state = 0x9e37_79b9_7f4a_7c15;
+    let mut values = corner_values();
+    values.extend((0..300).map(|_| random_value(&mut state, 0)));
+    for value in values {
+        let text = serde_json::to_string(&value).unwrap();
+        let arg = json!({"value": value, "text": text});
+        let outcome = call(&mut sb, "crossing.mjs", "sameAsJsonParse", arg);
+        assert_eq!(outcome.result, CallResult::Ok(json!([])), "{text}");
+    }
+}
+
+#[test]
+fn an_argument_larger_than_the_heap_cap_ends_the_call_at_the_cap() {
+    let cap = 16 * 1024 * 1024;
+    let mut sb = sandbox_with(Limits {
+        timeout_ms: 5_000,
+        max_heap_bytes: cap,
+        ..Limits::default()
+    });
+    let items: Vec<String> = (0..40_000).map(|i| format!("{i:0>1000}")).collect();
+    let outcome = call(&mut sb, "happy.mjs", "nothing", json!({ "items": items }));
+    assert_eq!(outcome.result, CallResult::MemoryLimit { limit_bytes: cap });
+    assert_healthy(&mut sb);
+}
 
 /// A workflow whose one unit holds every selected parent, with `preflight`.
 fn run_all_in_one_unit(preflight: &str, apply: &str, parents: usize) -> RunReport {

@@ -12,6 +12,7 @@ use deno_core::{JsRuntime, ModuleId, PollEventLoopOptions, RuntimeOptions, v8};
 use serde_json::json;
 
 use super::breach::HeapCap;
+use super::crossing;
 use super::errors;
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
@@ -285,24 +286,14 @@ impl Engine {
             Err(result) => return (result, false),
         };
         let max_output = self.limits.max_output_bytes;
-        let (arg_text, live_text) = (json_text(arg), live.map(json_text));
-        self.call_state()
-            .borrow_mut()
-            .borrow_mut::<CallState>()
-            .arg_bytes = arg_text.len() as u64;
-        let args = {
+        let (args, arg_bytes) = {
             deno_core::scope!(scope, &mut self.runtime);
-            let text = |scope: &mut v8::PinScope, text: Option<&str>| {
-                let value: v8::Local<v8::Value> = match text {
-                    Some(text) => v8::String::new(scope, text)?.into(),
-                    None => v8::undefined(scope).into(),
-                };
-                Some(v8::Global::new(scope, value))
+            let crossed = crossing::cross(scope, arg);
+            let live = match live {
+                Some(live) => crossing::cross(scope, live).map(|c| c.value),
+                None => Some(v8::undefined(scope).into()),
             };
-            let (Some(arg), Some(live)) = (
-                text(scope, Some(&arg_text)),
-                text(scope, live_text.as_deref()),
-            ) else {
+            let (Some(arg), Some(live)) = (crossed, live) else {
                 let error = errors::plain(
                     "ArgumentError",
                     "the argument is too large to pass to the hook",
@@ -312,9 +303,13 @@ impl Engine {
             let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
             let limit: v8::Local<v8::Value> = v8::Number::new(scope, max_output as f64).into();
             let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
-            let [f, limit, sync] = [f, limit, sync].map(|v| v8::Global::new(scope, v));
-            [f, arg, limit, live, sync]
+            let args = [f, arg.value, limit, live, sync].map(|v| v8::Global::new(scope, v));
+            (args, arg.bytes)
         };
+        self.call_state()
+            .borrow_mut()
+            .borrow_mut::<CallState>()
+            .arg_bytes = arg_bytes as u64;
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
         // The answer comes back before the event loop turned: turn it, under
@@ -414,12 +409,6 @@ impl Engine {
             function: v8::Global::new(scope, function),
         })
     }
-}
-
-/// JSON text of a value, written straight into a buffer: `Value`'s `Display`
-/// goes through the formatter and costs about twice as much.
-fn json_text(value: &serde_json::Value) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
 
 /// Added to the error of a runtime that failed to start: QuickJS-ng under

@@ -20,6 +20,7 @@
 //! ```
 
 mod breach;
+mod crossing;
 mod engine;
 mod errors;
 mod host;

@@ -21,7 +21,7 @@ pub(crate) struct CallState {
     pub log_limit: u64,
     pub truncated: bool,
     pub op_calls: u64,
-    /// Bytes of JSON text the argument crossed in as.
+    /// Bytes the argument crossed in as.
     pub arg_bytes: u64,
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,
 }

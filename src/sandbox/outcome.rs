@@ -164,8 +164,9 @@ pub struct Usage {
     pub log_bytes: u64,
     /// Calls the hook made into the host.
     pub op_calls: u64,
-    /// Bytes of JSON text the argument crossed into the engine as; members
-    /// handed over on demand are not counted.
+    /// Bytes the argument crossed into the engine as (the engine's binary
+    /// object format under QuickJS, JSON text under V8); members handed over
+    /// on demand are not counted.
     pub arg_bytes: u64,
     /// Heap in use at the end of the call, where the engine reports it and
     /// [`super::SandboxOptions::measure_heap`] asks for it.

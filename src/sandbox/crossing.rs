@@ -1,0 +1,281 @@
+//! Hands a hook its argument as engine values.
+//!
+//! Under QuickJS the argument is written straight into the engine's own binary
+//! object format (what `JS_WriteObject` writes for plain data) and read back
+//! through `v8::ValueDeserializer`, which the QuickJS backend serves with
+//! `JS_ReadObject`. That skips writing JSON text on the host and tokenizing it
+//! in the engine, and each distinct key is turned into an engine atom once per
+//! argument instead of once per occurrence. The result is the value
+//! `JSON.parse` would build from the argument's JSON text: the same own
+//! enumerable data properties in the same order, array-index keys as numbers.
+//! Under V8 the argument crosses as JSON text.
+
+use deno_core::v8;
+#[cfg(feature = "quickjs")]
+use deno_core::v8::ValueDeserializerHelper;
+use serde_json::Value;
+
+/// The argument as engine values, and the size it crossed in as.
+pub(crate) struct Crossed<'s> {
+    pub value: v8::Local<'s, v8::Value>,
+    pub bytes: usize,
+}
+
+/// Builds `value` in the engine; `None` when the engine cannot hold it (a
+/// string or an argument too large, or the heap cap reached meanwhile).
+pub(crate) fn cross<'s>(scope: &mut v8::PinScope<'s, '_>, value: &Value) -> Option<Crossed<'s>> {
+    #[cfg(feature = "quickjs")]
+    if let Some(wire) = quickjs::encode(value) {
+        struct Plain;
+        impl v8::ValueDeserializerImpl for Plain {}
+        let context = scope.get_current_context();
+        let reader = v8::ValueDeserializer::new(scope, Box::new(Plain), &wire);
+        reader.read_header(context)?.then_some(())?;
+        return Some(Crossed {
+            value: reader.read_value(context)?,
+            bytes: wire.len(),
+        });
+    }
+    let text = serde_json::to_string(value).ok()?;
+    let string = v8::String::new(scope, &text)?;
+    Some(Crossed {
+        value: v8::json::parse(scope, string)?,
+        bytes: text.len(),
+    })
+}
+
+/// The QuickJS-ng binary object format (`BC_VERSION` 28), restricted to the
+/// tags JSON needs, wrapped the way v8x's value deserializer expects it.
+#[cfg(feature = "quickjs")]
+mod quickjs {
+    use std::collections::HashMap;
+
+    use serde_json::{Map, Number, Value};
+
+    /// v8x's wire header and magic, then its tag for one `JS_WriteObject` blob.
+    const WIRE_PREFIX: &[u8] = b"\xff\x0fQJSVV";
+    const BC_VERSION: u8 = 28;
+    const TAG_NULL: u8 = 1;
+    const TAG_FALSE: u8 = 3;
+    const TAG_TRUE: u8 = 4;
+    const TAG_INT32: u8 = 5;
+    const TAG_FLOAT64: u8 = 6;
+    const TAG_STRING: u8 = 7;
+    const TAG_OBJECT: u8 = 8;
+    const TAG_ARRAY: u8 = 9;
+    const ATOM_TYPE_STRING: u8 = 1;
+    /// Atom indexes start after the null atom.
+    const FIRST_ATOM: u32 = 1;
+    /// Keys that are array indexes are integer atoms, not strings.
+    const MAX_INT_ATOM: u32 = (1 << 31) - 1;
+    /// The reader refuses more distinct keys than this.
+    const MAX_ATOMS: usize = 1_000_000;
+
+    /// The argument in v8x's wire format, or `None` when the format cannot
+    /// carry it (then it crosses as JSON text).
+    pub(super) fn encode(value: &Value) -> Option<Vec<u8>> {
+        let mut writer = Writer::default();
+        writer.value(value);
+        if writer.atoms.len() > MAX_ATOMS {
+            return None;
+        }
+        let mut blob = Vec::with_capacity(writer.body.len() + 16 * writer.atoms.len() + 16);
+        blob.push(BC_VERSION);
+        blob.extend_from_slice(&[0; 4]);
+        leb128(&mut blob, writer.atoms.len() as u32);
+        for key in &writer.atoms {
+            blob.push(ATOM_TYPE_STRING);
+            string(&mut blob, key);
+        }
+        blob.extend_from_slice(&writer.body);
+        let sum = checksum(&blob[5..]);
+        blob[1..5].copy_from_slice(&sum.to_ne_bytes());
+
+        let mut wire = Vec::with_capacity(WIRE_PREFIX.len() + 4 + blob.len());
+        wire.extend_from_slice(WIRE_PREFIX);
+        wire.extend_from_slice(&u32::try_from(blob.len()).ok()?.to_le_bytes());
+        wire.extend_from_slice(&blob);
+        Some(wire)
+    }
+
+    #[derive(Default)]
+    struct Writer<'v> {
+        body: Vec<u8>,
+        atoms: Vec<&'v str>,
+        atom_index: HashMap<&'v str, u32>,
+    }
+
+    impl<'v> Writer<'v> {
+        fn value(&mut self, value: &'v Value) {
+            match value {
+                Value::Null => self.body.push(TAG_NULL),
+                Value::Bool(false) => self.body.push(TAG_FALSE),
+                Value::Bool(true) => self.body.push(TAG_TRUE),
+                Value::Number(n) => self.number(n),
+                Value::String(s) => {
+                    self.body.push(TAG_STRING);
+                    string(&mut self.body, s);
+                }
+                Value::Array(items) => {
+                    self.body.push(TAG_ARRAY);
+                    leb128(&mut self.body, length(items.len()));
+                    for item in items {
+                        self.value(item);
+                    }
+                }
+                Value::Object(map) => self.object(map),
+            }
+        }
+
+        fn number(&mut self, n: &Number) {
+            match n.as_i64().and_then(|i| i32::try_from(i).ok()) {
+                Some(i) => {
+                    self.body.push(TAG_INT32);
+                    // Zigzag, as the reader's signed LEB128 expects.
+                    leb128(&mut self.body, ((i << 1) ^ (i >> 31)) as u32);
+                }
+                None => {
+                    self.body.push(TAG_FLOAT64);
+                    let f = n.as_f64().unwrap_or(f64::NAN);
+                    self.body.extend_from_slice(&f.to_bits().to_ne_bytes());
+                }
+            }
+        }
+
+        fn object(&mut self, map: &'v Map<String, Value>) {
+            self.body.push(TAG_OBJECT);
+            leb128(&mut self.body, length(map.len()));
+            for (key, item) in map {
+                let atom = match index_key(key) {
+                    Some(n) => (n << 1) | 1,
+                    None => self.atom(key) << 1,
+                };
+                leb128(&mut self.body, atom);
+                self.value(item);
+            }
+        }
+
+        fn atom(&mut self, key: &'v str) -> u32 {
+            if let Some(&index) = self.atom_index.get(key) {
+                return index;
+            }
+            let index = FIRST_ATOM + self.atoms.len() as u32;
+            self.atoms.push(key);
+            self.atom_index.insert(key, index);
+            index
+        }
+    }
+
+    /// A length the format can state; larger ones make the reader fail, as
+    /// `JSON.parse` would run out of memory first.
+    fn length(n: usize) -> u32 {
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// The number a key names when the engine stores it as an integer atom:
+    /// canonical decimal (no sign, no leading zero) up to 2³¹ − 1.
+    fn index_key(key: &str) -> Option<u32> {
+        let bytes = key.as_bytes();
+        if bytes.is_empty() || bytes.len() > 10 || (bytes[0] == b'0' && bytes.len() > 1) {
+            return None;
+        }
+        let mut n: u64 = 0;
+        for &b in bytes {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            n = n * 10 + u64::from(b - b'0');
+        }
+        u32::try_from(n).ok().filter(|&n| n <= MAX_INT_ATOM)
+    }
+
+    /// A string as the engine stores it: Latin-1 when every character fits,
+    /// UTF-16 otherwise, after its length and width.
+    fn string(out: &mut Vec<u8>, s: &str) {
+        if s.is_ascii() {
+            leb128(out, length(s.len()) << 1);
+            out.extend_from_slice(s.as_bytes());
+        } else if s.chars().all(|c| u32::from(c) <= 0xff) {
+            leb128(out, length(s.chars().count()) << 1);
+            out.extend(s.chars().map(|c| c as u8));
+        } else {
+            leb128(out, (length(s.encode_utf16().count()) << 1) | 1);
+            for unit in s.encode_utf16() {
+                out.extend_from_slice(&unit.to_ne_bytes());
+            }
+        }
+    }
+
+    fn leb128(out: &mut Vec<u8>, mut v: u32) {
+        while v >= 0x80 {
+            out.push((v as u8 & 0x7f) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    /// The reader's integrity check over everything after version and sum.
+    fn checksum(p: &[u8]) -> u32 {
+        let word = |i: usize| u32::from_ne_bytes([p[i], p[i + 1], p[i + 2], p[i + 3]]);
+        let mut h: u32 = 0;
+        let mut i = 0;
+        while i + 4 < p.len() {
+            h = h.wrapping_add(word(i)).wrapping_mul(0x9e37_0001);
+            i += 4;
+        }
+        // A tail of exactly four bytes adds nothing: the reader sums one to
+        // three.
+        let rest = &p[i..];
+        let tail = match rest.len() {
+            1..=3 => rest
+                .iter()
+                .rev()
+                .fold(0u32, |acc, &b| acc << 8 | u32::from(b)),
+            _ => 0,
+        };
+        h.wrapping_add(tail).wrapping_mul(0x9e37_0001)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn index_keys_are_canonical_numbers_below_two_to_the_31() {
+            assert_eq!(index_key("0"), Some(0));
+            assert_eq!(index_key("42"), Some(42));
+            assert_eq!(index_key("2147483647"), Some(2_147_483_647));
+            for key in [
+                "",
+                "01",
+                "-1",
+                "1.5",
+                "2147483648",
+                "4294967295",
+                "12345678901",
+                "1a",
+            ] {
+                assert_eq!(index_key(key), None, "{key}");
+            }
+        }
+
+        #[test]
+        fn leb128_and_zigzag_match_the_reader() {
+            let mut out = Vec::new();
+            leb128(&mut out, 300);
+            assert_eq!(out, [0xac, 0x02]);
+            let mut w = Writer::default();
+            w.number(&Number::from(-1));
+            w.number(&Number::from(1));
+            assert_eq!(w.body, [TAG_INT32, 1, TAG_INT32, 2]);
+        }
+
+        #[test]
+        fn keys_repeat_as_one_atom() {
+            let value = serde_json::json!([{"a": 1, "b": 2}, {"a": 3, "7": 4}]);
+            let mut w = Writer::default();
+            w.value(&value);
+            assert_eq!(w.atoms, ["a", "b"]);
+        }
+    }
+}
