@@ -1,7 +1,7 @@
 // The objects hooks receive besides plain data: the `runtime` object with its
-// Host API facade, bundle readers and result contexts. Evaluated once per
-// runtime, before any hook module; its completion value is a factory the
-// prelude calls with its internals.
+// Host API facade, bundle readers and result contexts. Evaluated with the
+// prelude, before any hook module; its completion value is a factory the
+// prelude's `configure` calls with its internals.
 //
 // Every member answers through `hostCall`, which the Rust host bridge serves.
 // Calls made after the hook returned are refused (`canceled`), like the

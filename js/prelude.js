@@ -1,9 +1,14 @@
-// The hookrun prelude. Evaluated once per runtime, before any hook module.
+// The hookrun prelude. Evaluated before any hook module: under QuickJS once, at
+// build time, into the startup snapshot every runtime restores; under V8 once
+// per runtime (src/sandbox/boot.rs).
 //
-// It captures the engine internals it needs in closures, removes every
+// It captures the engine internals it needs in closures and returns
+// `configure`, which each runtime calls: it binds the ops, removes every
 // non-standard global (including `Deno`) from the hook's global scope, installs
 // `console`, and returns the internal API the Rust side drives. Hook code can
-// never reach that API: it is only the completion value of this script.
+// never reach that API: `configure` is the completion value of this script,
+// which the host takes (from the snapshot's global, deleting it) before any
+// hook code runs.
 //
 // All work done on behalf of the host uses intrinsics captured here, so a hook
 // that patches `Array.prototype` or `Object.prototype` cannot change how its
@@ -11,8 +16,10 @@
 (function hookrunPrelude(globalThis) {
   "use strict";
 
-  const core = globalThis.Deno.core;
-  const { op_hookrun_log, op_hookrun_host } = core.ops;
+  // Bound by `configure`: a runtime restored from the startup snapshot has
+  // its ops only from then on.
+  let op_hookrun_log;
+  let op_hookrun_host;
 
   const ObjectCreate = Object.create;
   const ObjectFreeze = Object.freeze;
@@ -373,6 +380,7 @@
 
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeFacade) {
+    ({ op_hookrun_log, op_hookrun_host } = globalThis.Deno.core.ops);
     removeNonStandardGlobals();
     detachPrepareStackTrace();
     facade = makeFacade(hostCall);

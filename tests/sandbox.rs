@@ -146,6 +146,18 @@ fn determinism_freezes_the_clock_and_seeds_random() {
 }
 
 #[test]
+fn runtimes_restored_from_one_snapshot_still_draw_their_own_random_numbers() {
+    let dice = || {
+        let mut sb = sandbox();
+        match call(&mut sb, "happy.mjs", "clockAndDice", Value::Null).result {
+            CallResult::Ok(value) => value["dice"].clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_ne!(dice(), dice());
+}
+
+#[test]
 fn missing_or_non_function_exports_are_load_errors() {
     let mut sb = sandbox();
     for export in ["doesNotExist", "notAFunction"] {

@@ -11,6 +11,7 @@ use deno_core::error::CoreError;
 use deno_core::{JsRuntime, ModuleId, PollEventLoopOptions, RuntimeOptions, v8};
 use serde_json::json;
 
+use super::boot;
 use super::breach::HeapCap;
 use super::crossing;
 use super::errors;
@@ -19,9 +20,6 @@ use super::ops::{CallState, hookrun_sandbox};
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
 use super::watchdog::Watchdog;
 use super::{Limits, SandboxError, SandboxOptions};
-
-const PRELUDE: &str = include_str!("../../js/prelude.js");
-const FACADE: &str = include_str!("../../js/facade.js");
 
 /// Which limit, if any, ended the current call.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -71,6 +69,7 @@ impl Engine {
             module_loader: Some(Rc::new(JailLoader(Rc::clone(&jail)))),
             extensions: vec![hookrun_sandbox::init(limits.max_log_bytes)],
             create_params: Some(create_params),
+            startup_snapshot: boot::SNAPSHOT,
             ..Default::default()
         })
         .map_err(|e| SandboxError::Engine(format!("{e}{RUNTIME_START_HINT}")))?;
@@ -99,12 +98,7 @@ impl Engine {
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
 
-        let configure = runtime
-            .execute_script("hookrun:prelude", PRELUDE)
-            .map_err(|e| SandboxError::Engine(format!("prelude failed: {e}")))?;
-        let facade = runtime
-            .execute_script("hookrun:facade", FACADE)
-            .map_err(|e| SandboxError::Engine(format!("facade failed: {e}")))?;
+        let boot::Boot { configure, facade } = boot::take(&mut runtime)?;
         let config = json!({
             "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
         });

@@ -19,6 +19,7 @@
 //! # Ok::<(), hookrun::sandbox::SandboxError>(())
 //! ```
 
+mod boot;
 mod breach;
 mod crossing;
 mod engine;

@@ -1,0 +1,55 @@
+//! Makes the startup snapshot under QuickJS: deno_core's bootstrap with the
+//! prelude and the host facade evaluated, so a runtime starts by restoring
+//! that state instead of running the JavaScript again (`src/sandbox/boot.rs`).
+
+/// The global the snapshot keeps `[configure, facadeFactory]` under; a
+/// runtime takes and deletes it before any hook code runs.
+const BOOT_GLOBAL: &str = "__hookrunBoot";
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=js/prelude.js");
+    println!("cargo:rerun-if-changed=js/facade.js");
+    println!("cargo:rustc-env=HOOKRUN_BOOT_GLOBAL={BOOT_GLOBAL}");
+    #[cfg(feature = "quickjs")]
+    snapshot::write();
+}
+
+#[cfg(feature = "quickjs")]
+#[path = "src/sandbox/process.rs"]
+mod process;
+
+#[cfg(feature = "quickjs")]
+mod snapshot {
+    use std::path::PathBuf;
+
+    use deno_core::{JsRuntimeForSnapshot, RuntimeOptions, v8};
+
+    pub fn write() {
+        // The engine would otherwise cache the scripts' bytecode in the
+        // builder's home directory.
+        super::process::disable_engine_disk_cache();
+        let out_dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
+        let out = PathBuf::from(out_dir).join("startup.snap");
+
+        let mut runtime = JsRuntimeForSnapshot::new(RuntimeOptions::default());
+        let mut evaluate = |name: &str, source: &'static str| {
+            runtime
+                .execute_script(name.to_string(), source)
+                .unwrap_or_else(|e| panic!("{name} failed while making the startup snapshot: {e}"))
+        };
+        let configure = evaluate("hookrun:prelude", include_str!("js/prelude.js"));
+        let facade = evaluate("hookrun:facade", include_str!("js/facade.js"));
+        {
+            deno_core::scope!(scope, &mut runtime);
+            let pair = [configure, facade].map(|value| v8::Local::new(scope, value));
+            let pair = v8::Array::new_with_elements(scope, &pair);
+            let key = v8::String::new(scope, super::BOOT_GLOBAL).expect("a short ASCII key");
+            let global = scope.get_current_context().global(scope);
+            global.set(scope, key.into(), pair.into());
+        }
+        let snapshot = runtime.snapshot();
+        std::fs::write(&out, snapshot)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    }
+}
