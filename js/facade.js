@@ -14,6 +14,11 @@
   const ObjectKeys = Object.keys;
   const ObjectIsFrozen = Object.isFrozen;
   const ObjectDefineProperty = Object.defineProperty;
+  const ObjectDefineProperties = Object.defineProperties;
+  const ReflectApply = Reflect.apply;
+  const WeakMapCtor = WeakMap;
+  const WeakMapGet = WeakMap.prototype.get;
+  const WeakMapSet = WeakMap.prototype.set;
   const ArrayIsArray = Array.isArray;
   const JSONParse = JSON.parse;
   const PromiseCtor = Promise;
@@ -147,20 +152,48 @@
       return ObjectFreeze(signal);
     }
 
+    // A Host API facade's namespaces are built on first read: most hooks
+    // touch few of them or none, and building every member of every
+    // namespace cost more than the rest of a call. Each facade remembers its
+    // call, so a namespace read from a facade kept past its call still
+    // refuses to run.
+    const hostApiCalls = new WeakMapCtor();
+    const NAMESPACES = ObjectCreate(null);
+    const namespaceNames = ObjectKeys(HOST_MEMBERS);
+    for (let i = 0; i < namespaceNames.length; i++) {
+      const ns = namespaceNames[i];
+      NAMESPACES[ns] = {
+        __proto__: null,
+        enumerable: true,
+        get: function namespace() {
+          return hostApiNamespace(this, ns);
+        },
+      };
+    }
+
+    function hostApiNamespace(api, ns) {
+      const built = ReflectApply(WeakMapGet, hostApiCalls, [api]);
+      if (built === undefined) {
+        throw new ErrorCtor(`hostApi.${ns} can only be read from runtime.hostApi itself`);
+      }
+      let group = built.groups[ns];
+      if (group === undefined) {
+        group = ObjectCreate(null);
+        const names = HOST_MEMBERS[ns];
+        for (let j = 0; j < names.length; j++) {
+          group[names[j]] = member(built.callId, `${ns}.${names[j]}`);
+        }
+        built.groups[ns] = ObjectFreeze(group);
+      }
+      return group;
+    }
+
     function makeHostApi(callId, spec) {
       const api = ObjectCreate(null);
       api.version = 12;
       api.interactionMode = spec.interactionMode || "non_interactive";
-      const namespaces = ObjectKeys(HOST_MEMBERS);
-      for (let i = 0; i < namespaces.length; i++) {
-        const ns = namespaces[i];
-        const group = ObjectCreate(null);
-        const names = HOST_MEMBERS[ns];
-        for (let j = 0; j < names.length; j++) {
-          group[names[j]] = member(callId, `${ns}.${names[j]}`);
-        }
-        api[ns] = ObjectFreeze(group);
-      }
+      ObjectDefineProperties(api, NAMESPACES);
+      ReflectApply(WeakMapSet, hostApiCalls, [api, { callId, groups: ObjectCreate(null) }]);
       return ObjectFreeze(api);
     }
 

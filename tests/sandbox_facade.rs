@@ -78,8 +78,14 @@ fn the_runtime_facade_reaches_the_host_and_closes_after_the_call() {
         }))
     );
     assert_eq!(host.borrow().calls[0].0, "library.getItemDetail");
+    let answered = host.borrow().calls.len();
     let late = run(&mut sb, "lateCall", json!({}), json!([]), &host);
-    assert_eq!(late, CallResult::Ok(json!("canceled")));
+    assert_eq!(late, CallResult::Ok(json!(["canceled", "canceled"])));
+    assert_eq!(
+        host.borrow().calls.len(),
+        answered,
+        "late calls never reach the host"
+    );
 }
 
 #[test]
