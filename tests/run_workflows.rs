@@ -362,6 +362,20 @@ fn deterministic_reports_are_identical() {
 }
 
 #[test]
+fn streamed_reports_are_the_reports_json() {
+    let report = run_case(
+        "workflows/mineru-package",
+        "workflows/mineru-package/pdf-split/cases/long-book.json",
+    );
+    for deterministic in [false, true] {
+        let mut out = Vec::new();
+        report.write_json(&mut out, deterministic).unwrap();
+        let expected = format!("{}\n", report.to_json(deterministic));
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
+}
+
+#[test]
 fn progress_is_reported_after_each_unit_of_each_phase() {
     use hookrun::run::{Case, Phase, Progress, ProgressHook, RunOptions, run};
     use std::sync::{Arc, Mutex};

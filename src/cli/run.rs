@@ -66,7 +66,8 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
     };
     let report = run(&workflow, input, results, &options);
     if args.json {
-        println!("{}", report.to_json(args.deterministic));
+        let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        report.write_json(stdout, args.deterministic)?;
     } else {
         print_human(&report, &workflow.jail_root, args.quiet);
     }

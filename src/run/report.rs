@@ -241,4 +241,22 @@ impl RunReport {
         }
         value
     }
+
+    /// Writes the report's JSON ([`RunReport::to_json`]) and a newline to
+    /// `out`. Unless `deterministic` asks for figures to be dropped, the
+    /// report is serialised as it streams out, without a second copy of it in
+    /// memory.
+    pub fn write_json(
+        &self,
+        mut out: impl std::io::Write,
+        deterministic: bool,
+    ) -> std::io::Result<()> {
+        if deterministic {
+            serde_json::to_writer(&mut out, &self.to_json(true))?;
+        } else {
+            serde_json::to_writer(&mut out, self)?;
+        }
+        writeln!(out)?;
+        out.flush()
+    }
 }
