@@ -15,33 +15,38 @@ use deno_core::v8;
 use deno_core::v8::ValueDeserializerHelper;
 use serde_json::Value;
 
-/// The argument as engine values, and the size it crossed in as.
+/// The argument as engine values, if the engine could build it, and the size
+/// it crossed in as.
 pub(crate) struct Crossed<'s> {
-    pub value: v8::Local<'s, v8::Value>,
+    pub value: Option<v8::Local<'s, v8::Value>>,
     pub bytes: usize,
 }
 
-/// Builds `value` in the engine; `None` when the engine cannot hold it (a
-/// string or an argument too large, or the heap cap reached meanwhile).
-pub(crate) fn cross<'s>(scope: &mut v8::PinScope<'s, '_>, value: &Value) -> Option<Crossed<'s>> {
+/// Builds `value` in the engine. The value is `None` when the engine cannot
+/// hold it: a string longer than the engine allows, nesting deeper than its
+/// stack, or the heap cap reached meanwhile.
+pub(crate) fn cross<'s>(scope: &mut v8::PinScope<'s, '_>, value: &Value) -> Crossed<'s> {
     #[cfg(feature = "quickjs")]
     if let Some(wire) = quickjs::encode(value) {
         struct Plain;
         impl v8::ValueDeserializerImpl for Plain {}
         let context = scope.get_current_context();
         let reader = v8::ValueDeserializer::new(scope, Box::new(Plain), &wire);
-        reader.read_header(context)?.then_some(())?;
-        return Some(Crossed {
-            value: reader.read_value(context)?,
+        let value = match reader.read_header(context) {
+            Some(true) => reader.read_value(context),
+            _ => None,
+        };
+        return Crossed {
+            value,
             bytes: wire.len(),
-        });
+        };
     }
-    let text = serde_json::to_string(value).ok()?;
-    let string = v8::String::new(scope, &text)?;
-    Some(Crossed {
-        value: v8::json::parse(scope, string)?,
+    let text = serde_json::to_string(value).unwrap_or_default();
+    let value = v8::String::new(scope, &text).and_then(|string| v8::json::parse(scope, string));
+    Crossed {
+        value,
         bytes: text.len(),
-    })
+    }
 }
 
 /// The QuickJS-ng binary object format (`BC_VERSION` 28), restricted to the
@@ -70,31 +75,32 @@ mod quickjs {
     const MAX_INT_ATOM: u32 = (1 << 31) - 1;
     /// The reader refuses more distinct keys than this.
     const MAX_ATOMS: usize = 1_000_000;
+    /// The longest string the engine holds, in characters (`JS_STRING_LEN_MAX`).
+    const MAX_STRING_LEN: usize = (1 << 30) - 1;
 
     /// The argument in v8x's wire format, or `None` when the format cannot
-    /// carry it (then it crosses as JSON text).
+    /// carry it (then it crosses as JSON text, where the engine refuses
+    /// what it cannot hold). Every length is checked, so the reader never
+    /// takes string contents for tags.
     pub(super) fn encode(value: &Value) -> Option<Vec<u8>> {
         let mut writer = Writer::default();
-        writer.value(value);
-        if writer.atoms.len() > MAX_ATOMS {
-            return None;
-        }
-        let mut blob = Vec::with_capacity(writer.body.len() + 16 * writer.atoms.len() + 16);
-        blob.push(BC_VERSION);
-        blob.extend_from_slice(&[0; 4]);
-        leb128(&mut blob, writer.atoms.len() as u32);
-        for key in &writer.atoms {
-            blob.push(ATOM_TYPE_STRING);
-            string(&mut blob, key);
-        }
-        blob.extend_from_slice(&writer.body);
-        let sum = checksum(&blob[5..]);
-        blob[1..5].copy_from_slice(&sum.to_ne_bytes());
-
-        let mut wire = Vec::with_capacity(WIRE_PREFIX.len() + 4 + blob.len());
+        writer.value(value)?;
+        let mut wire = Vec::with_capacity(writer.body.len() + 16 * writer.atoms.len() + 32);
         wire.extend_from_slice(WIRE_PREFIX);
-        wire.extend_from_slice(&u32::try_from(blob.len()).ok()?.to_le_bytes());
-        wire.extend_from_slice(&blob);
+        let blob_start = wire.len() + 4;
+        wire.extend_from_slice(&[0; 4]);
+        wire.push(BC_VERSION);
+        wire.extend_from_slice(&[0; 4]);
+        leb128(&mut wire, writer.atoms.len() as u32);
+        for key in &writer.atoms {
+            wire.push(ATOM_TYPE_STRING);
+            string(&mut wire, key)?;
+        }
+        wire.extend_from_slice(&writer.body);
+        let blob_len = u32::try_from(wire.len() - blob_start).ok()?;
+        wire[blob_start - 4..blob_start].copy_from_slice(&blob_len.to_le_bytes());
+        let sum = checksum(&wire[blob_start + 5..]);
+        wire[blob_start + 1..blob_start + 5].copy_from_slice(&sum.to_ne_bytes());
         Some(wire)
     }
 
@@ -106,7 +112,7 @@ mod quickjs {
     }
 
     impl<'v> Writer<'v> {
-        fn value(&mut self, value: &'v Value) {
+        fn value(&mut self, value: &'v Value) -> Option<()> {
             match value {
                 Value::Null => self.body.push(TAG_NULL),
                 Value::Bool(false) => self.body.push(TAG_FALSE),
@@ -114,17 +120,18 @@ mod quickjs {
                 Value::Number(n) => self.number(n),
                 Value::String(s) => {
                     self.body.push(TAG_STRING);
-                    string(&mut self.body, s);
+                    string(&mut self.body, s)?;
                 }
                 Value::Array(items) => {
                     self.body.push(TAG_ARRAY);
-                    leb128(&mut self.body, length(items.len()));
+                    leb128(&mut self.body, u32::try_from(items.len()).ok()?);
                     for item in items {
-                        self.value(item);
+                        self.value(item)?;
                     }
                 }
-                Value::Object(map) => self.object(map),
+                Value::Object(map) => self.object(map)?,
             }
+            Some(())
         }
 
         fn number(&mut self, n: &Number) {
@@ -142,34 +149,34 @@ mod quickjs {
             }
         }
 
-        fn object(&mut self, map: &'v Map<String, Value>) {
+        fn object(&mut self, map: &'v Map<String, Value>) -> Option<()> {
             self.body.push(TAG_OBJECT);
-            leb128(&mut self.body, length(map.len()));
+            leb128(&mut self.body, u32::try_from(map.len()).ok()?);
             for (key, item) in map {
                 let atom = match index_key(key) {
                     Some(n) => (n << 1) | 1,
-                    None => self.atom(key) << 1,
+                    None => self.atom(key)? << 1,
                 };
                 leb128(&mut self.body, atom);
-                self.value(item);
+                self.value(item)?;
             }
+            Some(())
         }
 
-        fn atom(&mut self, key: &'v str) -> u32 {
+        /// The index of `key` in the atom table; `None` once the table has
+        /// more keys than the reader accepts.
+        fn atom(&mut self, key: &'v str) -> Option<u32> {
             if let Some(&index) = self.atom_index.get(key) {
-                return index;
+                return Some(index);
+            }
+            if self.atoms.len() >= MAX_ATOMS {
+                return None;
             }
             let index = FIRST_ATOM + self.atoms.len() as u32;
             self.atoms.push(key);
             self.atom_index.insert(key, index);
-            index
+            Some(index)
         }
-    }
-
-    /// A length the format can state; larger ones make the reader fail, as
-    /// `JSON.parse` would run out of memory first.
-    fn length(n: usize) -> u32 {
-        u32::try_from(n).unwrap_or(u32::MAX)
     }
 
     /// The number a key names when the engine stores it as an integer atom:
@@ -190,20 +197,27 @@ mod quickjs {
     }
 
     /// A string as the engine stores it: Latin-1 when every character fits,
-    /// UTF-16 otherwise, after its length and width.
-    fn string(out: &mut Vec<u8>, s: &str) {
+    /// UTF-16 otherwise, after its length and width; `None` when the engine
+    /// cannot hold it.
+    fn string(out: &mut Vec<u8>, s: &str) -> Option<()> {
         if s.is_ascii() {
-            leb128(out, length(s.len()) << 1);
+            leb128(out, string_header(s.len(), false)?);
             out.extend_from_slice(s.as_bytes());
         } else if s.chars().all(|c| u32::from(c) <= 0xff) {
-            leb128(out, length(s.chars().count()) << 1);
+            leb128(out, string_header(s.chars().count(), false)?);
             out.extend(s.chars().map(|c| c as u8));
         } else {
-            leb128(out, (length(s.encode_utf16().count()) << 1) | 1);
+            leb128(out, string_header(s.encode_utf16().count(), true)?);
             for unit in s.encode_utf16() {
                 out.extend_from_slice(&unit.to_ne_bytes());
             }
         }
+        Some(())
+    }
+
+    /// A string's length and width as the reader takes them.
+    fn string_header(len: usize, wide: bool) -> Option<u32> {
+        (len <= MAX_STRING_LEN).then_some(((len as u32) << 1) | u32::from(wide))
     }
 
     fn leb128(out: &mut Vec<u8>, mut v: u32) {
@@ -274,8 +288,25 @@ mod quickjs {
         fn keys_repeat_as_one_atom() {
             let value = serde_json::json!([{"a": 1, "b": 2}, {"a": 3, "7": 4}]);
             let mut w = Writer::default();
-            w.value(&value);
+            w.value(&value).unwrap();
             assert_eq!(w.atoms, ["a", "b"]);
+        }
+
+        #[test]
+        fn strings_longer_than_the_engine_holds_are_refused_not_wrapped() {
+            assert_eq!(string_header(3, false), Some(6));
+            assert_eq!(string_header(3, true), Some(7));
+            assert_eq!(string_header(MAX_STRING_LEN, true), Some((1 << 31) - 1));
+            assert_eq!(string_header(MAX_STRING_LEN + 1, false), None);
+            assert_eq!(string_header(1 << 31, false), None);
+        }
+
+        #[test]
+        fn more_keys_than_the_reader_accepts_cross_as_json_text() {
+            let keys: serde_json::Map<String, Value> = (0..=MAX_ATOMS)
+                .map(|i| (format!("k{i}"), Value::Null))
+                .collect();
+            assert!(encode(&Value::Object(keys)).is_none());
         }
     }
 }

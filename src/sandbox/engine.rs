@@ -282,28 +282,34 @@ impl Engine {
         let max_output = self.limits.max_output_bytes;
         let (args, arg_bytes) = {
             deno_core::scope!(scope, &mut self.runtime);
-            let crossed = crossing::cross(scope, arg);
+            let arg = crossing::cross(scope, arg);
             let live = match live {
-                Some(live) => crossing::cross(scope, live).map(|c| c.value),
+                Some(live) => crossing::cross(scope, live).value,
                 None => Some(v8::undefined(scope).into()),
             };
-            let (Some(arg), Some(live)) = (crossed, live) else {
-                let error = errors::plain(
-                    "ArgumentError",
-                    "the argument is too large to pass to the hook",
-                );
-                return (CallResult::LoadError(error), false);
-            };
-            let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
-            let limit: v8::Local<v8::Value> = v8::Number::new(scope, max_output as f64).into();
-            let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
-            let args = [f, arg.value, limit, live, sync].map(|v| v8::Global::new(scope, v));
-            (args, arg.bytes)
+            match (arg.value, live) {
+                (Some(value), Some(live)) => {
+                    let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
+                    let limit: v8::Local<v8::Value> =
+                        v8::Number::new(scope, max_output as f64).into();
+                    let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
+                    let args = [f, value, limit, live, sync].map(|v| v8::Global::new(scope, v));
+                    (Some(args), arg.bytes)
+                }
+                _ => (None, arg.bytes),
+            }
         };
         self.call_state()
             .borrow_mut()
             .borrow_mut::<CallState>()
             .arg_bytes = arg_bytes as u64;
+        let Some(args) = args else {
+            let error = errors::plain(
+                "ArgumentError",
+                "the argument cannot be built in the engine: it holds a string longer than 2^30 - 1 characters, is nested too deeply, or is too large for the heap cap",
+            );
+            return (CallResult::LoadError(error), false);
+        };
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
         // The answer comes back before the event loop turned: turn it, under
