@@ -1,6 +1,8 @@
 //! Makes the startup snapshot under QuickJS: deno_core's bootstrap with the
 //! prelude and the host facade evaluated, so a runtime starts by restoring
 //! that state instead of running the JavaScript again (`src/sandbox/boot.rs`).
+//! The snapshot is the engine's in-memory layout, made by running the engine
+//! on the build machine, so a cross-compiled build goes without one.
 
 /// The global the snapshot keeps `[configure, facadeFactory]` under; a
 /// runtime takes and deletes it before any hook code runs.
@@ -11,8 +13,14 @@ fn main() {
     println!("cargo:rerun-if-changed=js/prelude.js");
     println!("cargo:rerun-if-changed=js/facade.js");
     println!("cargo:rustc-env=HOOKRUN_BOOT_GLOBAL={BOOT_GLOBAL}");
+    println!("cargo::rustc-check-cfg=cfg(hookrun_snapshot)");
     #[cfg(feature = "quickjs")]
-    snapshot::write();
+    if std::env::var("TARGET") == std::env::var("HOST") {
+        snapshot::write();
+        println!("cargo:rustc-cfg=hookrun_snapshot");
+    } else {
+        println!("cargo:warning=cross-compiling: runtimes start without a startup snapshot");
+    }
 }
 
 #[cfg(feature = "quickjs")]

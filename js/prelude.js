@@ -381,6 +381,9 @@
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeFacade) {
     ({ op_hookrun_log, op_hookrun_host } = globalThis.Deno.core.ops);
+    if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function") {
+      throw new ErrorCtor("the hookrun ops are not bound in this runtime");
+    }
     removeNonStandardGlobals();
     detachPrepareStackTrace();
     facade = makeFacade(hostCall);

@@ -313,6 +313,7 @@ fn deno_and_host_globals_are_out_of_reach() {
         CallResult::Ok(json!({
             "deno": "undefined", "core": "undefined", "fetch": "undefined",
             "setTimeout": "undefined", "bootstrap": "undefined",
+            "snapshotBoot": "undefined", "hiddenGlobals": [],
             "viaFunction": "undefined", "viaEval": "undefined", "viaConstructor": true
         }))
     );

@@ -2,22 +2,23 @@
 //! (`js/prelude.js`) and the host facade (`js/facade.js`) evaluated.
 //!
 //! Under QuickJS, `build.rs` evaluates them once and stores the result as a
-//! startup snapshot in the binary; a runtime restores it, which costs about a
-//! fifth of running the bootstrap again. Under V8 every runtime evaluates the
-//! scripts itself. Either way the prelude's `configure` then runs per runtime,
-//! with that runtime's options and ops.
+//! startup snapshot in the binary (`cfg(hookrun_snapshot)`); a runtime
+//! restores it, which costs about a quarter of running the bootstrap again.
+//! Under V8, and when cross-compiling, every runtime evaluates the scripts
+//! itself. Either way the prelude's `configure` then runs per runtime, with
+//! that runtime's options and ops.
 
 use deno_core::{JsRuntime, v8};
 
 use super::SandboxError;
 
 /// The snapshot a runtime starts from, if the engine has one.
-#[cfg(feature = "quickjs")]
+#[cfg(hookrun_snapshot)]
 pub(crate) const SNAPSHOT: Option<&'static [u8]> =
     Some(include_bytes!(concat!(env!("OUT_DIR"), "/startup.snap")));
 
 /// The snapshot a runtime starts from, if the engine has one.
-#[cfg(not(feature = "quickjs"))]
+#[cfg(not(hookrun_snapshot))]
 pub(crate) const SNAPSHOT: Option<&'static [u8]> = None;
 
 /// The prelude's `configure` and the facade's factory of a runtime that just
@@ -28,7 +29,7 @@ pub(crate) struct Boot {
 }
 
 /// Takes the pair the snapshot keeps on the global object, and deletes it.
-#[cfg(feature = "quickjs")]
+#[cfg(hookrun_snapshot)]
 pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
     let missing = || SandboxError::Engine("the startup snapshot holds no prelude".into());
     deno_core::scope!(scope, runtime);
@@ -50,7 +51,7 @@ pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
 }
 
 /// Evaluates the prelude and the facade in a runtime that just started.
-#[cfg(not(feature = "quickjs"))]
+#[cfg(not(hookrun_snapshot))]
 pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
     let configure = runtime
         .execute_script("hookrun:prelude", include_str!("../../js/prelude.js"))
