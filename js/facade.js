@@ -14,11 +14,6 @@
   const ObjectKeys = Object.keys;
   const ObjectIsFrozen = Object.isFrozen;
   const ObjectDefineProperty = Object.defineProperty;
-  const ObjectDefineProperties = Object.defineProperties;
-  const ReflectApply = Reflect.apply;
-  const WeakMapCtor = WeakMap;
-  const WeakMapGet = WeakMap.prototype.get;
-  const WeakMapSet = WeakMap.prototype.set;
   const ArrayIsArray = Array.isArray;
   const JSONParse = JSON.parse;
   const PromiseCtor = Promise;
@@ -154,46 +149,33 @@
 
     // A Host API facade's namespaces are built on first read: most hooks
     // touch few of them or none, and building every member of every
-    // namespace cost more than the rest of a call. Each facade remembers its
-    // call, so a namespace read from a facade kept past its call still
-    // refuses to run.
-    const hostApiCalls = new WeakMapCtor();
-    const NAMESPACES = ObjectCreate(null);
+    // namespace cost more than the rest of a call. Each getter belongs to its
+    // call, so a namespace first read from a facade kept past its call still
+    // refuses to run, and reads through a proxy or a derived object work.
     const namespaceNames = ObjectKeys(HOST_MEMBERS);
-    for (let i = 0; i < namespaceNames.length; i++) {
-      const ns = namespaceNames[i];
-      NAMESPACES[ns] = {
-        __proto__: null,
-        enumerable: true,
-        get: function namespace() {
-          return hostApiNamespace(this, ns);
-        },
-      };
-    }
 
-    function hostApiNamespace(api, ns) {
-      const built = ReflectApply(WeakMapGet, hostApiCalls, [api]);
-      if (built === undefined) {
-        throw new ErrorCtor(`hostApi.${ns} can only be read from runtime.hostApi itself`);
+    function makeNamespace(callId, ns) {
+      const group = ObjectCreate(null);
+      const names = HOST_MEMBERS[ns];
+      for (let j = 0; j < names.length; j++) {
+        group[names[j]] = member(callId, `${ns}.${names[j]}`);
       }
-      let group = built.groups[ns];
-      if (group === undefined) {
-        group = ObjectCreate(null);
-        const names = HOST_MEMBERS[ns];
-        for (let j = 0; j < names.length; j++) {
-          group[names[j]] = member(built.callId, `${ns}.${names[j]}`);
-        }
-        built.groups[ns] = ObjectFreeze(group);
-      }
-      return group;
+      return ObjectFreeze(group);
     }
 
     function makeHostApi(callId, spec) {
       const api = ObjectCreate(null);
       api.version = 12;
       api.interactionMode = spec.interactionMode || "non_interactive";
-      ObjectDefineProperties(api, NAMESPACES);
-      ReflectApply(WeakMapSet, hostApiCalls, [api, { callId, groups: ObjectCreate(null) }]);
+      const built = ObjectCreate(null);
+      for (let i = 0; i < namespaceNames.length; i++) {
+        const ns = namespaceNames[i];
+        ObjectDefineProperty(api, ns, {
+          __proto__: null,
+          enumerable: true,
+          get: () => built[ns] || (built[ns] = makeNamespace(callId, ns)),
+        });
+      }
       return ObjectFreeze(api);
     }
 

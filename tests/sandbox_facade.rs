@@ -73,6 +73,8 @@ fn the_runtime_facade_reaches_the_host_and_closes_after_the_call() {
             "version": 12,
             "hookName": "preflight",
             "scriptGlobal": "function",
+            "viaProxy": "function",
+            "viaDerived": "function",
             "aborted": false,
             "b64": "aGk="
         }))
