@@ -41,6 +41,7 @@
   const MapCtor = Map;
   const MapPrototypeGet = Map.prototype.get;
   const MapPrototypeSet = Map.prototype.set;
+  const FunctionPrototypeCall = Function.prototype.call;
   const SymbolPrototypeToString = Symbol.prototype.toString;
   const ErrorCtor = Error;
   const StringCtor = String;
@@ -234,28 +235,38 @@
   // back with a recursion limit of 128.
   const MAX_OUTPUT_DEPTH = 100;
 
+  // Bound once, so the replacer below calls them without allocating.
+  const mapGet = FunctionPrototypeCall.bind(MapPrototypeGet);
+  const mapSet = FunctionPrototypeCall.bind(MapPrototypeSet);
+
   function serialize(value, maxBytes) {
     if (value === undefined) return "null";
     let budget = maxBytes;
-    const charge = (n) => {
-      budget -= n;
-      if (budget < 0) throw new OutputTooLarge(maxBytes);
-    };
     const depths = new MapCtor();
+    // Names the offending value only when there is one: the replacer runs for
+    // every value of every result.
+    const where = (key) => (key === "" ? "the returned value" : `property ${JSONStringify(key)}`);
     const replacer = function (key, v) {
       const t = typeof v;
-      const where = key === "" ? "the returned value" : `property ${JSONStringify(key)}`;
-      if (v !== null && t === "object") {
-        const depth = (call(MapPrototypeGet, depths, this) || 0) + 1;
-        if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
-        call(MapPrototypeSet, depths, v, depth);
+      if (t === "string") {
+        budget -= v.length + 2;
+      } else {
+        if (t === "object" && v !== null) {
+          const depth = (mapGet(depths, this) || 0) + 1;
+          if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+          mapSet(depths, v, depth);
+        } else if (t === "number") {
+          if (!NumberIsFinite(v)) throw new InvalidOutput(`${where(key)} is ${StringCtor(v)}, which JSON cannot represent`);
+        } else if (t === "function") {
+          throw new InvalidOutput(`${where(key)} is a function, which cannot cross the sandbox boundary as JSON`);
+        } else if (t === "symbol") {
+          throw new InvalidOutput(`${where(key)} is a symbol, which cannot cross the sandbox boundary as JSON`);
+        } else if (t === "bigint") {
+          throw new InvalidOutput(`${where(key)} is a BigInt; convert it to a number or string first`);
+        }
+        budget -= key.length + 4;
       }
-      if (t === "function") throw new InvalidOutput(`${where} is a function, which cannot cross the sandbox boundary as JSON`);
-      if (t === "symbol") throw new InvalidOutput(`${where} is a symbol, which cannot cross the sandbox boundary as JSON`);
-      if (t === "bigint") throw new InvalidOutput(`${where} is a BigInt; convert it to a number or string first`);
-      if (t === "number" && !NumberIsFinite(v)) throw new InvalidOutput(`${where} is ${StringCtor(v)}, which JSON cannot represent`);
-      if (t === "string") charge(v.length + 2);
-      else charge(key.length + 4);
+      if (budget < 0) throw new OutputTooLarge(maxBytes);
       return v;
     };
     let text;

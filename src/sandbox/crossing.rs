@@ -83,7 +83,11 @@ mod quickjs {
     /// what it cannot hold). Every length is checked, so the reader never
     /// takes string contents for tags.
     pub(super) fn encode(value: &Value) -> Option<Vec<u8>> {
-        let mut writer = Writer::default();
+        let mut writer = Writer {
+            body: Vec::with_capacity(256),
+            atoms: Vec::with_capacity(64),
+            atom_index: HashMap::with_capacity(64),
+        };
         writer.value(value)?;
         let mut wire = Vec::with_capacity(writer.body.len() + 16 * writer.atoms.len() + 32);
         wire.extend_from_slice(WIRE_PREFIX);
