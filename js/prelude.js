@@ -27,7 +27,6 @@
   const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
   const ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
   const ObjectDefineProperty = Object.defineProperty;
-  const ReflectApply = Reflect.apply;
   const ReflectDeleteProperty = Reflect.deleteProperty;
   const JSONParse = JSON.parse;
   const JSONStringify = JSON.stringify;
@@ -51,12 +50,19 @@
   const PromiseCtor = Promise;
   const PromisePrototypeThen = Promise.prototype.then;
 
-  const call = (fn, self, ...args) => ReflectApply(fn, self, args);
-  const join = (arr, sep) => call(ArrayPrototypeJoin, arr, sep);
-  const map = (arr, fn) => call(ArrayPrototypeMap, arr, fn);
-  const setHas = (s, v) => call(SetPrototypeHas, s, v);
-  const setAdd = (s, v) => call(SetPrototypeAdd, s, v);
-  const setDelete = (s, v) => call(SetPrototypeDelete, s, v);
+  // `uncurry(Set.prototype.has)(set, value)` calls the captured method on
+  // `set`; bound once here, so a call allocates nothing and later patches of
+  // `Function.prototype.call` do not reach it.
+  const uncurry = (fn) => FunctionPrototypeCall.bind(fn);
+  const join = uncurry(ArrayPrototypeJoin);
+  const map = uncurry(ArrayPrototypeMap);
+  const setHas = uncurry(SetPrototypeHas);
+  const setAdd = uncurry(SetPrototypeAdd);
+  const setDelete = uncurry(SetPrototypeDelete);
+  const mapGet = uncurry(MapPrototypeGet);
+  const mapSet = uncurry(MapPrototypeSet);
+  const symbolToString = uncurry(SymbolPrototypeToString);
+  const promiseThen = uncurry(PromisePrototypeThen);
 
   // ---- Globals a hook may see --------------------------------------------
   // Standard ECMAScript globals only; everything the embedding added is removed.
@@ -145,7 +151,7 @@
     switch (typeof value) {
       case "string": return JSONStringify(value);
       case "function": return `[Function ${value.name || "(anonymous)"}]`;
-      case "symbol": return call(SymbolPrototypeToString, value);
+      case "symbol": return symbolToString(value);
       case "bigint": return `${StringCtor(value)}n`;
       case "undefined": return "undefined";
       case "object": break;
@@ -235,10 +241,6 @@
   // back with a recursion limit of 128.
   const MAX_OUTPUT_DEPTH = 100;
 
-  // Bound once, so the replacer below calls them without allocating.
-  const mapGet = FunctionPrototypeCall.bind(MapPrototypeGet);
-  const mapSet = FunctionPrototypeCall.bind(MapPrototypeSet);
-
   function serialize(value, maxBytes) {
     if (value === undefined) return "null";
     let budget = maxBytes;
@@ -315,7 +317,7 @@
       return thrown(e);
     }
     if (pending) {
-      call(PromisePrototypeThen, settle(value, maxBytes), (text) => { settled = text; });
+      promiseThen(settle(value, maxBytes), (text) => { settled = text; });
       return null;
     }
     facade.finish();
