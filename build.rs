@@ -28,6 +28,10 @@ fn main() {
 mod process;
 
 #[cfg(feature = "quickjs")]
+#[path = "src/sandbox/scripts.rs"]
+mod scripts;
+
+#[cfg(feature = "quickjs")]
 mod snapshot {
     use std::path::PathBuf;
 
@@ -41,13 +45,13 @@ mod snapshot {
         let out = PathBuf::from(out_dir).join("startup.snap");
 
         let mut runtime = JsRuntimeForSnapshot::new(RuntimeOptions::default());
-        let mut evaluate = |name: &str, source: &'static str| {
+        let mut evaluate = |(name, source): (&'static str, &'static str)| {
             runtime
-                .execute_script(name.to_string(), source)
+                .execute_script(name, source)
                 .unwrap_or_else(|e| panic!("{name} failed while making the startup snapshot: {e}"))
         };
-        let configure = evaluate("hookrun:prelude", include_str!("js/prelude.js"));
-        let facade = evaluate("hookrun:facade", include_str!("js/facade.js"));
+        let configure = evaluate(super::scripts::PRELUDE);
+        let facade = evaluate(super::scripts::FACADE);
         {
             deno_core::scope!(scope, &mut runtime);
             let pair = [configure, facade].map(|value| v8::Local::new(scope, value));

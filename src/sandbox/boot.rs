@@ -53,11 +53,13 @@ pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
 /// Evaluates the prelude and the facade in a runtime that just started.
 #[cfg(not(hookrun_snapshot))]
 pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
-    let configure = runtime
-        .execute_script("hookrun:prelude", include_str!("../../js/prelude.js"))
-        .map_err(|e| SandboxError::Engine(format!("prelude failed: {e}")))?;
-    let facade = runtime
-        .execute_script("hookrun:facade", include_str!("../../js/facade.js"))
-        .map_err(|e| SandboxError::Engine(format!("facade failed: {e}")))?;
-    Ok(Boot { configure, facade })
+    let mut evaluate = |(name, source): (&'static str, &'static str)| {
+        runtime
+            .execute_script(name, source)
+            .map_err(|e| SandboxError::Engine(format!("{name} failed: {e}")))
+    };
+    Ok(Boot {
+        configure: evaluate(super::scripts::PRELUDE)?,
+        facade: evaluate(super::scripts::FACADE)?,
+    })
 }

@@ -30,6 +30,8 @@ mod ops;
 mod outcome;
 mod pool;
 mod process;
+#[cfg(not(hookrun_snapshot))]
+mod scripts;
 mod thread;
 mod watchdog;
 

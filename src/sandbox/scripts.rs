@@ -1,0 +1,11 @@
+//! The scripts a runtime starts with, in order, as `(name, source)`: the
+//! prelude, whose completion value is its `configure`, then the host facade,
+//! whose completion value is the facade factory. `build.rs` evaluates them
+//! into the startup snapshot; without one, `boot.rs` evaluates them in each
+//! runtime.
+
+/// The prelude (`js/prelude.js`).
+pub(crate) const PRELUDE: (&str, &str) = ("hookrun:prelude", include_str!("../../js/prelude.js"));
+
+/// The host facade (`js/facade.js`).
+pub(crate) const FACADE: (&str, &str) = ("hookrun:facade", include_str!("../../js/facade.js"));
