@@ -83,11 +83,7 @@ mod quickjs {
     /// what it cannot hold). Every length is checked, so the reader never
     /// takes string contents for tags.
     pub(super) fn encode(value: &Value) -> Option<Vec<u8>> {
-        let mut writer = Writer {
-            body: Vec::with_capacity(256),
-            atoms: Vec::with_capacity(64),
-            atom_index: HashMap::with_capacity(64),
-        };
+        let mut writer = Writer::new();
         writer.value(value)?;
         let mut wire = Vec::with_capacity(writer.body.len() + 16 * writer.atoms.len() + 32);
         wire.extend_from_slice(WIRE_PREFIX);
@@ -108,7 +104,6 @@ mod quickjs {
         Some(wire)
     }
 
-    #[derive(Default)]
     struct Writer<'v> {
         body: Vec<u8>,
         atoms: Vec<&'v str>,
@@ -116,6 +111,15 @@ mod quickjs {
     }
 
     impl<'v> Writer<'v> {
+        /// A writer with room for a typical argument's values and keys.
+        fn new() -> Self {
+            Writer {
+                body: Vec::with_capacity(256),
+                atoms: Vec::with_capacity(64),
+                atom_index: HashMap::with_capacity(64),
+            }
+        }
+
         fn value(&mut self, value: &'v Value) -> Option<()> {
             match value {
                 Value::Null => self.body.push(TAG_NULL),
@@ -282,7 +286,7 @@ mod quickjs {
             let mut out = Vec::new();
             leb128(&mut out, 300);
             assert_eq!(out, [0xac, 0x02]);
-            let mut w = Writer::default();
+            let mut w = Writer::new();
             w.number(&Number::from(-1));
             w.number(&Number::from(1));
             assert_eq!(w.body, [TAG_INT32, 1, TAG_INT32, 2]);
@@ -291,7 +295,7 @@ mod quickjs {
         #[test]
         fn keys_repeat_as_one_atom() {
             let value = serde_json::json!([{"a": 1, "b": 2}, {"a": 3, "7": 4}]);
-            let mut w = Writer::default();
+            let mut w = Writer::new();
             w.value(&value).unwrap();
             assert_eq!(w.atoms, ["a", "b"]);
         }
