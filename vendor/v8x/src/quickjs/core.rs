@@ -352,6 +352,9 @@ pub(crate) struct IsoState {
   pub handles: Vec<*mut JSValue>,
 
   pub persistent_handles: Vec<PersistentHandle>,
+  /// `Module` handles: boxed module wrapper values that outlive handle scopes
+  /// (module state is keyed by the wrapper object), freed with the isolate.
+  pub module_handles: Vec<*mut JSValue>,
 
   pub script_host_defined_options: HashMap<usize, JSValue>,
 
@@ -927,6 +930,7 @@ pub extern "C" fn v8__Isolate__New(params: *const c_void) -> *mut RealIsolate {
     contexts: Vec::new(),
     handles: Vec::new(),
     persistent_handles: Vec::new(),
+    module_handles: Vec::new(),
     script_host_defined_options: HashMap::new(),
     host_defined_options_by_name: HashMap::new(),
     private_symbols: Vec::new(),
@@ -1059,6 +1063,11 @@ pub extern "C" fn v8__Isolate__Dispose(this: *mut RealIsolate) {
       JS_FreeValue(st.ctx, v);
       drop(Box::from_raw(slot));
     }
+    while let Some(slot) = st.module_handles.pop() {
+      JS_FreeValue(st.ctx, *slot);
+      drop(Box::from_raw(slot));
+    }
+    super::module::release_isolate_module_values(this, st.ctx);
     while let Some(slot) = st.persistent_handles.pop() {
       let cell = slot.slot as *mut PersistentCell;
       JS_FreeValue((*cell).context, (*cell).value);
@@ -1099,6 +1108,16 @@ pub extern "C" fn v8__Isolate__Dispose(this: *mut RealIsolate) {
     // Free dup'd promise-hook functions while their runtime is still alive;
     // the thread-local would otherwise poison the next isolate on this thread.
     super::isolate::release_promise_hooks(st.ctx);
+    // Thread-local tables of the engine layer that hold this isolate's
+    // entries (and references into its heap) for the life of the thread.
+    let iso = this as usize;
+    super::function::release_isolate_dispatch(iso, st.ctx);
+    super::function::release_isolate_templates(iso, st.ctx);
+    super::function::release_isolate_function_info(iso);
+    super::string::release_isolate_external_strings(iso);
+    for c in st.extra_contexts.iter().chain([&st.ctx]) {
+      super::isolate::release_context_embedder_data(*c);
+    }
     for c in st.extra_contexts.drain(..) {
       JS_FreeContext(c);
     }

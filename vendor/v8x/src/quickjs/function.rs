@@ -349,6 +349,10 @@ const JS_PROP_NO_EXOTIC_QJS: c_int = 1 << 17;
 
 struct DispatchEntry {
   callback: FunctionCallback,
+  /// The isolates whose functions use this entry (a reusable entry can serve
+  /// several); the entry is released when the last of them is disposed.
+  owners: Vec<usize>,
+  reusable_key: Option<ReusableDispatchKey>,
 
   data: JSValue,
   data_external: Option<*mut c_void>,
@@ -367,7 +371,9 @@ struct ReusableDispatchKey {
 }
 
 struct DispatchTable {
-  entries: Vec<DispatchEntry>,
+  entries: Vec<Option<DispatchEntry>>,
+  /// Indices of released entries, handed out again before the table grows.
+  free: Vec<c_int>,
   reusable: std::collections::HashMap<ReusableDispatchKey, c_int>,
 }
 
@@ -423,10 +429,12 @@ thread_local! {
     static DISPATCH: std::cell::RefCell<DispatchTable> =
         std::cell::RefCell::new(DispatchTable {
           entries: Vec::new(),
+          free: Vec::new(),
           reusable: std::collections::HashMap::new(),
         });
+    // function object -> (owning isolate, info)
     static SNAPSHOT_FUNCTIONS: std::cell::RefCell<
-      std::collections::HashMap<usize, SnapshotFunctionInfo>,
+      std::collections::HashMap<usize, (usize, SnapshotFunctionInfo)>,
     > = std::cell::RefCell::new(std::collections::HashMap::new());
     static NAMED_GETTER_DISPATCH: std::cell::RefCell<Vec<NamedGetterEntry>> =
         const { std::cell::RefCell::new(Vec::new()) };
@@ -581,27 +589,89 @@ fn register_dispatch(
       data_external: data_external.map(|data| data as usize),
       data_is_undefined,
     });
+    let owner = owner_isolate();
     if let Some(key) = reusable_key
       && let Some(&index) = t.reusable.get(&key)
     {
       unsafe { JS_FreeValue(ctx, data) };
+      if let Some(Some(entry)) = t.entries.get_mut(index as usize)
+        && !entry.owners.contains(&owner)
+      {
+        entry.owners.push(owner);
+      }
       return index;
     }
-    let idx = t.entries.len() as c_int;
-    t.entries.push(DispatchEntry {
+    // External data is materialized in the calling context on every dispatch
+    // (see `lookup_dispatch`), so the entry keeps no reference of its own: one
+    // would keep the creating runtime's objects alive after it is disposed.
+    let data = if data_external.is_some() {
+      unsafe { JS_FreeValue(ctx, data) };
+      jsv_undefined()
+    } else {
+      data
+    };
+    let entry = DispatchEntry {
       callback,
+      owners: vec![owner],
+      reusable_key,
       data,
       data_external,
       data_is_undefined,
       instance,
       signature,
       fast_overloads,
-    });
+    };
+    let idx = match t.free.pop() {
+      Some(idx) => {
+        t.entries[idx as usize] = Some(entry);
+        idx
+      }
+      None => {
+        t.entries.push(Some(entry));
+        (t.entries.len() - 1) as c_int
+      }
+    };
     if let Some(key) = reusable_key {
       t.reusable.insert(key, idx);
     }
     idx
   })
+}
+
+/// The isolate that entries registered now belong to.
+fn owner_isolate() -> usize {
+  super::core::current_iso() as usize
+}
+
+/// Releases the dispatch entries of a disposed isolate (whose contexts are
+/// still alive, so held values can be freed) and makes their indices
+/// reusable. Without this the table grows by a couple of hundred entries per
+/// runtime for the life of the thread, keeps every disposed runtime's
+/// callback data alive, and hands out indices past what a function's `magic`
+/// holds.
+pub(crate) fn release_isolate_dispatch(iso: usize, ctx: *mut JSContext) {
+  DISPATCH.with(|t| {
+    let mut guard = t.borrow_mut();
+    let t = &mut *guard;
+    for (idx, slot) in t.entries.iter_mut().enumerate() {
+      let Some(entry) = slot else { continue };
+      let Some(at) = entry.owners.iter().position(|&o| o == iso) else {
+        continue;
+      };
+      entry.owners.swap_remove(at);
+      if !entry.owners.is_empty() {
+        continue;
+      }
+      if !jsv_is_undefined(&entry.data) {
+        unsafe { JS_FreeValue(ctx, entry.data) };
+      }
+      if let Some(key) = entry.reusable_key {
+        t.reusable.remove(&key);
+      }
+      *slot = None;
+      t.free.push(idx as c_int);
+    }
+  });
 }
 
 fn lookup_dispatch(
@@ -615,7 +685,7 @@ fn lookup_dispatch(
   Vec<RawCFunction>,
 )> {
   DISPATCH.with(|t| {
-    t.borrow().entries.get(idx as usize).map(|e| {
+    t.borrow().entries.get(idx as usize).and_then(Option::as_ref).map(|e| {
       // The dispatch table is process-global and outlives any single runtime;
       // reusable entries (undefined/External data) are shared across runtimes,
       // including by snapshot-restored functions. The stored JSValue may
@@ -642,7 +712,7 @@ fn lookup_dispatch(
 
 #[cfg(test)]
 pub(crate) fn dispatch_entry_count() -> usize {
-  DISPATCH.with(|entries| entries.borrow().entries.len())
+  DISPATCH.with(|entries| entries.borrow().entries.iter().flatten().count())
 }
 
 fn register_named_getter(
@@ -3549,7 +3619,13 @@ fn property_return_scratch() -> usize {
   SCRATCH.with(|s| s.get() as usize)
 }
 
-unsafe extern "C" fn ext_finalize(_rt: *mut JSRuntime, _val: JSValue) {}
+unsafe extern "C" fn ext_finalize(_rt: *mut JSRuntime, val: JSValue) {
+  // The object's address may be reused by any later object, of this runtime
+  // or another: forget the pointer it carried.
+  if let Ok(mut values) = external_values().lock() {
+    values.remove(&external_key(val));
+  }
+}
 
 unsafe extern "C" fn named_handler_finalize(rt: *mut JSRuntime, val: JSValue) {
   let mut class_id: JSClassID = 0;
@@ -3597,7 +3673,7 @@ struct RawScriptOrigin {
 
 thread_local! {
   static FUNCTION_SCRIPT_INFO: std::cell::RefCell<
-    std::collections::HashMap<usize, FunctionScriptInfo>,
+    std::collections::HashMap<usize, (usize, FunctionScriptInfo)>,
   > = std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
@@ -3642,16 +3718,14 @@ fn record_snapshot_function(
   if key == 0 {
     return;
   }
+  let info = SnapshotFunctionInfo {
+    callback,
+    data_external: external_pointer_from_value(data),
+    length,
+    constructable,
+  };
   SNAPSHOT_FUNCTIONS.with(|m| {
-    m.borrow_mut().insert(
-      key,
-      SnapshotFunctionInfo {
-        callback,
-        data_external: external_pointer_from_value(data),
-        length,
-        constructable,
-      },
-    );
+    m.borrow_mut().insert(key, (owner_isolate(), info));
   });
 }
 
@@ -3662,7 +3736,7 @@ pub(crate) fn snapshot_function_info(
   if key == 0 {
     return None;
   }
-  SNAPSHOT_FUNCTIONS.with(|m| m.borrow().get(&key).copied())
+  SNAPSHOT_FUNCTIONS.with(|m| m.borrow().get(&key).map(|(_, info)| *info))
 }
 
 pub(crate) fn record_function_script_position(
@@ -3677,17 +3751,15 @@ pub(crate) fn record_function_script_position(
   if key == 0 {
     return;
   }
+  let info = FunctionScriptInfo {
+    line,
+    column,
+    script_id,
+    resource_name,
+    source_map_url,
+  };
   FUNCTION_SCRIPT_INFO.with(|m| {
-    m.borrow_mut().insert(
-      key,
-      FunctionScriptInfo {
-        line,
-        column,
-        script_id,
-        resource_name,
-        source_map_url,
-      },
-    );
+    m.borrow_mut().insert(key, (owner_isolate(), info));
   });
 }
 
@@ -3701,7 +3773,7 @@ fn function_script_info(
   if key == 0 {
     return None;
   }
-  FUNCTION_SCRIPT_INFO.with(|m| m.borrow().get(&key).cloned())
+  FUNCTION_SCRIPT_INFO.with(|m| m.borrow().get(&key).map(|(_, info)| info.clone()))
 }
 
 fn origin_string_slot(ctx: *mut JSContext, text: &str) -> usize {
@@ -4212,7 +4284,8 @@ impl AttrU32 for PropertyAttribute {
 }
 
 thread_local! {
-    static TEMPLATES: std::cell::RefCell<std::collections::HashMap<usize, TemplKind>> =
+    // template -> (kind, owning isolate)
+    static TEMPLATES: std::cell::RefCell<std::collections::HashMap<usize, (TemplKind, usize)>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
@@ -4224,8 +4297,68 @@ pub(crate) enum TemplKind {
 
 fn register_template(p: usize, kind: TemplKind) {
   TEMPLATES.with(|t| {
-    t.borrow_mut().insert(p, kind);
+    t.borrow_mut().insert(p, (kind, owner_isolate()));
   });
+}
+
+/// Forgets what was recorded about a disposed isolate's functions: their
+/// addresses are reused by later objects.
+pub(crate) fn release_isolate_function_info(iso: usize) {
+  SNAPSHOT_FUNCTIONS.with(|m| m.borrow_mut().retain(|_, (owner, _)| *owner != iso));
+  FUNCTION_SCRIPT_INFO.with(|m| m.borrow_mut().retain(|_, (owner, _)| *owner != iso));
+}
+
+/// Frees the templates a disposed isolate created, with the values they hold
+/// (its contexts are still alive). Templates live as long as their isolate;
+/// kept past it, each one's data and cached prototype keep the whole disposed
+/// runtime's object graph allocated.
+pub(crate) fn release_isolate_templates(iso: usize, ctx: *mut JSContext) {
+  let owned: Vec<(usize, TemplKind)> = TEMPLATES.with(|t| {
+    let mut t = t.borrow_mut();
+    let owned: Vec<_> = t
+      .iter()
+      .filter(|(_, (_, owner))| *owner == iso)
+      .map(|(&p, &(kind, _))| (p, kind))
+      .collect();
+    for (p, _) in &owned {
+      t.remove(p);
+    }
+    owned
+  });
+  let free = |v: JSValue| unsafe { JS_FreeValue(ctx, v) };
+  let free_members = |props: Vec<(JSValue, JSValue, u32)>,
+                      accessors: Vec<TemplAccessor>| {
+    for (key, value, _) in props {
+      free(key);
+      free(value);
+    }
+    for accessor in accessors {
+      free(accessor.key);
+      free(accessor.data);
+    }
+  };
+  for (p, kind) in owned {
+    match kind {
+      TemplKind::Func => {
+        let t = unsafe { Box::from_raw(p as *mut FnTemplate) };
+        let t = *t;
+        free(t.data);
+        free(t.cached_proto);
+        free_members(t.props, t.accessors);
+      }
+      TemplKind::Obj => {
+        let t = unsafe { Box::from_raw(p as *mut ObjTemplate) };
+        let state = t.state.into_inner();
+        if let Some(handler) = state.named_handler {
+          free(handler.data);
+        }
+        if let Some(handler) = state.indexed_handler {
+          free(handler.data);
+        }
+        free_members(state.props, state.accessors);
+      }
+    }
+  }
 }
 
 pub(crate) fn is_template_ptr(p: *const c_void) -> bool {
@@ -4239,7 +4372,7 @@ pub(crate) fn template_kind(p: *const c_void) -> Option<TemplKind> {
   if p.is_null() {
     return None;
   }
-  TEMPLATES.with(|t| t.borrow().get(&(p as usize)).copied())
+  TEMPLATES.with(|t| t.borrow().get(&(p as usize)).map(|&(kind, _)| kind))
 }
 
 pub(crate) fn snapshot_function_template_info(
@@ -4289,7 +4422,7 @@ fn with_template_props(
   p: usize,
   f: impl FnOnce(&mut Vec<(JSValue, JSValue, u32)>),
 ) {
-  let kind = TEMPLATES.with(|t| t.borrow().get(&p).copied());
+  let kind = template_kind(p as *const c_void);
   match kind {
     Some(TemplKind::Func) => {
       let t = unsafe { &mut *(p as *mut FnTemplate) };
@@ -4610,7 +4743,7 @@ fn materialize_template_value(
     return (value, false);
   }
   let raw = unsafe { value.u.ptr } as usize;
-  let kind = TEMPLATES.with(|t| t.borrow().get(&raw).copied());
+  let kind = template_kind(raw as *const c_void);
   match kind {
     Some(TemplKind::Func) => {
       let f = v8__FunctionTemplate__GetFunction(

@@ -577,6 +577,13 @@ thread_local! {
     > = std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
+/// Drops the embedder data slots of a context that is being freed.
+pub(crate) fn release_context_embedder_data(ctx: *mut JSContext) {
+  EMBEDDER_DATA.with(|m| {
+    m.borrow_mut().remove(&(ctx as usize));
+  });
+}
+
 fn embedder_slots_with<R>(
   this: *const Context,
   grow_to: Option<usize>,

@@ -2733,7 +2733,37 @@ pub(crate) fn lookup_module_source(name: &str) -> Option<std::string::String> {
 /// so they must never be recycled by handle-scope pops the way arena slots
 /// are. Owns the +1 JSValue; reclaimed only at registry teardown.
 fn intern_module(v: JSValue) -> *const Module {
-  Box::into_raw(Box::new(v)) as *const Module
+  let slot = Box::into_raw(Box::new(v));
+  let iso = current_iso();
+  if !iso.is_null() {
+    super::core::iso_state(iso).module_handles.push(slot);
+  }
+  slot as *const Module
+}
+
+/// Frees the module bytecode a disposed isolate still holds (modules compiled
+/// but never evaluated), while its runtime is alive.
+pub(crate) fn release_isolate_module_values(
+  isolate: *mut RealIsolate,
+  ctx: *mut JSContext,
+) {
+  let free_bytecode = |states: &mut HashMap<usize, ModuleState>| {
+    for state in states.values_mut() {
+      if let Some(bytecode) = state.bytecode.take() {
+        unsafe { JS_FreeValue(ctx, bytecode) };
+      }
+    }
+  };
+  let active = ACTIVE_MODULE_ISOLATE.with(|a| a.get()) == isolate as usize;
+  if active {
+    MODULE_STATE.with(|t| free_bytecode(&mut t.borrow_mut()));
+  } else {
+    MODULE_CACHE_STATES.with(|states| {
+      if let Some(state) = states.borrow_mut().get_mut(&(isolate as usize)) {
+        free_bytecode(&mut state.module_state);
+      }
+    });
+  }
 }
 
 /// Tape replay: after the deferred ModuleEval entries ran, resolve each

@@ -117,29 +117,38 @@ enum ExternalMeta {
 }
 
 thread_local! {
-  static EXTERNAL_STRINGS: RefCell<HashMap<usize, ExternalMeta>> = RefCell::new(HashMap::new());
+  // handle -> (owning isolate, resource)
+  static EXTERNAL_STRINGS: RefCell<HashMap<usize, (usize, ExternalMeta)>> = RefCell::new(HashMap::new());
+}
+
+fn remember_external(handle: *const V8String, meta: ExternalMeta) {
+  let owner = super::core::current_iso() as usize;
+  EXTERNAL_STRINGS.with(|m| {
+    m.borrow_mut().insert(handle as usize, (owner, meta));
+  });
+}
+
+/// Forgets the external strings of a disposed isolate: their handles are
+/// freed with it, and a later handle at the same address is another string.
+pub(crate) fn release_isolate_external_strings(iso: usize) {
+  EXTERNAL_STRINGS.with(|m| m.borrow_mut().retain(|_, (owner, _)| *owner != iso));
 }
 
 fn remember_external_onebyte(handle: *const V8String, bytes: Box<[u8]>) {
   if handle.is_null() {
     return;
   }
-  EXTERNAL_STRINGS.with(|m| {
-    m.borrow_mut().insert(
-      handle as usize,
-      ExternalMeta::OneByte(Box::new(ExternalOneByteMeta { bytes })),
-    );
-  });
+  remember_external(
+    handle,
+    ExternalMeta::OneByte(Box::new(ExternalOneByteMeta { bytes })),
+  );
 }
 
 fn remember_external_twobyte(handle: *const V8String) {
   if handle.is_null() {
     return;
   }
-  EXTERNAL_STRINGS.with(|m| {
-    m.borrow_mut()
-      .insert(handle as usize, ExternalMeta::TwoByte);
-  });
+  remember_external(handle, ExternalMeta::TwoByte);
 }
 
 #[inline]
@@ -364,7 +373,7 @@ pub extern "C" fn v8__String__GetExternalStringResourceBase(
   let mut out = ptr::null_mut();
   let mut enc = Encoding::Unknown;
   EXTERNAL_STRINGS.with(|m| {
-    if let Some(meta) = m.borrow().get(&(this as usize)) {
+    if let Some((_, meta)) = m.borrow().get(&(this as usize)) {
       match meta {
         ExternalMeta::OneByte(resource) => {
           enc = Encoding::OneByte;
@@ -877,7 +886,7 @@ pub extern "C" fn v8__String__IsExternalOneByte(
   EXTERNAL_STRINGS.with(|m| {
     matches!(
       m.borrow().get(&(this as usize)),
-      Some(ExternalMeta::OneByte(_))
+      Some((_, ExternalMeta::OneByte(_)))
     )
   })
 }
@@ -889,7 +898,7 @@ pub extern "C" fn v8__String__IsExternalTwoByte(
   EXTERNAL_STRINGS.with(|m| {
     matches!(
       m.borrow().get(&(this as usize)),
-      Some(ExternalMeta::TwoByte)
+      Some((_, ExternalMeta::TwoByte))
     )
   })
 }

@@ -1231,12 +1231,12 @@ struct JSObject {
             JSVarRef **var_refs;
             JSObject *home_object; /* for 'super' access */
         } func;
-        struct { /* JS_CLASS_C_FUNCTION: 12/20 bytes */
+        struct { /* JS_CLASS_C_FUNCTION: 16/24 bytes */
             JSContext *realm;
             JSCFunctionType c_function;
             uint8_t length;
             uint8_t cproto;
-            int16_t magic;
+            int32_t magic; /* embedders index tables with it */
         } cfunc;
         /* array part for fast arrays and typed arrays */
         struct { /* JS_CLASS_ARRAY, JS_CLASS_ARGUMENTS, JS_CLASS_MAPPED_ARGUMENTS, JS_CLASS_UINT8C_ARRAY..JS_CLASS_FLOAT64_ARRAY */
@@ -41107,7 +41107,7 @@ typedef struct JSIntrinsicFunctionPath {
     JSCFunctionData *target_function_data;
     uint8_t target_length;
     uint8_t target_cproto;
-    int16_t target_magic;
+    int32_t target_magic;
     bool match_metadata;
     bool found_exact;
     bool prefer_named_root;
