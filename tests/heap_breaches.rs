@@ -5,47 +5,42 @@
 mod common;
 
 use common::sandbox::{assert_healthy, call, sandbox};
-use hookrun::sandbox::{CallResult, on_fresh_thread};
+use hookrun::sandbox::CallResult;
 use serde_json::Value;
 
-fn breach_repeatedly(module: &str, export: &str, threads: usize, per_thread: usize) {
-    for _ in 0..threads {
-        on_fresh_thread(|| {
-            for _ in 0..per_thread {
-                let mut sb = sandbox();
-                let outcome = call(&mut sb, module, export, Value::Null);
-                assert!(
-                    matches!(outcome.result, CallResult::MemoryLimit { .. }),
-                    "{export}: {:?}",
-                    outcome.result
-                );
-                assert_healthy(&mut sb);
-            }
-        })
-        .unwrap();
+fn breach_repeatedly(module: &str, export: &str, times: usize) {
+    for _ in 0..times {
+        let mut sb = sandbox();
+        let outcome = call(&mut sb, module, export, Value::Null);
+        assert!(
+            matches!(outcome.result, CallResult::MemoryLimit { .. }),
+            "{export}: {:?}",
+            outcome.result
+        );
+        assert_healthy(&mut sb);
     }
 }
 
 #[test]
 #[ignore = "slow: thousands of heap-cap breaches"]
 fn array_bomb_breaches() {
-    breach_repeatedly("hostile.mjs", "memoryBomb", 20, 100);
+    breach_repeatedly("hostile.mjs", "memoryBomb", 2_000);
 }
 
 #[test]
 #[ignore = "slow: thousands of heap-cap breaches"]
 fn error_bomb_breaches() {
-    breach_repeatedly("corpus/exhaust.mjs", "errorBomb", 10, 100);
+    breach_repeatedly("corpus/exhaust.mjs", "errorBomb", 1_000);
 }
 
 #[test]
 #[ignore = "slow: thousands of heap-cap breaches"]
 fn named_error_bomb_breaches() {
-    breach_repeatedly("corpus/exhaust.mjs", "namedErrorBomb", 2, 50);
+    breach_repeatedly("corpus/exhaust.mjs", "namedErrorBomb", 100);
 }
 
 #[test]
 #[ignore = "slow: thousands of heap-cap breaches"]
 fn prepared_error_bomb_breaches() {
-    breach_repeatedly("corpus/exhaust.mjs", "preparedErrorBomb", 5, 60);
+    breach_repeatedly("corpus/exhaust.mjs", "preparedErrorBomb", 300);
 }

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use common::sandbox::{assert_healthy, assert_output_too_large, call, hook_error, sandbox};
-use hookrun::sandbox::{CallResult, LogLevel, Sandbox, SandboxOptions, on_fresh_thread};
+use hookrun::sandbox::{CallResult, LogLevel, Sandbox, SandboxOptions};
 use serde_json::{Value, json};
 
 const EXHAUST: &str = "corpus/exhaust.mjs";
@@ -62,12 +62,9 @@ fn error_bombs_hit_the_heap_cap_without_taking_the_host_down() {
         ("preparedErrorBomb", 2),
         ("namedErrorBomb", 1),
     ] {
-        on_fresh_thread(|| {
-            for _ in 0..times {
-                assert_outcome(EXHAUST, export, MEMORY);
-            }
-        })
-        .unwrap();
+        for _ in 0..times {
+            assert_outcome(EXHAUST, export, MEMORY);
+        }
     }
 }
 
@@ -75,12 +72,9 @@ fn error_bombs_hit_the_heap_cap_without_taking_the_host_down() {
 /// whatever it reads or returns then, the call ends as a breach.
 #[test]
 fn stacks_read_after_a_breach_change_nothing_but_the_doomed_runtime() {
-    on_fresh_thread(|| {
-        for _ in 0..3 {
-            assert_outcome(EXHAUST, "stacksAfterBreach", MEMORY);
-        }
-    })
-    .unwrap();
+    for _ in 0..3 {
+        assert_outcome(EXHAUST, "stacksAfterBreach", MEMORY);
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use hookrun::manifest::{Workflow, discover};
 use hookrun::run::expect::{Mismatch, actual, compare};
 use hookrun::run::{Case, RunOptions, RunReport, run};
-use hookrun::sandbox::{Determinism, Limits, SandboxOptions, on_fresh_thread};
+use hookrun::sandbox::{Determinism, Limits, SandboxOptions};
 
 use super::call::LimitArgs;
 use super::diff::json_diff;
@@ -94,8 +94,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
             if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
                 continue;
             }
-            // A thread per case: the engine starts a bounded number of runtimes per thread.
-            let outcome = on_fresh_thread(|| run_case(workflow, &path, limits, args.bless))??;
+            let outcome = run_case(workflow, &path, limits, args.bless)?;
             if !args.json {
                 print_outcome(
                     &name,

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::manifest::{Diagnostic, Discovery, Workflow, discover, locate};
-use crate::sandbox::{CallResult, Sandbox, SandboxOptions, on_fresh_thread};
+use crate::sandbox::{CallResult, Sandbox, SandboxOptions};
 
 /// What `hookrun check` found for one workflow.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -39,15 +39,7 @@ pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
     } = discover(path);
     let mut checked = Vec::with_capacity(workflows.len());
     for workflow in &workflows {
-        // Each workflow's sandbox starts on its own thread, so a directory of
-        // many workflows never exhausts the engine's per-thread runtimes.
-        let problems = on_fresh_thread(|| check_hooks(workflow, options)).unwrap_or_else(|e| {
-            workflow
-                .hooks
-                .iter()
-                .map(|h| h.import_failed(&workflow.id, &format!("no thread to load it on: {e}")))
-                .collect()
-        });
+        let problems = check_hooks(workflow, options);
         checked.push(CheckedWorkflow {
             id: workflow.id.clone(),
             path: workflow.manifest_path.display().to_string(),

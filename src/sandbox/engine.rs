@@ -72,7 +72,7 @@ impl Engine {
             startup_snapshot: boot::SNAPSHOT,
             ..Default::default()
         })
-        .map_err(|e| SandboxError::Engine(format!("{e}{RUNTIME_START_HINT}")))?;
+        .map_err(|e| SandboxError::Engine(e.to_string()))?;
 
         runtime
             .v8_isolate()
@@ -410,11 +410,3 @@ impl Engine {
         })
     }
 }
-
-/// Added to the error of a runtime that failed to start: QuickJS-ng under
-/// deno_core stops creating runtimes after about 250 on one thread.
-#[cfg(feature = "quickjs")]
-const RUNTIME_START_HINT: &str = "; a thread can start only about 250 QuickJS runtimes, so run workflows on worker threads that are replaced from time to time (see SECURITY.md)";
-
-#[cfg(not(feature = "quickjs"))]
-const RUNTIME_START_HINT: &str = "";

@@ -45,7 +45,6 @@ pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLoca
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
 pub use process::{DISK_CACHE_OFF_VAR, disable_engine_disk_cache};
 pub(crate) use thread::STACK_BYTES as HOOK_THREAD_STACK_BYTES;
-pub use thread::on_fresh_thread;
 
 use engine::Engine;
 
