@@ -30,6 +30,7 @@ fn check_accepts_the_example_workflows() {
         ids,
         [
             json!("export-summary"),
+            json!("literature-analysis"),
             json!("literature-digest"),
             json!("metadata-curator"),
             json!("pdf-split"),
@@ -51,7 +52,7 @@ fn check_accepts_the_example_workflows() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "7 workflow(s) checked, 0 error(s)",
+            "8 workflow(s) checked, 0 error(s)",
         ));
 }
 

@@ -143,8 +143,18 @@ fn scan_children(dir: &Path) -> Discovery {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) => {
-            out.diagnostics
-                .push(path_error(dir, "Cannot read workflows directory", &err));
+            // The reference loader's wording, the error inline and as the reason.
+            out.diagnostics.push(
+                Diagnostic::new(
+                    Category::ScanPathError,
+                    format!(
+                        "Unable to read workflows directory: {} ({err})",
+                        dir.display()
+                    ),
+                )
+                .with_path(dir)
+                .with_reason(err.to_string()),
+            );
             return out;
         }
     };

@@ -73,13 +73,15 @@ impl DeclaredHook {
     }
 
     /// The `hook_export_error` to report when the named export is missing or not a
-    /// function: `Skip workflow <id>: Hook export <name>() not found: <relative path>`.
+    /// function: `Skip workflow <id>: Hook export <name>() not found: <relative path>`,
+    /// `reason` = `<name> export missing`.
     pub fn export_missing(&self, workflow_id: &str) -> Diagnostic {
         self.skip_diagnostic(
             workflow_id,
             Category::HookExportError,
             format!("Hook export {}() not found: {}", self.export, self.relative),
         )
+        .with_reason(format!("{} export missing", self.export))
     }
 
     fn skip_diagnostic(&self, workflow_id: &str, category: Category, text: String) -> Diagnostic {
@@ -136,16 +138,23 @@ fn resolve_one(
     relative: &str,
     roots: &HookRoots<'_>,
 ) -> Result<PathBuf, Box<Diagnostic>> {
-    let skip = |category: Category, text: String| {
-        Box::new(Diagnostic::new(
-            category,
-            format!("Skip workflow {}: {text}", roots.workflow_id),
-        ))
+    let skip = |category: Category, text: String, reason: String| {
+        Box::new(
+            Diagnostic::new(
+                category,
+                format!("Skip workflow {}: {text}", roots.workflow_id),
+            )
+            .with_reason(reason),
+        )
     };
     if roots.in_package && !relative.ends_with(".mjs") {
         return Err(skip(
             Category::ManifestValidationError,
             format!("Workflow-package hook must use .mjs: {relative}"),
+            format!(
+                "{} hook in workflow-package must use .mjs",
+                name.export_name()
+            ),
         ));
     }
     if !relative.ends_with(".mjs") && !relative.ends_with(".js") {
@@ -164,25 +173,25 @@ fn resolve_one(
     if !joined.starts_with(roots.jail_root) {
         return Err(escape());
     }
-    if !joined.is_file() {
-        return Err(skip(
+    let missing = |reason: String| {
+        skip(
             Category::HookMissingError,
             format!("Hook file missing: {relative}"),
-        ));
+            reason,
+        )
+    };
+    if !joined.is_file() {
+        return Err(missing(HOOK_PATH_MISSING.to_string()));
     }
     match joined.canonicalize() {
         Ok(canonical) if canonical.starts_with(roots.jail_root) => Ok(canonical),
         Ok(_) => Err(escape()),
-        Err(err) => {
-            let mut problem = skip(
-                Category::HookMissingError,
-                format!("Hook file missing: {relative}"),
-            );
-            problem.reason = Some(err.to_string());
-            Err(problem)
-        }
+        Err(err) => Err(missing(err.to_string())),
     }
 }
+
+/// The reference loader's reason for a declared hook file that does not exist.
+const HOOK_PATH_MISSING: &str = "Error: workflow path does not exist";
 
 /// Resolves `.` and `..` without touching the file system (`..` at the root stays there).
 pub(crate) fn normalize_lexically(path: &Path) -> PathBuf {

@@ -130,7 +130,17 @@ pub(crate) fn load_in(context: &Context, manifest_path: &Path) -> Loaded {
             workflow: Some(workflow),
             diagnostics: Vec::new(),
         },
-        Err(problems) => skipped(context, manifest_path, id.as_deref(), problems),
+        Err(Rejected::Invalid(invalid)) => {
+            let lead = invalid
+                .lead(manifest_path)
+                .with_entry(context.entry.as_deref());
+            let mut loaded = skipped(context, manifest_path, id.as_deref(), invalid.problems);
+            loaded.diagnostics.insert(0, lead);
+            loaded
+        }
+        Err(Rejected::Skipped(problems)) => {
+            skipped(context, manifest_path, id.as_deref(), problems)
+        }
     }
 }
 
@@ -157,14 +167,56 @@ fn skipped(
     }
 }
 
-fn build(
-    context: &Context,
-    manifest_path: &Path,
-    manifest: Value,
-) -> Result<Workflow, Vec<Diagnostic>> {
-    let planning = validated_planning(&manifest)?;
-    let parameters =
-        Parameters::from_manifest(&manifest).map_err(|e| typed_error("parameters", &e))?;
+/// Why a manifest did not become a workflow.
+enum Rejected {
+    /// It is not a valid schema-v2 document (validation layers 2 and 3).
+    Invalid(Invalid),
+    /// It is valid, but the loader skips it (build strategy, hooks, directory).
+    Skipped(Vec<Diagnostic>),
+}
+
+/// The problems of a document that fails the schema or the semantic checks.
+struct Invalid {
+    problems: Vec<Diagnostic>,
+    /// Whether the schema passed and the problems are semantic.
+    semantic: bool,
+}
+
+impl Invalid {
+    /// The reference loader's one diagnostic for a rejected manifest, which leads
+    /// hookrun's per-problem ones: `Invalid workflow manifest: <path>`, its reason the
+    /// schema problems joined by `; `, or the first semantic problem (the reference
+    /// checker stops at the first). It names no workflow id, as the reference's does.
+    fn lead(&self, manifest_path: &Path) -> Diagnostic {
+        let texts = self.problems.iter().map(|d| d.message.as_str());
+        let reason = if self.semantic {
+            texts.take(1).collect::<Vec<_>>()
+        } else {
+            texts.collect()
+        };
+        Diagnostic::new(
+            Category::ManifestValidationError,
+            format!("Invalid workflow manifest: {}", manifest_path.display()),
+        )
+        .with_path(manifest_path)
+        .with_reason(reason.join("; "))
+    }
+}
+
+impl From<Vec<Diagnostic>> for Rejected {
+    fn from(problems: Vec<Diagnostic>) -> Rejected {
+        Rejected::Skipped(problems)
+    }
+}
+
+fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Workflow, Rejected> {
+    let planning = validated_planning(&manifest).map_err(Rejected::Invalid)?;
+    let parameters = Parameters::from_manifest(&manifest).map_err(|e| {
+        Rejected::Invalid(Invalid {
+            problems: typed_error("parameters", &e),
+            semantic: false,
+        })
+    })?;
     let text = |pointer: &str| {
         manifest
             .pointer(pointer)
@@ -176,10 +228,15 @@ fn build(
     let request_kind = text("/request/kind");
     let build_strategy =
         build_strategy(&manifest, &provider, request_kind.as_deref()).ok_or_else(|| {
-            vec![Diagnostic::new(
-                Category::ManifestValidationError,
-                format!("Skip workflow {id}: missing hooks.buildRequest and request declaration"),
-            )]
+            vec![
+                Diagnostic::new(
+                    Category::ManifestValidationError,
+                    format!(
+                        "Skip workflow {id}: missing hooks.buildRequest and request declaration"
+                    ),
+                )
+                .with_reason("build strategy unresolved"),
+            ]
         })?;
     let workflow_dir = canonical_dir(
         manifest_path.parent().unwrap_or(Path::new(".")),
@@ -232,21 +289,32 @@ fn build(
 /// every problem; an empty list means the document is a valid schema-v2 manifest. Hook
 /// files are not looked at (see [`load_workflow`]).
 pub fn validate_document(manifest: &Value) -> Vec<Diagnostic> {
-    validated_planning(manifest).err().unwrap_or_default()
+    validated_planning(manifest)
+        .err()
+        .map(|invalid| invalid.problems)
+        .unwrap_or_default()
 }
 
 /// The planning view of a manifest that passes layers 2 and 3.
-fn validated_planning(manifest: &Value) -> Result<PlanningSpec, Vec<Diagnostic>> {
+fn validated_planning(manifest: &Value) -> Result<PlanningSpec, Invalid> {
+    let schema = |problems| Invalid {
+        problems,
+        semantic: false,
+    };
     let schema_errors = validate_manifest(manifest);
     if !schema_errors.is_empty() {
-        return Err(schema_errors);
+        return Err(schema(schema_errors));
     }
-    let planning = PlanningSpec::deserialize(manifest).map_err(|e| typed_error("planning", &e))?;
+    let planning =
+        PlanningSpec::deserialize(manifest).map_err(|e| schema(typed_error("planning", &e)))?;
     let semantic_errors = check_semantics(manifest, &planning);
     if semantic_errors.is_empty() {
         Ok(planning)
     } else {
-        Err(semantic_errors)
+        Err(Invalid {
+            problems: semantic_errors,
+            semantic: true,
+        })
     }
 }
 

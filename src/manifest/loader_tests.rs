@@ -175,7 +175,7 @@ fn skipped_workflow_diagnostics_carry_context() {
         &edited(&[("/schemaVersion", Some(json!(1)))]),
     );
     let loaded = load_workflow(&dir.join("workflow.json"));
-    let d = &loaded.diagnostics[0];
+    let d = &loaded.diagnostics[1];
     assert_eq!(d.level, Level::Warning);
     assert_eq!(d.workflow_id.as_deref(), Some("demo"));
     assert_eq!(d.path.as_deref(), Some(dir.join("workflow.json").as_path()));
@@ -423,12 +423,13 @@ fn discovery_of_a_workflows_directory() {
         summary,
         [
             ("manifest_parse_error", None, Some("garbage")),
+            ("manifest_validation_error", None, Some("broken")),
             ("manifest_validation_error", Some("demo"), Some("broken")),
             ("scan_runtime_warning", Some("alpha"), None),
         ]
     );
     assert!(
-        found.diagnostics[2]
+        found.diagnostics[3]
             .message
             .starts_with("Duplicate workflow id alpha: ")
     );
@@ -510,4 +511,102 @@ fn caller_side_hook_diagnostics_use_contract_messages() {
     );
     assert_eq!(export.category, Category::HookExportError);
     assert_eq!(export.pointer.as_deref(), Some("/hooks/buildRequest"));
+    assert_eq!(
+        export.reason.as_deref(),
+        Some("buildRequest export missing")
+    );
+}
+
+/// The reference loader reports a manifest it rejects (schema or semantics) as one
+/// `Invalid workflow manifest: <path>` warning whose reason holds the problems; hookrun
+/// leads its per-problem diagnostics with it.
+#[test]
+fn a_rejected_manifest_leads_with_the_loaders_message() {
+    let tmp = tempdir();
+    let invalid = edited(&[
+        ("/schemaVersion", Some(json!(1))),
+        ("/label", Some(json!(7))),
+    ]);
+    let dir = write_workflow(tmp.path(), "wf", &invalid);
+    let path = dir.join("workflow.json");
+    let loaded = load_workflow(&path);
+    let lead = &loaded.diagnostics[0];
+    assert_eq!(
+        lead.message,
+        format!("Invalid workflow manifest: {}", path.display())
+    );
+    assert_eq!(lead.category, Category::ManifestValidationError);
+    assert_eq!(lead.level, Level::Warning);
+    assert_eq!(lead.path.as_deref(), Some(path.as_path()));
+    assert_eq!(lead.workflow_id, None);
+    let problems: Vec<_> = messages(&loaded.diagnostics[1..]);
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert_eq!(lead.reason.as_deref(), Some(problems.join("; ").as_str()));
+    assert!(
+        loaded.diagnostics[1..]
+            .iter()
+            .all(|d| d.workflow_id.as_deref() == Some("demo"))
+    );
+
+    // Semantic problems: the reference checker stops at the first one.
+    let contradictory = edited(&[
+        ("/trigger/requiresSelection", Some(json!(false))),
+        (
+            "/validateSelection/require",
+            Some(json!({"selection": {"counts": {"parents": {"min": 1}}}})),
+        ),
+    ]);
+    let dir = write_workflow(tmp.path(), "semantic", &contradictory);
+    let loaded = load_workflow(&dir.join("workflow.json"));
+    let problems = messages(&loaded.diagnostics[1..]);
+    assert!(!problems.is_empty());
+    assert_eq!(
+        loaded.diagnostics[0].reason.as_deref(),
+        Some(problems[0].as_str())
+    );
+
+    // A valid manifest the loader skips for other reasons gets no lead.
+    let (_, problems) = load(
+        tmp.path(),
+        &edited(&[("/hooks/preflight", Some(json!("hooks/none.mjs")))]),
+    );
+    assert_eq!(
+        problems,
+        ["Skip workflow demo: Hook file missing: hooks/none.mjs"]
+    );
+}
+
+#[test]
+fn skip_diagnostics_carry_the_reference_loaders_reasons() {
+    let tmp = tempdir();
+    let reasons = |manifest: &Value| {
+        let dir = write_workflow(tmp.path(), "wf", manifest);
+        let loaded = load_workflow(&dir.join("workflow.json"));
+        loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.reason.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        reasons(&edited(&[(
+            "/hooks/preflight",
+            Some(json!("hooks/none.mjs"))
+        )])),
+        ["Error: workflow path does not exist"]
+    );
+    assert_eq!(
+        reasons(&edited(&[
+            ("/hooks/buildRequest", None),
+            ("/provider", Some(json!("generic-http"))),
+            ("/request", None),
+        ])),
+        ["build strategy unresolved"]
+    );
+    package_tree(tmp.path(), json!(["a/workflow.json"]), "apply.js");
+    let found = load_package(&tmp.path().join("pkg"));
+    assert_eq!(
+        found.diagnostics[0].reason.as_deref(),
+        Some("applyResult hook in workflow-package must use .mjs")
+    );
 }

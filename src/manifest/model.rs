@@ -281,8 +281,9 @@ pub struct ReadinessPayload {
 pub struct ReadinessArtifact {
     /// Artifact id referenced by modes.
     pub id: String,
-    /// Note kinds that provide this artifact.
-    pub note_kinds: Vec<NoteKind>,
+    /// Note kinds that provide this artifact: any detected kind, `literature-score`
+    /// included (unlike `generated-note-kinds-absent`).
+    pub note_kinds: Vec<String>,
     /// Optional payload checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<ReadinessPayload>,

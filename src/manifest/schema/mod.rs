@@ -111,4 +111,6 @@ pub fn validate_manifest(manifest: &Value) -> Vec<Diagnostic> {
 }
 
 #[cfg(test)]
+mod enum_tests;
+#[cfg(test)]
 mod tests;

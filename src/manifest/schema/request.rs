@@ -27,7 +27,7 @@ const MCP: Shape = Shape::closed(&[], &["requiredTools"]);
 const HOST_ACCESS: Shape = Shape::closed(&[], &["required", "allowWriteApprovalBypass"]);
 const FEEDBACK: Shape = Shape::closed(&[], &["showNotifications"]);
 const RESULT: Shape = Shape::closed(&[], &["fetch", "expects", "final_step_id"]);
-const FETCH: Shape = Shape::closed(&["type"], &[]);
+const FETCH: Shape = Shape::closed(&[], &["type"]);
 const EXPECTS: Shape = Shape::closed(&[], &["result_json", "artifacts"]);
 const REQUEST: Shape = Shape {
     required: &["kind"],
@@ -135,7 +135,7 @@ pub fn result(c: &mut Checker, p: &str, v: &Value) {
         });
     });
     c.field(map, p, "final_step_id", |c, p, v| {
-        c.string(p, v);
+        c.non_empty(p, v);
     });
 }
 
@@ -211,7 +211,7 @@ fn step(c: &mut Checker, p: &str, v: &Value) {
         return;
     };
     c.field(map, p, "id", |c, p, v| {
-        c.string(p, v);
+        c.non_empty(p, v);
     });
     c.field(map, p, "skill_id", |c, p, v| {
         c.non_empty(p, v);
@@ -264,14 +264,14 @@ fn binding(c: &mut Checker, p: &str, v: &Value) {
     });
     for key in ["source", "step"] {
         c.field(map, p, key, |c, p, v| {
-            c.string(p, v);
+            c.non_empty(p, v);
         });
     }
     booleans(c, map, p, &["required"]);
 }
 
-/// `short_circuit`: `when.path` and `result` are strings here; their values are checked
-/// semantically so the messages can name the step.
+/// `short_circuit`: the schema's checks; whether `when.path` names anything once trimmed
+/// is checked semantically.
 fn short_circuit(c: &mut Checker, p: &str, v: &Value) {
     let Some(map) = c.shape(p, v, &SHORT_CIRCUIT) else {
         return;
@@ -281,7 +281,7 @@ fn short_circuit(c: &mut Checker, p: &str, v: &Value) {
             return;
         };
         c.field(when, p, "path", |c, p, v| {
-            c.string(p, v);
+            c.non_empty(p, v);
         });
         c.field(when, p, "equals", |c, p, v| {
             if v.is_array() || v.is_object() {
@@ -290,7 +290,7 @@ fn short_circuit(c: &mut Checker, p: &str, v: &Value) {
         });
     });
     c.field(map, p, "result", |c, p, v| {
-        c.string(p, v);
+        c.one_of(p, v, &["step_output"]);
     });
 }
 
@@ -338,7 +338,7 @@ pub fn conditional_rules(c: &mut Checker, top: &Map<String, Value>) {
         }
         Some(SKILLRUNNER_SEQUENCE) => {
             if let Some(provider) = top.get("provider").and_then(Value::as_str)
-                && !matches!(provider.trim(), "acp" | "skillrunner")
+                && !matches!(provider, "acp" | "skillrunner")
             {
                 c.fail(
                     "/provider",

@@ -13,7 +13,8 @@ const MEMBER_KINDS: &[&str] = &[
     "generated-note",
     "digest-image-target",
 ];
-/// Note kinds allowed by the schema (`literature-score` deliberately absent).
+/// Note kinds a `generated-note-kinds-absent` filter may name (`literature-score`
+/// deliberately absent). A readiness artifact's `noteKinds` take any note kind.
 const NOTE_KINDS: &[&str] = &[
     "digest",
     "references",
@@ -113,6 +114,9 @@ fn require(c: &mut Checker, p: &str, v: &Value) {
         };
         c.field(selection, p, "counts", |c, p, v| {
             if let Some(counts) = c.shape(p, v, &COUNTS) {
+                if counts.is_empty() {
+                    c.fail(p, "must NOT have fewer than 1 properties");
+                }
                 for key in COUNTS.optional {
                     c.field(counts, p, key, Checker::count_rule);
                 }
@@ -218,9 +222,7 @@ fn artifact(c: &mut Checker, p: &str, v: &Value) {
     c.field(map, p, "id", |c, p, v| {
         c.non_empty(p, v);
     });
-    c.field(map, p, "noteKinds", |c, p, v| {
-        c.enum_list(p, v, 1, NOTE_KINDS)
-    });
+    c.field(map, p, "noteKinds", |c, p, v| c.string_list(p, v, 1, true));
     c.field(map, p, "payload", |c, p, v| {
         let Some(payload) = c.shape(p, v, &PAYLOAD) else {
             return;

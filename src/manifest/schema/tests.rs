@@ -937,9 +937,32 @@ fn sequence_step_and_conditional_rules() {
             "/request",
         ),
     ]);
-    let ok = edited(&[
-        set("/provider", json!(" skillrunner ")),
-        set("/request", json!({"kind": "skillrunner.sequence.v1"})),
-    ]);
-    assert_eq!(validate_manifest(&ok), vec![]);
+    let sequence_with = |provider: &str| {
+        edited(&[
+            set("/provider", json!(provider)),
+            set("/request", json!({"kind": "skillrunner.sequence.v1"})),
+        ])
+    };
+    assert_eq!(validate_manifest(&sequence_with("skillrunner")), vec![]);
+    // The reference compares the raw value; it trims only after validation.
+    assert_eq!(
+        validate_manifest(&sequence_with(" skillrunner "))[0].message,
+        "/provider must be equal to one of the allowed values: acp, skillrunner (required by skillrunner.sequence.v1)"
+    );
+}
+
+#[test]
+fn fetch_type_is_optional_and_selection_counts_need_a_rule() {
+    assert_eq!(
+        validate_manifest(&edited(&[set("/result", json!({"fetch": {}}))])),
+        vec![]
+    );
+    assert_cases(vec![(
+        vec![set(
+            "/validateSelection/require",
+            json!({"selection": {"counts": {}}}),
+        )],
+        "/validateSelection/require/selection/counts must NOT have fewer than 1 properties",
+        "/validateSelection/require/selection/counts",
+    )]);
 }

@@ -1,4 +1,6 @@
-//! Sequence checks (§5.1), only for `skillrunner.sequence.v1`.
+//! Sequence checks (§5.1), only for `skillrunner.sequence.v1`. As in the reference
+//! checker, values are trimmed first: the schema has already refused empty strings, so
+//! these checks catch names that are only white space and references to other steps.
 
 use std::collections::HashSet;
 
@@ -22,7 +24,7 @@ pub(super) fn check(manifest: &Value) -> Vec<Failure> {
     let final_step = manifest
         .pointer("/result/final_step_id")
         .and_then(Value::as_str)
-        .unwrap_or("");
+        .map_or("", str::trim);
     if steps.is_empty() && !has_build_hook {
         out.push(failure(STEPS, "must be non-empty"));
     }
@@ -34,7 +36,7 @@ pub(super) fn check(manifest: &Value) -> Vec<Failure> {
     }
     let mut ids = HashSet::new();
     for (i, step) in steps.iter().enumerate() {
-        let id = step.get("id").and_then(Value::as_str).unwrap_or("");
+        let id = step.get("id").and_then(Value::as_str).map_or("", str::trim);
         if id.is_empty() {
             out.push(failure(format!("{STEPS}/{i}/id"), "must be non-empty"));
         } else if !ids.insert(id) {
@@ -59,7 +61,8 @@ fn step_references(out: &mut Vec<Failure>, i: usize, step: &Value, ids: &HashSet
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     for (j, binding) in bindings.iter().enumerate() {
-        if let Some(target) = binding.get("step").and_then(Value::as_str)
+        if let Some(target) = binding.get("step").and_then(Value::as_str).map(str::trim)
+            && !target.is_empty()
             && !ids.contains(target)
         {
             out.push(failure(
@@ -71,14 +74,22 @@ fn step_references(out: &mut Vec<Failure>, i: usize, step: &Value, ids: &HashSet
     let Some(short_circuit) = step.get("short_circuit") else {
         return;
     };
-    let path = short_circuit.pointer("/when/path").and_then(Value::as_str);
+    let path = short_circuit
+        .pointer("/when/path")
+        .and_then(Value::as_str)
+        .map(str::trim);
     if path.is_none_or(str::is_empty) {
         out.push(failure(
             format!("{STEPS}/{i}/short_circuit/when/path"),
             "must be non-empty",
         ));
     }
-    if short_circuit.get("result").and_then(Value::as_str) != Some("step_output") {
+    if short_circuit
+        .get("result")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        != Some("step_output")
+    {
         out.push(failure(
             format!("{STEPS}/{i}/short_circuit/result"),
             "must be step_output",

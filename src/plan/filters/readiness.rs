@@ -4,7 +4,6 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::note_kinds::note_kind_str;
 use super::parent_notes;
 use crate::manifest::model::{
     PayloadRequirement, ReadinessArtifact, ReadinessMode, RequirementType,
@@ -50,12 +49,10 @@ fn requirement_holds(req: &PayloadRequirement, payload: &Value) -> bool {
 
 /// Availability of `artifact` among the parent's `notes`.
 fn availability(artifact: &ReadinessArtifact, notes: &[(String, WorldNote)]) -> Availability {
-    let wanted: Vec<String> = artifact
-        .note_kinds
+    let mut matching = notes
         .iter()
-        .map(|k| note_kind_str(*k))
-        .collect();
-    let mut matching = notes.iter().filter(|(k, _)| wanted.contains(k)).peekable();
+        .filter(|(k, _)| artifact.note_kinds.contains(k))
+        .peekable();
     if matching.peek().is_none() {
         return Availability::Missing;
     }
