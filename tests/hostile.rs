@@ -372,3 +372,40 @@ fn forged_stack_lines_naming_host_paths_or_internals_are_dropped() {
     assert_eq!((f.message.as_str(), f.stack.as_str()), ("forged", ""));
     assert_eq!(f.location, None);
 }
+
+/// A flood of console entries without text is capped like one of long entries: the
+/// log closes, later calls cost nothing, and the call ends well within its timeout.
+#[test]
+fn log_floods_of_empty_entries_are_capped_by_entry_count() {
+    let limits = hookrun::sandbox::Limits {
+        timeout_ms: 5_000,
+        max_log_bytes: 64 * 1024,
+        ..hookrun::sandbox::Limits::default()
+    };
+    for export in [
+        "emptyLogs",
+        "emptyStrings",
+        "undefinedDebug",
+        "oneCharacterInfo",
+    ] {
+        let mut sb = common::sandbox::sandbox_with(limits);
+        let outcome = call(&mut sb, "corpus/floods.mjs", export, Value::Null);
+        assert_eq!(outcome.result, CallResult::Ok(json!("done")), "{export}");
+        // Each kept entry costs at least 32 bytes of the 64 KiB.
+        assert!(
+            outcome.logs.len() <= 64 * 1024 / 32 + 1,
+            "{export}: {}",
+            outcome.logs.len()
+        );
+        assert!(
+            outcome.logs.len() > 100,
+            "{export}: the log kept too little"
+        );
+        assert_eq!(
+            outcome.logs.last().map(|l| l.level),
+            Some(LogLevel::Warn),
+            "{export}: the truncation marker ends the log"
+        );
+        assert_healthy(&mut sb);
+    }
+}

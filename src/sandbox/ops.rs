@@ -13,6 +13,11 @@ use super::outcome::{LogEntry, LogLevel};
 /// Marker appended once when the log limit is reached.
 pub(crate) const TRUNCATION_MARKER: &str = "[hookrun: log output truncated at the log size limit]";
 
+/// What each kept entry costs against the log limit besides its text: about the size
+/// of its record in a report (`{"level":"warn","message":""}`), so a flood of empty
+/// messages is capped like a flood of long ones.
+pub(crate) const LOG_ENTRY_COST: u64 = 32;
+
 /// What one call accumulates while it runs.
 pub(crate) struct CallState {
     pub logs: Vec<LogEntry>,
@@ -57,18 +62,19 @@ impl CallState {
         if self.truncated {
             return false;
         }
-        let room = self.log_limit.saturating_sub(self.kept_bytes);
-        if (message.len() as u64) <= room {
-            self.kept_bytes += message.len() as u64;
+        // Room for this entry's text, if there is room for an entry at all.
+        let room = self.log_limit.checked_sub(self.kept_bytes + LOG_ENTRY_COST);
+        if room.is_some_and(|room| message.len() as u64 <= room) {
+            self.kept_bytes += message.len() as u64 + LOG_ENTRY_COST;
             self.logs.push(LogEntry { level, message });
             return true;
         }
-        let mut cut = room as usize;
+        let mut cut = (room.unwrap_or(0) as usize).min(message.len());
         while !message.is_char_boundary(cut) {
             cut -= 1;
         }
         if cut > 0 {
-            self.kept_bytes += cut as u64;
+            self.kept_bytes += cut as u64 + LOG_ENTRY_COST;
             self.logs.push(LogEntry {
                 level,
                 message: message[..cut].to_string(),
@@ -128,7 +134,7 @@ mod tests {
 
     #[test]
     fn logs_are_capped_once_with_a_marker() {
-        let mut s = CallState::new(10);
+        let mut s = CallState::new(10 + 2 * LOG_ENTRY_COST);
         assert!(s.log(LogLevel::Log, "12345".into()));
         assert!(!s.log(LogLevel::Log, "6789012345".into()));
         assert!(!s.log(LogLevel::Log, "more".into()));
@@ -139,8 +145,23 @@ mod tests {
 
     #[test]
     fn truncation_respects_utf8_boundaries() {
-        let mut s = CallState::new(4);
+        let mut s = CallState::new(4 + LOG_ENTRY_COST);
         s.log(LogLevel::Info, "ééé".into());
         assert_eq!(s.logs[0].message, "éé");
+    }
+
+    #[test]
+    fn empty_messages_count_against_the_limit_too() {
+        let mut s = CallState::new(1024);
+        let kept = (0..1_000_000)
+            .take_while(|_| s.log(LogLevel::Log, String::new()))
+            .count();
+        assert_eq!(kept as u64, 1024 / LOG_ENTRY_COST);
+        assert_eq!(s.logs.len() as u64, 1024 / LOG_ENTRY_COST + 1);
+        assert_eq!(
+            s.logs.last().map(|l| l.message.as_str()),
+            Some(TRUNCATION_MARKER)
+        );
+        assert!(!s.log(LogLevel::Log, String::new()));
     }
 }
