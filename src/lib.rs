@@ -10,3 +10,4 @@ pub mod request;
 pub mod run;
 pub mod sandbox;
 pub mod selection;
+pub mod walk;

@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::entry_path::EntryPath;
 use crate::bundle::error::{BundleError, UnsafePathReason};
-
-/// Deepest directory level [`DirBundle::list`] descends to.
-const MAX_LIST_DEPTH: usize = 64;
+use crate::walk::{WalkLimits, walk};
 
 /// A result bundle in an existing directory (`04-requests-and-bundles.md` §6.4).
 ///
@@ -47,17 +45,30 @@ impl DirBundle {
     }
 
     /// The `/`-separated paths of every file below the directory, sorted. Symbolic links
-    /// are listed when they point to a file inside the directory; entries whose names are
-    /// not UTF-8 are left out.
+    /// are listed when they point to a file inside the directory and never entered;
+    /// entries whose names are not UTF-8 are left out. A tree past [`WalkLimits`] is a
+    /// `ReadFailed` naming the bundle root as `.`.
     pub fn list(&self) -> Result<Vec<String>, BundleError> {
-        let mut files = Vec::new();
-        self.walk(&self.root, "", 0, &mut files)
-            .map_err(|e| BundleError::ReadFailed {
-                entry: self.root.display().to_string(),
+        let admit = |path: &Path| {
+            let meta = fs::symlink_metadata(path).ok()?;
+            if meta.is_dir() || meta.is_file() {
+                return Some(meta);
+            }
+            let relative = path.strip_prefix(&self.root).ok()?.to_str()?;
+            let target = self.locate(relative).ok()?;
+            fs::metadata(target).ok()
+        };
+        let entries = walk(&self.root, None, WalkLimits::default(), admit).map_err(|e| {
+            BundleError::ReadFailed {
+                entry: ".".to_string(),
                 detail: e.to_string(),
-            })?;
-        files.sort();
-        Ok(files)
+            }
+        })?;
+        Ok(entries
+            .into_iter()
+            .filter(|e| e.metadata.is_file())
+            .map(|e| e.relative)
+            .collect())
     }
 
     /// The canonical file of `entry`, refused when it leaves the directory.
@@ -90,32 +101,6 @@ impl DirBundle {
             return Err(not_found());
         }
         Ok(real)
-    }
-
-    fn walk(
-        &self,
-        dir: &Path,
-        prefix: &str,
-        depth: usize,
-        out: &mut Vec<String>,
-    ) -> io::Result<()> {
-        if depth >= MAX_LIST_DEPTH {
-            return Ok(());
-        }
-        for item in fs::read_dir(dir)? {
-            let item = item?;
-            let Ok(name) = item.file_name().into_string() else {
-                continue;
-            };
-            let relative = format!("{prefix}{name}");
-            let kind = item.file_type()?;
-            if kind.is_dir() {
-                self.walk(&item.path(), &format!("{relative}/"), depth + 1, out)?;
-            } else if kind.is_file() || self.locate(&relative).is_ok() {
-                out.push(relative);
-            }
-        }
-        Ok(())
     }
 }
 
@@ -204,5 +189,22 @@ mod tests {
             reader.list().expect("list"),
             ["alias.md", "artifacts/digest.md", "result/result.json"]
         );
+    }
+
+    #[test]
+    fn listing_never_enters_links_and_refuses_trees_past_the_bounds() {
+        let dir = bundle_dir();
+        let bundle = dir.path().join("bundle");
+        std::os::unix::fs::symlink(&bundle, bundle.join("artifacts/loop")).unwrap();
+        let reader = DirBundle::open(&bundle).unwrap();
+        assert_eq!(
+            reader.list().unwrap(),
+            ["artifacts/digest.md", "result/result.json"]
+        );
+        let deep: PathBuf = (0..80).map(|i| format!("d{i}")).collect();
+        fs::create_dir_all(bundle.join(&deep)).unwrap();
+        let err = reader.list().unwrap_err().to_string();
+        assert!(err.contains("deeper than 64 levels"), "{err}");
+        assert!(!err.contains(&dir.path().display().to_string()), "{err}");
     }
 }

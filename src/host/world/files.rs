@@ -7,6 +7,7 @@ use std::time::UNIX_EPOCH;
 use serde_json::{Value, json};
 
 use super::{HostResult, HostWorld, HostWorldError};
+use crate::walk::{WalkError, WalkLimits, walk};
 
 impl HostWorld {
     /// Resolves `path` inside the files directory (symlinks followed); `None` when
@@ -59,61 +60,40 @@ impl HostWorld {
 
     /// `file.list({path, recursive, maxDepth})`: `{rootPath, entries: [{relativePath,
     /// kind, sizeBytes, modifiedAt}], totalEntries, totalFileBytes}`, sorted by path;
-    /// symlinks leaving the files directory are not followed.
+    /// symlinks leaving the files directory are not followed, and no directory is
+    /// entered twice. Trees past [`WalkLimits`] are an `invalid_request`.
     pub fn list(&self, path: &str, recursive: bool, max_depth: Option<usize>) -> HostResult<Value> {
         let root = self.resolve_required(path)?;
-        let depth = if recursive {
-            max_depth.unwrap_or(usize::MAX)
-        } else {
-            1
-        };
-        let mut entries = Vec::new();
-        self.walk(&root, "", depth, &mut entries)?;
-        let total_bytes: u64 = entries
-            .iter()
-            .filter(|e| e["kind"] == "file")
-            .filter_map(|e| e["sizeBytes"].as_u64())
-            .sum();
-        Ok(json!({"rootPath": path, "totalEntries": entries.len(),
-            "totalFileBytes": total_bytes, "entries": entries}))
-    }
-
-    fn walk(&self, dir: &Path, prefix: &str, depth: usize, out: &mut Vec<Value>) -> HostResult<()> {
-        if depth == 0 {
-            return Ok(());
-        }
-        let shown = |e: &dyn std::fmt::Display| io_error(&dir.display().to_string(), e);
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .map_err(|e| shown(&e))?
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .collect();
-        names.sort();
-        let root = self
+        let depth = if recursive { max_depth } else { Some(1) };
+        let files_root = self
             .files_dir
             .as_ref()
             .and_then(|d| fs::canonicalize(d).ok());
-        for name in names {
-            let relative = if prefix.is_empty() {
-                name.clone()
-            } else {
-                format!("{prefix}/{name}")
-            };
-            let Ok(full) = fs::canonicalize(dir.join(&name)) else {
-                continue;
-            };
-            if root.as_ref().is_none_or(|r| !full.starts_with(r)) {
-                continue;
+        let inside = |entry: &Path| {
+            let full = fs::canonicalize(entry).ok()?;
+            if files_root.as_ref().is_none_or(|r| !full.starts_with(r)) {
+                return None;
             }
-            let Ok(meta) = fs::metadata(&full) else {
-                continue;
-            };
-            out.push(json!({"relativePath": relative, "kind": entry_kind(&meta),
-                "sizeBytes": meta.len(), "modifiedAt": modified_at(&meta)}));
-            if meta.is_dir() {
-                self.walk(&full, &relative, depth - 1, out)?;
-            }
-        }
-        Ok(())
+            fs::metadata(&full).ok()
+        };
+        let listed = walk(&root, depth, WalkLimits::default(), inside).map_err(|e| match e {
+            WalkError::Io { .. } => io_error(path, &e),
+            _ => HostWorldError::InvalidRequest(format!("file.list {path}: {e}")),
+        })?;
+        let entries: Vec<Value> = listed
+            .iter()
+            .map(|e| {
+                json!({"relativePath": e.relative, "kind": entry_kind(&e.metadata),
+                    "sizeBytes": e.metadata.len(), "modifiedAt": modified_at(&e.metadata)})
+            })
+            .collect();
+        let total_bytes: u64 = listed
+            .iter()
+            .filter(|e| e.metadata.is_file())
+            .map(|e| e.metadata.len())
+            .sum();
+        Ok(json!({"rootPath": path, "totalEntries": entries.len(),
+            "totalFileBytes": total_bytes, "entries": entries}))
     }
 }
 

@@ -254,3 +254,38 @@ fn iso_dates() {
     );
     assert_eq!(iso_from_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
 }
+
+#[test]
+fn recursive_listings_survive_link_loops_and_refuse_trees_past_the_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("papers/sub")).unwrap();
+    std::fs::write(dir.path().join("papers/sub/a.md"), "a").unwrap();
+    std::os::unix::fs::symlink(
+        dir.path().join("papers"),
+        dir.path().join("papers/sub/loop"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("papers/root")).unwrap();
+    let w = HostWorld::default().with_files_dir(dir.path());
+    let listing = w.list("papers", true, None).unwrap();
+    let names: Vec<_> = listing["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["relativePath"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["root", "root/papers", "sub", "sub/a.md", "sub/loop"]
+    );
+
+    let deep: std::path::PathBuf = (0..80).map(|i| format!("d{i}")).collect();
+    std::fs::create_dir_all(dir.path().join("deep").join(&deep)).unwrap();
+    let err = w.list("deep", true, None).unwrap_err();
+    assert_eq!(err.code(), "invalid_request");
+    let text = err.to_string();
+    assert!(text.contains("deeper than 64 levels"), "{text}");
+    assert!(!text.contains(&dir.path().display().to_string()), "{text}");
+    // A depth the caller asks for is a cut-off, not an error.
+    assert!(w.list("deep", true, Some(10)).is_ok());
+}
