@@ -178,9 +178,13 @@ export type StatusKey =
   | "need-analysis"
   | "need-deep-reading";
 
-/** Host errors reject with this shape. */
+/**
+ * Host errors reject with this shape. Errors of the Zotero broker behind writes (an
+ * `operationId` bound to another write: code `conflict`, `details.reason`
+ * `idempotency_conflict`) are named `ZoteroHostCapabilityError`, as on the reference host.
+ */
 export interface WorkflowHostError extends Error {
-  name: "WorkflowHostError";
+  name: "WorkflowHostError" | "ZoteroHostCapabilityError";
   schema: "zotero-agents.workflow-host-error.v1";
   code:
     | "invalid_request"

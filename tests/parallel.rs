@@ -119,7 +119,7 @@ export async function applyResult({ parent, resultContext, runtime }) {\n\
   const title = resultContext.resultJson.selectionContext.items[0].title;\n\
   const written = await runtime.hostApi.notes.create({\n\
     operationId: `note:${title}`,\n\
-    parentRef: { libraryId: parent.libraryId, key: parent.key },\n\
+    parentRef: { libraryId: parent.libraryId, key: `PAPER-${title}` },\n\
     content: { format: \"html\", value: `<p>${title}</p>` },\n\
   });\n\
   console.log(`${parent.key} ${calls}`);\n\
@@ -185,7 +185,8 @@ fn each_worker_keeps_its_own_module_state_and_units_stay_in_order() {
 #[test]
 fn merged_effects_are_numbered_in_unit_order_and_replays_stay_within_a_chunk() {
     let dir = tempfile::tempdir().unwrap();
-    // Units 0 and 3 write with the same operationId; they land in different chunks.
+    // Units 0 and 3 make the same write (operationId, parent, content); they land in
+    // different chunks.
     let titles = ["same", "b", "c", "same", "e", "f"];
     let serial = counting_run(dir.path(), &titles, 1);
     let parallel = counting_run(dir.path(), &titles, 2);

@@ -4,8 +4,11 @@
 //! `statusTags.transition`, `literatureArtifacts.*`, `managedNotes.*`,
 //! `mutations.*`, and the file writes) is checked for the arguments the contract
 //! requires, recorded as an [`Effect`] in call order, and answered with a
-//! synthetic `committed` outcome. Writes are idempotent by `operationId`: a
-//! repeated id replays the first outcome and records nothing new.
+//! synthetic `committed` outcome. Writes are idempotent by `operationId`: an id
+//! repeated with the same member and the same request replays the first outcome and
+//! records nothing new; repeated with another member or request it fails with the
+//! reference host's `conflict` error (`idempotency_conflict`), the first write stays
+//! bound to the id, and the refused attempt is recorded as an effect with an `error`.
 
 use std::collections::HashMap;
 
@@ -83,8 +86,20 @@ pub struct Effect {
     pub call: String,
     /// The arguments as passed (the call-control argument included, if any).
     pub args: Value,
-    /// What the hook was answered.
+    /// What the hook was answered (`null` for a refused attempt).
     pub result: Value,
+    /// The host error a refused attempt got; an effect with an error changed nothing
+    /// and is not to be applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Value>,
+}
+
+/// The write an `operationId` is bound to.
+#[derive(Debug, Clone)]
+struct Binding {
+    member: String,
+    request: Value,
+    reply: Value,
 }
 
 /// Who is calling: set by the runner before each hook call.
@@ -100,7 +115,7 @@ pub struct CallSite {
 #[derive(Debug, Default)]
 pub struct EffectLog {
     effects: Vec<Effect>,
-    replies: HashMap<String, Value>,
+    bindings: HashMap<String, Binding>,
     created: u64,
 }
 
@@ -154,26 +169,52 @@ impl EffectLog {
                 .and_then(Value::as_str)
                 .filter(|s| !s.trim().is_empty())
                 .ok_or_else(|| invalid(member, "missing_field", "operationId"))?;
-            if let Some(reply) = self.replies.get(id) {
-                return Ok(reply.clone());
-            }
             Some(id.to_string())
         } else {
             None
         };
+        // The request is validated before the id is looked up, as on the reference
+        // host; a replay or a conflict takes no new item key.
+        let created = self.created;
         let result = self.reply(member, &request, &args)?;
-        if let Some(id) = operation_id {
-            self.replies.insert(id, result.clone());
+        if let Some(bound) = operation_id.as_ref().and_then(|id| self.bindings.get(id)) {
+            self.created = created;
+            if bound.member == member && bound.request == request {
+                return Ok(bound.reply.clone());
+            }
+            let error = conflict();
+            self.push(site, member, args, Value::Null, Some(error.to_json()));
+            return Err(error);
         }
+        if let Some(id) = operation_id {
+            let binding = Binding {
+                member: member.to_string(),
+                request,
+                reply: result.clone(),
+            };
+            self.bindings.insert(id, binding);
+        }
+        self.push(site, member, args, result.clone(), None);
+        Ok(result)
+    }
+
+    fn push(
+        &mut self,
+        site: &CallSite,
+        member: &str,
+        args: Value,
+        result: Value,
+        error: Option<Value>,
+    ) {
         self.effects.push(Effect {
             seq: self.effects.len() as u64 + 1,
             unit_id: site.unit_id.clone(),
             hook: site.hook.clone(),
             call: member.to_string(),
             args,
-            result: result.clone(),
+            result,
+            error,
         });
-        Ok(result)
     }
 
     fn reply(&mut self, member: &str, request: &Value, args: &Value) -> Result<Value, HostError> {
@@ -288,6 +329,18 @@ fn unsupported(member: &str) -> HostError {
     )
 }
 
+/// The reference host's error for an `operationId` already bound to another write: its
+/// broker's `ZoteroHostCapabilityError`, code `conflict`, never retryable.
+fn conflict() -> HostError {
+    let mut error = HostError::workflow(
+        "conflict",
+        "operationId is already bound to different semantic input",
+        json!({"reason": "idempotency_conflict"}),
+    );
+    error.name = "ZoteroHostCapabilityError".into();
+    error
+}
+
 fn invalid(member: &str, reason: &str, field: &str) -> HostError {
     HostError::workflow(
         "invalid_request",
@@ -395,6 +448,64 @@ mod tests {
         let second = log.record(&site(), "notes.create", args).unwrap();
         assert_eq!(first, second);
         assert_eq!(log.effects().len(), 1);
+    }
+
+    /// The reference host binds an id to its first write (member and request, the
+    /// call-control argument aside, keys in any order) and refuses any other.
+    #[test]
+    fn an_operation_id_bound_to_another_write_is_a_conflict() {
+        let mut log = EffectLog::default();
+        let note = |id: &str, html: &str| {
+            json!({"operationId": id, "parentRef": parent(),
+                   "content": {"format": "html", "value": html}})
+        };
+        let first = log
+            .record(&site(), "notes.create", json!([note("op", "<p>a</p>")]))
+            .unwrap();
+        let reordered = json!([{"content": {"value": "<p>a</p>", "format": "html"},
+                                "parentRef": parent(), "operationId": "op"}, {"signal": 1}]);
+        assert_eq!(
+            log.record(&site(), "notes.create", reordered).unwrap(),
+            first
+        );
+        let created = log.created;
+        for (member, args) in [
+            ("notes.create", json!([note("op", "<p>b</p>")])),
+            (
+                "statusTags.transition",
+                json!([{"operationId": "op", "itemRef": parent(), "remove": ["need-analysis"]}]),
+            ),
+        ] {
+            let err = log.record(&site(), member, args).unwrap_err();
+            assert_eq!(err.name, "ZoteroHostCapabilityError");
+            assert_eq!(
+                err.message,
+                "operationId is already bound to different semantic input"
+            );
+            assert_eq!(err.fields["code"], "conflict");
+            assert_eq!(err.fields["retryable"], false);
+            assert_eq!(
+                err.fields["details"],
+                json!({"reason": "idempotency_conflict"})
+            );
+        }
+        assert_eq!(log.created, created, "a conflict takes no new key");
+        // The first write stays bound; both refused attempts are recorded, marked.
+        assert_eq!(
+            log.record(&site(), "notes.create", json!([note("op", "<p>a</p>")]))
+                .unwrap(),
+            first
+        );
+        let effects = log.effects();
+        assert_eq!(effects.len(), 3);
+        assert!(effects[0].error.is_none());
+        assert!(effects[1..].iter().all(
+            |e| e.result.is_null() && e.error.as_ref().is_some_and(|e| e["code"] == "conflict")
+        ));
+        // An invalid request that reuses the id is an invalid request.
+        let bad = json!([{"operationId": "op", "parentRef": parent()}]);
+        let err = log.record(&site(), "notes.create", bad).unwrap_err();
+        assert_eq!(err.fields["code"], "invalid_request");
     }
 
     #[test]
