@@ -66,6 +66,8 @@
 
   // ---- Globals a hook may see --------------------------------------------
   // Standard ECMAScript globals only; everything the embedding added is removed.
+  // Hooks have no threads, so SharedArrayBuffer and Atomics have no use but to block
+  // (Atomics.wait is not interruptible) or to allocate memory outside the heap cap.
   const STANDARD_GLOBALS = new SetCtor([
     "globalThis", "Infinity", "NaN", "undefined", "eval", "isFinite", "isNaN",
     "parseFloat", "parseInt", "decodeURI", "decodeURIComponent", "encodeURI",
@@ -75,7 +77,7 @@
     "ReferenceError", "SyntaxError", "TypeError", "URIError",
     "SuppressedError", "JSON", "Math", "Reflect", "Proxy", "Map", "Set",
     "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "Iterator",
-    "ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics", "Int8Array",
+    "ArrayBuffer", "DataView", "Int8Array",
     "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
     "Int32Array", "Uint32Array", "Float16Array", "Float32Array",
     "Float64Array", "BigInt64Array", "BigUint64Array", "Intl",

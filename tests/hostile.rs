@@ -409,3 +409,83 @@ fn log_floods_of_empty_entries_are_capped_by_entry_count() {
         assert_healthy(&mut sb);
     }
 }
+
+/// Exactly these globals, and nothing an engine layer adds: hooks have no threads,
+/// so `SharedArrayBuffer` (memory outside the heap cap) and `Atomics` (waits the
+/// watchdog cannot interrupt) are absent.
+#[test]
+fn hooks_see_the_standard_globals_and_nothing_else() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, "hostile.mjs", "globalNames", Value::Null);
+    let expected = [
+        "AggregateError",
+        "Array",
+        "ArrayBuffer",
+        "BigInt",
+        "BigInt64Array",
+        "BigUint64Array",
+        "Boolean",
+        "DataView",
+        "Date",
+        "Error",
+        "EvalError",
+        "FinalizationRegistry",
+        "Float16Array",
+        "Float32Array",
+        "Float64Array",
+        "Function",
+        "Infinity",
+        "Int16Array",
+        "Int32Array",
+        "Int8Array",
+        "Intl",
+        "Iterator",
+        "JSON",
+        "Map",
+        "Math",
+        "NaN",
+        "Number",
+        "Object",
+        "Promise",
+        "Proxy",
+        "RangeError",
+        "ReferenceError",
+        "Reflect",
+        "RegExp",
+        "Set",
+        "String",
+        "SuppressedError",
+        "Symbol",
+        "SyntaxError",
+        "TypeError",
+        "URIError",
+        "Uint16Array",
+        "Uint32Array",
+        "Uint8Array",
+        "Uint8ClampedArray",
+        "WeakMap",
+        "WeakRef",
+        "WeakSet",
+        "console",
+        "decodeURI",
+        "decodeURIComponent",
+        "encodeURI",
+        "encodeURIComponent",
+        "escape",
+        "eval",
+        "globalThis",
+        "isFinite",
+        "isNaN",
+        "parseFloat",
+        "parseInt",
+        "queueMicrotask",
+        "undefined",
+        "unescape",
+    ];
+    assert_eq!(outcome.result, CallResult::Ok(json!(expected.to_vec())));
+    let outcome = call(&mut sb, "hostile.mjs", "sharedMemory", Value::Null);
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"sab": "undefined", "atomics": "undefined"}))
+    );
+}
