@@ -183,3 +183,50 @@ fn hostile_hooks_fail_their_unit_and_the_run_goes_on() {
     assert_eq!(report.units[1].status, UnitStatus::Succeeded);
     assert_eq!(report.units[5].status, UnitStatus::Succeeded);
 }
+
+/// Writes are bounded per run: the write that would pass the limit ends its call with
+/// `write-limit` (a hook cannot catch it), nothing past the limit is recorded, and later
+/// units meet the same bound.
+#[test]
+fn recorded_writes_past_the_run_limit_end_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let apply = r#"export async function applyResult({ parent, runtime }) {
+  const big = "x".repeat(1024 * 1024);
+  for (let i = 0; i < 300; i++) {
+    try {
+      await runtime.hostApi.notes.create({
+        operationId: `${parent.key}:${i}`,
+        parentRef: parent,
+        content: { format: "html", value: `<p>${big}</p>` },
+      });
+    } catch (e) {
+      // Swallowing the refusal changes nothing: the call is already ending.
+    }
+  }
+  return "wrote them all";
+}"#;
+    let wf = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
+    let options = RunOptions {
+        max_write_bytes: Some(8 * 1024 * 1024),
+        ..RunOptions::default()
+    };
+    let report = run(
+        &wf,
+        common::probe_input(&["a", "b"]),
+        &mut NoResults,
+        &options,
+    );
+    for unit in &report.units {
+        let hook = unit.errors[0].hook.as_ref().unwrap();
+        assert_eq!(hook.outcome, "write-limit", "{}", unit.unit_id);
+        assert!(hook.message.contains("write limit"), "{}", hook.message);
+    }
+    assert_eq!(report.units[0].status, UnitStatus::Failed);
+    let recorded: usize = report
+        .effects
+        .iter()
+        .map(|e| serde_json::to_vec(&e.args).unwrap().len())
+        .sum();
+    assert!(recorded <= 8 * 1024 * 1024, "{recorded}");
+    assert_eq!(report.effects.len(), 7, "seven 1 MiB notes fit in 8 MiB");
+}

@@ -22,6 +22,10 @@ pub struct RunArgs {
     /// Give every unit a fresh runtime instead of one per run.
     #[arg(long)]
     fresh_runtime: bool,
+    /// Most bytes of write arguments (as JSON) the run's hooks may record; the write
+    /// that would pass it ends its call with `write-limit`.
+    #[arg(long, value_name = "N", default_value_t = hookrun::host::effects::DEFAULT_MAX_WRITE_BYTES)]
+    max_write_bytes: u64,
     /// Run the units on N threads, each with its own runtime and a contiguous
     /// chunk of the units; the report stays in unit order.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
@@ -58,6 +62,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
             ..RuntimeInfo::default()
         },
         progress: super::progress::terminal_bar(),
+        max_write_bytes: Some(args.max_write_bytes),
     };
     let mut fixture_results = args.target.fixture.is_some().then(|| case.result_source());
     let results: &mut dyn ResultSource = match &mut fixture_results {

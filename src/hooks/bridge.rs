@@ -47,6 +47,12 @@ impl HookHost {
         }
     }
 
+    /// The same host with a write limit for the run: see [`EffectLog::with_write_limit`].
+    pub fn with_write_limit(mut self, max_write_bytes: u64) -> HookHost {
+        self.effects = EffectLog::with_write_limit(max_write_bytes);
+        self
+    }
+
     /// A host for another thread of the same run: the same world and
     /// identifier answers, an empty effect log numbering created items
     /// `key_offset` after this host's (see [`EffectLog::branch`]), and no
@@ -251,6 +257,10 @@ impl HookHost {
 }
 
 impl HostBridge for HookHost {
+    fn take_write_limit(&mut self) -> Option<u64> {
+        self.effects.take_write_limit()
+    }
+
     fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         if is_write(member) {
             return self.effects.record(&self.site, member, args);

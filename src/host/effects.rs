@@ -11,6 +11,8 @@
 //! bound to the id, and the refused attempt is recorded as an effect with an `error`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -111,15 +113,49 @@ pub struct CallSite {
     pub hook: String,
 }
 
+/// Default of [`EffectLog::with_write_limit`]: 256 MiB of recorded write arguments.
+pub const DEFAULT_MAX_WRITE_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The effects of one run.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct EffectLog {
     effects: Vec<Effect>,
     bindings: HashMap<String, Binding>,
     created: u64,
+    /// Bytes of write arguments recorded so far, shared with the run's branches.
+    written: Arc<AtomicU64>,
+    max_write_bytes: u64,
+    /// Set once a write was refused for passing `max_write_bytes`.
+    limit_reached: bool,
+}
+
+impl Default for EffectLog {
+    fn default() -> EffectLog {
+        EffectLog::with_write_limit(DEFAULT_MAX_WRITE_BYTES)
+    }
 }
 
 impl EffectLog {
+    /// An empty log whose run may record at most `max_write_bytes` of write arguments
+    /// (as JSON); the write that would pass it fails with [`HostError::write_limit`],
+    /// which ends the call.
+    pub fn with_write_limit(max_write_bytes: u64) -> EffectLog {
+        EffectLog {
+            effects: Vec::new(),
+            bindings: HashMap::new(),
+            created: 0,
+            written: Arc::new(AtomicU64::new(0)),
+            max_write_bytes,
+            limit_reached: false,
+        }
+    }
+
+    /// The write limit if a write was refused for passing it since the last time this
+    /// was asked.
+    pub fn take_write_limit(&mut self) -> Option<u64> {
+        std::mem::take(&mut self.limit_reached).then_some(self.max_write_bytes)
+    }
+
     /// The recorded effects, in call order.
     pub fn effects(&self) -> &[Effect] {
         &self.effects
@@ -136,8 +172,12 @@ impl EffectLog {
     /// creates fewer than the offsets between them).
     pub fn branch(&self, offset: u64) -> EffectLog {
         EffectLog {
+            effects: Vec::new(),
+            bindings: HashMap::new(),
             created: self.created.saturating_add(offset),
-            ..EffectLog::default()
+            written: Arc::clone(&self.written),
+            max_write_bytes: self.max_write_bytes,
+            limit_reached: false,
         }
     }
 
@@ -185,6 +225,18 @@ impl EffectLog {
             let error = conflict();
             self.push(site, member, args, Value::Null, Some(error.to_json()));
             return Err(error);
+        }
+        let size = serde_json::to_vec(&args).map_or(0, |b| b.len() as u64);
+        let before = self.written.fetch_add(size, Ordering::Relaxed);
+        if before + size > self.max_write_bytes {
+            self.written.fetch_sub(size, Ordering::Relaxed);
+            self.created = created;
+            self.limit_reached = true;
+            return Err(HostError::write_limit(
+                member,
+                self.max_write_bytes,
+                before + size,
+            ));
         }
         if let Some(id) = operation_id {
             let binding = Binding {

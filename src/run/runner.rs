@@ -62,6 +62,10 @@ pub struct RunOptions {
     pub runtime: RuntimeInfo,
     /// Receives progress after each unit of each phase.
     pub progress: Option<ProgressHook>,
+    /// The most bytes of write arguments (as JSON) the run's hooks may have recorded;
+    /// the write that would pass it ends its call with `write-limit`. `None`:
+    /// [`DEFAULT_MAX_WRITE_BYTES`](crate::host::effects::DEFAULT_MAX_WRITE_BYTES).
+    pub max_write_bytes: Option<u64>,
 }
 
 /// Runs `workflow` over `input`, asking `results` for the result of every
@@ -98,7 +102,11 @@ pub fn run(
             return report;
         }
     };
-    let host = Rc::new(RefCell::new(HookHost::new(input.world, input.identifiers)));
+    let mut host = HookHost::new(input.world, input.identifiers);
+    if let Some(max) = options.max_write_bytes {
+        host = host.with_write_limit(max);
+    }
+    let host = Rc::new(RefCell::new(host));
     let mut env = HookEnv {
         sandbox,
         host: Rc::clone(&host),

@@ -27,6 +27,8 @@ enum Breach {
     None,
     Timeout,
     Memory,
+    /// A host call reported that the run's writes passed this many bytes.
+    Writes(u64),
 }
 
 /// A ready runtime bound to one root directory.
@@ -78,6 +80,8 @@ impl Engine {
             .v8_isolate()
             .set_prepare_stack_trace_callback(errors::hook_stack_trace);
         let isolate = runtime.v8_isolate().thread_safe_handle();
+        // Host calls end the call through it when the host reports a write limit.
+        runtime.op_state().borrow_mut().put(isolate.clone());
         let memory_hit = Rc::new(Cell::new(false));
         {
             let hit = Rc::clone(&memory_hit);
@@ -161,8 +165,15 @@ impl Engine {
         let (result, ignored_promise) =
             self.load_and_call(call.module, call.export, call.arg, call.live, call.sync);
         let timed_out = self.watchdog.disarm();
+        let write_breach = self
+            .call_state()
+            .borrow()
+            .borrow::<CallState>()
+            .write_breach;
         let breach = if self.memory_hit.get() {
             Breach::Memory
+        } else if let Some(limit) = write_breach {
+            Breach::Writes(limit)
         } else if timed_out {
             Breach::Timeout
         } else {
@@ -172,6 +183,7 @@ impl Engine {
             Breach::Memory => CallResult::MemoryLimit {
                 limit_bytes: self.limits.max_heap_bytes,
             },
+            Breach::Writes(limit_bytes) => CallResult::WriteLimit { limit_bytes },
             Breach::Timeout => CallResult::Timeout {
                 limit_ms: self.limits.timeout_ms,
             },

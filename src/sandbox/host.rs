@@ -10,6 +10,16 @@ use serde_json::{Map, Value, json};
 pub trait HostBridge {
     /// Handles `member` (e.g. `library.getItemDetail`) called with the JSON `args`.
     fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError>;
+
+    /// Asked after every call: the write limit in bytes if that call was refused a
+    /// write for passing it, cleared by asking. The sandbox then ends the hook call with
+    /// [`CallResult::WriteLimit`], which no hook can catch. `None` (the default) while
+    /// writes are within bounds.
+    ///
+    /// [`CallResult::WriteLimit`]: super::CallResult::WriteLimit
+    fn take_write_limit(&mut self) -> Option<u64> {
+        None
+    }
 }
 
 /// A host error as hooks see it: a rejected promise carrying these fields.
@@ -42,6 +52,17 @@ impl HostError {
             message: message.into(),
             fields,
         }
+    }
+
+    /// A write refused because the run's recorded writes would pass `limit_bytes`:
+    /// `resource_limited`. A bridge that returns it also reports the limit through
+    /// [`HostBridge::write_limit_reached`], which ends the call.
+    pub fn write_limit(member: &str, limit_bytes: u64, observed: u64) -> HostError {
+        HostError::workflow(
+            "resource_limited",
+            format!("{member}: the run's recorded writes would pass {limit_bytes} bytes"),
+            json!({"resource": "recorded-write-bytes", "limit": limit_bytes, "observed": observed}),
+        )
     }
 
     /// An error of any name with no further fields (e.g. a bundle reader's error).

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use deno_core::{OpState, op2};
+use deno_core::{OpState, op2, v8};
 use serde_json::{Value, json};
 
 use super::host::{HostBridge, HostError};
@@ -29,6 +29,8 @@ pub(crate) struct CallState {
     /// Bytes the argument crossed in as.
     pub arg_bytes: u64,
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,
+    /// The write limit a host call of this call passed, if any.
+    pub write_breach: Option<u64>,
 }
 
 impl CallState {
@@ -42,6 +44,7 @@ impl CallState {
             op_calls: 0,
             arg_bytes: 0,
             host: None,
+            write_breach: None,
         }
     }
 
@@ -54,6 +57,7 @@ impl CallState {
         self.op_calls = 0;
         self.arg_bytes = 0;
         self.host = host;
+        self.write_breach = None;
     }
 
     /// Records a console message; returns whether more messages are accepted.
@@ -113,6 +117,16 @@ fn op_hookrun_host(
             Err(_) => Err(HostError::unavailable(&member)),
         },
     };
+    let breach = call
+        .host
+        .as_ref()
+        .and_then(|host| host.try_borrow_mut().ok()?.take_write_limit());
+    if let Some(limit) = breach {
+        call.write_breach = Some(limit);
+        if let Some(isolate) = state.try_borrow::<v8::IsolateHandle>() {
+            isolate.terminate_execution();
+        }
+    }
     match reply {
         Ok(value) => json!({ "ok": value }).to_string(),
         Err(error) => json!({ "error": error.to_json() }).to_string(),

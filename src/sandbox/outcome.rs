@@ -56,6 +56,12 @@ pub enum CallResult {
     },
     /// The module or export could not be loaded.
     LoadError(JsFailure),
+    /// The host refused a write because the run's recorded writes would pass this
+    /// many bytes (see [`HostError::write_limit`](super::HostError::write_limit)).
+    WriteLimit {
+        /// The limit in bytes.
+        limit_bytes: u64,
+    },
 }
 
 impl CallResult {
@@ -69,6 +75,7 @@ impl CallResult {
             CallResult::OutputTooLarge { .. } => "output-too-large",
             CallResult::InvalidOutput { .. } => "invalid-output",
             CallResult::LoadError(_) => "load-error",
+            CallResult::WriteLimit { .. } => "write-limit",
         }
     }
 
@@ -76,7 +83,9 @@ impl CallResult {
     pub(crate) fn breaches_limit(&self) -> bool {
         matches!(
             self,
-            CallResult::Timeout { .. } | CallResult::MemoryLimit { .. }
+            CallResult::Timeout { .. }
+                | CallResult::MemoryLimit { .. }
+                | CallResult::WriteLimit { .. }
         )
     }
 
@@ -102,6 +111,10 @@ impl CallResult {
                 "the returned value is larger than {limit_bytes} bytes of JSON; return less or raise the output limit"
             ),
             CallResult::InvalidOutput { message } => message.clone(),
+            CallResult::WriteLimit { limit_bytes } => format!(
+                "the run's recorded writes would pass {} MiB; write less or raise the write limit",
+                limit_bytes / (1024 * 1024)
+            ),
         })
     }
 }
