@@ -230,3 +230,49 @@ fn recorded_writes_past_the_run_limit_end_the_call() {
     assert!(recorded <= 8 * 1024 * 1024, "{recorded}");
     assert_eq!(report.effects.len(), 7, "seven 1 MiB notes fit in 8 MiB");
 }
+
+/// Messages a hook reads name paths relative to the files root, never where the
+/// files live on the host.
+#[test]
+fn host_errors_never_name_host_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(files.path().join("papers")).unwrap();
+    std::fs::write(files.path().join("papers/cats.md"), "# Cats").unwrap();
+    let apply = r#"export async function applyResult({ runtime }) {
+  const seen = [];
+  const attempts = [
+    () => runtime.hostApi.file.list({ path: "papers/cats.md", recursive: true }),
+    () => runtime.hostApi.file.readText("papers/missing.md"),
+    () => runtime.hostApi.file.readText("papers"),
+    () => runtime.hostApi.file.stat("../outside"),
+  ];
+  for (const attempt of attempts) {
+    try {
+      await attempt();
+      seen.push("no error");
+    } catch (e) {
+      seen.push(JSON.stringify({ message: e.message, details: e.details }));
+    }
+  }
+  return seen;
+}"#;
+    let wf = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
+    let mut input = common::probe_input(&["a"]);
+    input.world = input.world.with_files_dir(files.path());
+    let report = run(&wf, input, &mut NoResults, &RunOptions::default());
+    let value = serde_json::to_value(&report.units[0].jobs[0].apply).unwrap()["value"].clone();
+    let seen: Vec<String> = serde_json::from_value(value).unwrap();
+    assert_eq!(seen.len(), 4);
+    let host = files.path().canonicalize().unwrap();
+    for text in &seen {
+        assert_ne!(text, "no error");
+        assert!(!text.contains(&*host.to_string_lossy()), "{text}");
+        assert!(!text.contains(&*files.path().to_string_lossy()), "{text}");
+        assert!(
+            !text.contains(&*std::env::temp_dir().to_string_lossy()),
+            "{text}"
+        );
+    }
+    assert!(seen[0].contains("papers/cats.md"), "{}", seen[0]);
+}

@@ -98,6 +98,19 @@ impl BundleReader {
         })
     }
 
+    /// Where the bundle lives on the host, as far as known without extracting it (the
+    /// archive and an extraction directory, or the directory): what messages a hook reads
+    /// must not name.
+    pub fn host_paths(&self) -> Vec<&Path> {
+        match self {
+            Self::Zip(zip) => std::iter::once(zip.archive_path())
+                .chain(zip.extracted_dir_if_any())
+                .collect(),
+            Self::Directory(dir) => vec![dir.extracted_dir()],
+            Self::Unavailable(_) => Vec::new(),
+        }
+    }
+
     /// The directory holding the bundle's files (`getExtractedDir`).
     pub fn extracted_dir(&self) -> Result<&Path, BundleError> {
         match self {

@@ -102,6 +102,11 @@ impl ZipBundle {
         &self.archive_path
     }
 
+    /// The extraction directory if the archive was extracted already.
+    pub fn extracted_dir_if_any(&self) -> Option<&Path> {
+        self.extracted.get()?.as_ref().ok().map(|e| e.dir.path())
+    }
+
     /// The extraction directory, extracting first if needed.
     pub fn extracted_dir(&self) -> Result<&Path, BundleError> {
         Ok(self.extracted()?.dir.path())

@@ -13,6 +13,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
+use crate::hooks::redact::{Redactions, TEMPORARY};
 use crate::host::effects::{CallSite, Effect, EffectLog, is_write};
 use crate::host::world::{HostWorld, HostWorldError, PageRequest};
 use crate::sandbox::{HostBridge, HostError};
@@ -262,6 +263,28 @@ impl HostBridge for HookHost {
     }
 
     fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+        self.dispatch(member, args)
+            .map_err(|error| self.redactions().error(error))
+    }
+}
+
+impl HookHost {
+    /// The host directories a hook's messages must not name, and what they show instead.
+    fn redactions(&self) -> Redactions {
+        let mut redactions = Redactions::default();
+        if let Some(files) = self.world.files_dir() {
+            redactions.add(files, "");
+        }
+        for (id, context) in &self.contexts {
+            for path in context.reader().host_paths() {
+                redactions.add(path, &format!("{BUNDLES_DIR}{id}"));
+            }
+        }
+        redactions.add(&std::env::temp_dir(), TEMPORARY);
+        redactions
+    }
+
+    fn dispatch(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         if is_write(member) {
             return self.effects.record(&self.site, member, args);
         }

@@ -5,6 +5,7 @@ pub mod bridge;
 pub mod call;
 pub mod check;
 pub mod preflight;
+pub mod redact;
 
 pub use call::{HookEnv, HookFailure, HookRecord, RuntimeInfo};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks};

@@ -39,7 +39,7 @@ mod record;
 mod tests;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
@@ -152,6 +152,11 @@ impl HostWorld {
         }
         self.reindex();
         Ok(self)
+    }
+
+    /// The files directory, when there is one.
+    pub fn files_dir(&self) -> Option<&Path> {
+        self.files_dir.as_deref()
     }
 
     /// Resolves attachment paths relative to `dir`.
