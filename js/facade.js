@@ -17,9 +17,19 @@
   const ArrayIsArray = Array.isArray;
   const JSONParse = JSON.parse;
   const PromiseCtor = Promise;
+  const FunctionPrototypeCall = Function.prototype.call;
+  const promiseThen = FunctionPrototypeCall.bind(Promise.prototype.then);
   const Uint8ArrayCtor = Uint8Array;
   const StringFromCharCode = String.fromCharCode;
   const ErrorCtor = Error;
+
+  // Sets an own data property without running setters a hook may have put on the
+  // prototype chain (an assignment would call them).
+  function put(target, key, value) {
+    ObjectDefineProperty(target, key, {
+      __proto__: null, value, writable: true, enumerable: true, configurable: true,
+    });
+  }
 
   // Host API members a sandboxed hook may call, by namespace (contract 03 §8).
   const HOST_MEMBERS = {
@@ -104,7 +114,31 @@
     return value;
   }
 
+  // `__zsHostApi` and `__zsHostApiVersion`: the Host API of the current call, for
+  // libraries that are not handed `runtime`. Accessors defined once, so a hook that
+  // freezes the global or pollutes prototypes does not break later calls.
+  let currentHostApi;
+  function defineHostApiGlobals() {
+    let versionOverride;
+    let apiOverride;
+    ObjectDefineProperty(globalThis, "__zsHostApi", {
+      __proto__: null,
+      get: () => (apiOverride === undefined ? currentHostApi : apiOverride),
+      set: (value) => { apiOverride = value; },
+      enumerable: false,
+      configurable: false,
+    });
+    ObjectDefineProperty(globalThis, "__zsHostApiVersion", {
+      __proto__: null,
+      get: () => (versionOverride === undefined ? (currentHostApi === undefined ? undefined : 12) : versionOverride),
+      set: (value) => { versionOverride = value; },
+      enumerable: false,
+      configurable: false,
+    });
+  }
+
   return function facade(hostCall) {
+    defineHostApiGlobals();
     let activeCall = 0;
     let callCounter = 0;
 
@@ -124,10 +158,10 @@
         return new PromiseCtor((resolve) => {
           if (callId !== activeCall) {
             const err = new ErrorCtor(`${name} was called after the hook returned`);
-            err.name = "WorkflowHostError";
-            err.code = "canceled";
-            err.retryable = false;
-            err.details = { reason: "caller_signal" };
+            put(err, "name", "WorkflowHostError");
+            put(err, "code", "canceled");
+            put(err, "retryable", false);
+            put(err, "details", { reason: "caller_signal" });
             throw err;
           }
           resolve(revive(hostCall(name, args)));
@@ -218,7 +252,7 @@
         reader.list = bound("list");
       }
       const readText = reader.readText;
-      reader.readJson = (entry) => readText(entry).then((text) => JSONParse(text));
+      reader.readJson = (entry) => promiseThen(readText(entry), (text) => JSONParse(text));
       return ObjectFreeze(reader);
     }
 
@@ -226,10 +260,11 @@
       const context = spec.data;
       const resolve = member(callId, "result.resolveArtifact");
       const resolveBytes = member(callId, "result.resolveArtifactBytes");
-      context.bundleReader = reader;
-      context.resolveArtifact = (options) => resolve(spec.id, options);
-      context.readArtifactText = context.resolveArtifact;
-      context.resolveArtifactBytes = (options) => resolveBytes(spec.id, options);
+      const resolveArtifact = (options) => resolve(spec.id, options);
+      put(context, "bundleReader", reader);
+      put(context, "resolveArtifact", resolveArtifact);
+      put(context, "readArtifactText", resolveArtifact);
+      put(context, "resolveArtifactBytes", (options) => resolveBytes(spec.id, options));
       return context;
     }
 
@@ -237,7 +272,7 @@
     function setAt(root, path, value) {
       let node = root;
       for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
-      node[path[path.length - 1]] = value;
+      put(node, path[path.length - 1], value);
     }
 
     function getAt(root, path) {
@@ -305,8 +340,7 @@
           case "runtime": {
             const runtime = makeRuntime(callId, item);
             setAt(arg, item.path, runtime);
-            globalThis.__zsHostApi = runtime.hostApi;
-            globalThis.__zsHostApiVersion = 12;
+            currentHostApi = runtime.hostApi;
             break;
           }
           case "bundleReader": {

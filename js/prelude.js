@@ -30,9 +30,9 @@
   const ReflectDeleteProperty = Reflect.deleteProperty;
   const JSONParse = JSON.parse;
   const JSONStringify = JSON.stringify;
+  const ObjectHasOwn = Object.hasOwn;
   const ArrayIsArray = Array.isArray;
   const ArrayPrototypeJoin = Array.prototype.join;
-  const ArrayPrototypeMap = Array.prototype.map;
   const SetCtor = Set;
   const SetPrototypeHas = Set.prototype.has;
   const SetPrototypeAdd = Set.prototype.add;
@@ -55,7 +55,25 @@
   // `Function.prototype.call` do not reach it.
   const uncurry = (fn) => FunctionPrototypeCall.bind(fn);
   const join = uncurry(ArrayPrototypeJoin);
-  const map = uncurry(ArrayPrototypeMap);
+
+  // Hook code may put setters on `Array.prototype` or `Object.prototype` and change
+  // `Array[Symbol.species]`, so the prelude never assigns into fresh objects or arrays
+  // and never lets a builtin create its result array: it defines own properties.
+  function put(target, key, value) {
+    ObjectDefineProperty(target, key, {
+      __proto__: null, value, writable: true, enumerable: true, configurable: true,
+    });
+  }
+  function append(list, value) {
+    put(list, list.length, value);
+  }
+  // `fn` over the elements of `list` (read by index), into a fresh array.
+  function mapped(list, fn) {
+    const out = [];
+    const length = list.length;
+    for (let i = 0; i < length; i++) append(out, fn(list[i]));
+    return out;
+  }
   const setHas = uncurry(SetPrototypeHas);
   const setAdd = uncurry(SetPrototypeAdd);
   const setDelete = uncurry(SetPrototypeDelete);
@@ -166,10 +184,10 @@
     setAdd(seen, value);
     try {
       if (ArrayIsArray(value)) {
-        return `[${join(map(value, (v) => describe(v, seen, depth + 1)), ", ")}]`;
+        return `[${join(mapped(value, (v) => describe(v, seen, depth + 1)), ", ")}]`;
       }
       const keys = ObjectKeys(value);
-      const parts = map(keys, (k) => `${JSONStringify(k)}: ${describe(value[k], seen, depth + 1)}`);
+      const parts = mapped(keys, (k) => `${JSONStringify(k)}: ${describe(value[k], seen, depth + 1)}`);
       return `{${join(parts, ", ")}}`;
     } finally {
       setDelete(seen, value);
@@ -180,7 +198,7 @@
     const parts = [];
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      parts[parts.length] = typeof a === "string" ? a : safely(() => describe(a, new SetCtor(), 0), "[unprintable]");
+      append(parts, typeof a === "string" ? a : safely(() => describe(a, new SetCtor(), 0), "[unprintable]"));
     }
     return join(parts, " ");
   }
@@ -220,12 +238,12 @@
   function describeThrown(e) {
     const isObject = e !== null && (typeof e === "object" || typeof e === "function");
     if (!isObject) {
-      return { name: "Error", message: `Uncaught ${safely(() => describe(e, new SetCtor(), 0), "value")}`, stack: "", thrown: "value" };
+      return { __proto__: null, name: "Error", message: `Uncaught ${safely(() => describe(e, new SetCtor(), 0), "value")}`, stack: "", thrown: "value" };
     }
     const name = safely(() => { const n = e.name; return typeof n === "string" ? n : "Error"; }, "Error");
     const message = safely(() => { const m = e.message; return typeof m === "string" ? m : describe(e, new SetCtor(), 0); }, "");
     const stack = safely(() => { const s = e.stack; return typeof s === "string" ? s : ""; }, "");
-    return { name, message, stack, thrown: safely(() => e instanceof ErrorCtor, false) ? "error" : "object" };
+    return { __proto__: null, name, message, stack, thrown: safely(() => e instanceof ErrorCtor, false) ? "error" : "object" };
   }
 
   // ---- Results -----------------------------------------------------------
@@ -233,10 +251,10 @@
   // faithfully (functions, symbols, bigints, non-finite numbers, cycles) and
   // stopping as soon as the text would exceed `maxBytes`.
   class InvalidOutput {
-    constructor(message) { this.message = message; }
+    constructor(message) { put(this, "message", message); }
   }
   class OutputTooLarge {
-    constructor(limit) { this.limit = limit; }
+    constructor(limit) { put(this, "limit", limit); }
   }
 
   // Deepest nesting of objects and arrays a result may have; the host reads results
@@ -309,7 +327,7 @@
       if (live !== undefined) arg = facade.animate(arg, live);
       value = fn(arg);
       if (sync && value instanceof PromiseCtor) {
-        value.then(undefined, () => {});
+        promiseThen(value, undefined, () => {});
         facade.finish();
         return envelope("promise", `"ignored":true`);
       }
@@ -372,7 +390,7 @@
     const names = ObjectKeys(namespace);
     const out = [];
     for (let i = 0; i < names.length; i++) {
-      out[out.length] = { name: names[i], isFunction: typeof namespace[names[i]] === "function" };
+      append(out, { __proto__: null, name: names[i], isFunction: typeof namespace[names[i]] === "function" });
     }
     return JSONStringify(out);
   }
@@ -381,16 +399,17 @@
   // Calls a host member; the Rust side answers `{ok: value}` or `{error: {...}}`.
   function hostCall(member, args) {
     const reply = JSONParse(op_hookrun_host(member, JSONStringify(args === undefined ? null : args)));
-    if (reply.error !== undefined) {
-      const err = new ErrorCtor(reply.error.message);
+    // Own properties only: a hook may have put getters on `Object.prototype`.
+    if (ObjectHasOwn(reply, "error")) {
       const fields = reply.error;
+      const err = new ErrorCtor(fields.message);
       const keys = ObjectKeys(fields);
       for (let i = 0; i < keys.length; i++) {
-        if (keys[i] !== "message") err[keys[i]] = fields[keys[i]];
+        if (keys[i] !== "message") put(err, keys[i], fields[keys[i]]);
       }
       throw err;
     }
-    return reply.ok;
+    return ObjectHasOwn(reply, "ok") ? reply.ok : undefined;
   }
 
   // ---- Bootstrap ---------------------------------------------------------

@@ -410,7 +410,8 @@ fn log_floods_of_empty_entries_are_capped_by_entry_count() {
     }
 }
 
-/// Exactly these globals, and nothing an engine layer adds: hooks have no threads,
+/// Exactly these globals (the standard ones, `console` and the reference host's
+/// `__zsHostApi` pair), and nothing an engine layer adds: hooks have no threads,
 /// so `SharedArrayBuffer` (memory outside the heap cap) and `Atomics` (waits the
 /// watchdog cannot interrupt) are absent.
 #[test]
@@ -466,6 +467,8 @@ fn hooks_see_the_standard_globals_and_nothing_else() {
         "WeakMap",
         "WeakRef",
         "WeakSet",
+        "__zsHostApi",
+        "__zsHostApiVersion",
         "console",
         "decodeURI",
         "decodeURIComponent",

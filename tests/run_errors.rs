@@ -276,3 +276,67 @@ fn host_errors_never_name_host_paths() {
     }
     assert!(seen[0].contains("papers/cats.md"), "{}", seen[0]);
 }
+
+/// Getters and setters a hook puts on `Object.prototype` and `Array.prototype`, a
+/// changed `Array[Symbol.species]` and a frozen global change nothing hookrun itself
+/// does: host calls, console capture, results and the next unit's call all still work.
+#[test]
+fn polluted_prototypes_and_a_frozen_global_break_nothing_of_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let apply = r#"
+function pollute() {
+  for (const name of ["error", "ok", "message", "name", "code", "details", "runtime",
+                      "bundleReader", "resolveArtifact", "limit", "value", "kind", "get", "set"]) {
+    Object.defineProperty(Object.prototype, name, {
+      __proto__: null,
+      get() { return { message: "polluted " + name }; },
+      set(v) {},
+      configurable: true,
+    });
+  }
+  for (const index of [0, 1, 2, 3]) {
+    Object.defineProperty(Array.prototype, index, { __proto__: null, get() { return "polluted"; }, set(v) {}, configurable: true });
+  }
+  class Evil extends Array {}
+  Object.defineProperty(Array, Symbol.species, { __proto__: null, get() { return Evil; }, configurable: true });
+  Object.freeze(globalThis);
+}
+export async function applyResult({ parent, runtime }) {
+  if (parent.key === "P0000000") pollute();
+  const detail = await runtime.hostApi.library.getItemDetail(parent);
+  console.log(["a", { b: 1 }], "and", [2]);
+  let refused = "none";
+  try {
+    await runtime.hostApi.library.getItemDetail({ libraryId: 1, key: "NOPE" });
+  } catch (e) {
+    refused = e.code;
+  }
+  return { title: detail.item.title, list: [1, { x: 2 }], refused, api: typeof __zsHostApi.library };
+}"#;
+    let wf = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
+    let report = run(
+        &wf,
+        common::probe_input(&["first", "second"]),
+        &mut NoResults,
+        &RunOptions::default(),
+    );
+    for (unit, title) in report.units.iter().zip(["first", "second"]) {
+        assert!(unit.errors.is_empty(), "{}: {:?}", unit.unit_id, unit.errors);
+        let value = serde_json::to_value(&unit.jobs[0].apply).unwrap()["value"].clone();
+        assert_eq!(
+            value,
+            json!({"title": title, "list": [1, {"x": 2}], "refused": "not_found", "api": "object"}),
+            "{}",
+            unit.unit_id
+        );
+    }
+    let logs: Vec<String> = report
+        .hooks
+        .iter()
+        .flat_map(|h| h.logs.iter().map(|l| l.message.clone()))
+        .collect();
+    assert!(
+        logs.iter().all(|l| l == r#"["a", {"b": 1}] and [2]"#),
+        "{logs:?}"
+    );
+}
