@@ -492,3 +492,31 @@ fn hooks_see_the_standard_globals_and_nothing_else() {
         CallResult::Ok(json!({"sab": "undefined", "atomics": "undefined"}))
     );
 }
+
+/// Source text reaches the engine as written: nothing rewrites `import.defer(` or
+/// V8 natives inside it (string literals included), and no internal global appears.
+#[test]
+fn hook_sources_are_compiled_as_written() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, "hostile.mjs", "phaseImportText", Value::Null);
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({
+            "text": "import.defer(x) import.source(y) %OptimizeFunctionOnNextCall(f)",
+            "internals": []
+        }))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("defer.mjs"),
+        "export async function f() { return typeof (await import.defer(\"./defer.mjs\")); }\n",
+    )
+    .unwrap();
+    let mut sb = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
+    let outcome = sb.call(Path::new("defer.mjs"), "f", &Value::Null);
+    assert!(
+        matches!(outcome.result, CallResult::LoadError(_)),
+        "{:?}",
+        outcome.result
+    );
+}

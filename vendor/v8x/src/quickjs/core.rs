@@ -198,7 +198,17 @@ fn rewrite_script_source(source: &str) -> Option<String> {
   rewritten
 }
 
+/// Whether script and module sources are rewritten before compilation (V8 natives
+/// such as `%OptimizeFunctionOnNextCall(`, `import.defer(`/`import.source(` calls and
+/// `import defer`/`import source` declarations turned into calls of internal globals).
+/// The rewrites are textual, so they also changed string literals and comments, and
+/// they made internal globals appear: off. Such sources fail to compile instead.
+pub(crate) const SOURCE_REWRITES: bool = false;
+
 pub(crate) fn rewrite_v8_native_intrinsics(source: &str) -> Option<String> {
+  if !SOURCE_REWRITES {
+    return None;
+  }
   if !source.contains("%PrepareFunctionForOptimization")
     && !source.contains("%OptimizeFunctionOnNextCall")
     && !source.contains("%NeverOptimizeFunction")

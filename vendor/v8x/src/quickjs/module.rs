@@ -1086,7 +1086,9 @@ pub(crate) fn rewrite_dynamic_phase_imports(
   body: &str,
   module: bool,
 ) -> Option<std::string::String> {
-  if !body.contains("import.source") && !body.contains("import.defer") {
+  if !super::core::SOURCE_REWRITES
+    || (!body.contains("import.source") && !body.contains("import.defer"))
+  {
     return None;
   }
 
@@ -2198,7 +2200,7 @@ fn next_src_phase_id() -> u64 {
 fn rewrite_source_phase(
   src: &str,
 ) -> (std::string::String, Vec<(u64, std::string::String)>) {
-  if !src.contains("import source") {
+  if !super::core::SOURCE_REWRITES || !src.contains("import source") {
     return (src.to_string(), Vec::new());
   }
   let bytes = src.as_bytes();
@@ -2236,7 +2238,7 @@ fn rewrite_source_phase(
 fn rewrite_deferred_imports(
   src: &str,
 ) -> (std::string::String, Vec<DeferredImport>) {
-  if !src.contains("import defer") {
+  if !super::core::SOURCE_REWRITES || !src.contains("import defer") {
     return (src.to_string(), Vec::new());
   }
   let bytes = src.as_bytes();
