@@ -520,3 +520,99 @@ fn hook_sources_are_compiled_as_written() {
         outcome.result
     );
 }
+
+const INTERNALS: &str = "corpus/internals/engine.mjs";
+
+/// Every method of the builtins the engine layer and deno_core might use, replaced by
+/// one that throws or one that lies, then every operation that reaches their code:
+/// whatever the outcome, the host survives and the next sandbox works.
+#[test]
+fn replaced_builtins_never_take_the_host_down() {
+    for target in [
+        "Array",
+        "ArrayPrototype",
+        "Object",
+        "ObjectPrototype",
+        "Function",
+        "FunctionPrototype",
+        "Promise",
+        "PromisePrototype",
+        "Error",
+        "ErrorPrototype",
+        "Symbol",
+        "SymbolPrototype",
+        "JSON",
+        "Reflect",
+    ] {
+        for lie in [false, true] {
+            let mut sb = sandbox();
+            let outcome = call(
+                &mut sb,
+                INTERNALS,
+                "replaced",
+                json!({"target": target, "lie": lie}),
+            );
+            assert!(
+                !matches!(outcome.result, CallResult::LoadError(_)),
+                "{target} {lie}: {:?}",
+                outcome.result
+            );
+        }
+    }
+    assert_healthy(&mut sandbox());
+}
+
+/// The paths that used to abort the process (a deno_core assert, unwraps, a 240 GB
+/// allocation, a rusty_v8 unwrap) end in typed outcomes (docs/engine-patches.md).
+#[test]
+fn engine_internals_fed_hook_values_end_in_typed_outcomes() {
+    let refused = |outcome: &hookrun::sandbox::Outcome| match &outcome.result {
+        CallResult::Ok(Value::String(s)) => s.clone(),
+        other => panic!("{other:?}"),
+    };
+    let mut sb = sandbox();
+    assert_eq!(
+        refused(&call(&mut sb, INTERNALS, "replacedPush", Value::Null)),
+        "threw"
+    );
+    for export in ["mapWithThrowingIndex", "forgedWasmFrames"] {
+        let outcome = call(&mut sandbox(), INTERNALS, export, Value::Null);
+        assert!(
+            matches!(outcome.result, CallResult::Ok(_)),
+            "{export}: {:?}",
+            outcome.result
+        );
+    }
+    let outcome = call(
+        &mut sandbox(),
+        INTERNALS,
+        "dynamicImportsOfThrowingModules",
+        Value::Null,
+    );
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!(["caught", "caught", "caught", "caught"]))
+    );
+    let outcome = call(
+        &mut sandbox(),
+        INTERNALS,
+        "thrownValuesWithoutAMessage",
+        Value::Null,
+    );
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!(["caught", "caught", "caught"]))
+    );
+    let outcome = call(
+        &mut sandbox(),
+        "corpus/internals/top-level-trapped.mjs",
+        "f",
+        Value::Null,
+    );
+    assert!(
+        matches!(outcome.result, CallResult::LoadError(_)),
+        "{:?}",
+        outcome.result
+    );
+    assert_healthy(&mut sb);
+}

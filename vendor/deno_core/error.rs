@@ -778,15 +778,18 @@ impl JsStackFrame {
         call!(GET_COLUMN_NUMBER),
       )
     } else {
-      let state = JsRuntime::state_from(scope);
-      let mut source_mapper = state.source_mapper.borrow_mut();
+      // Call into the callsite (script code when the callsite object is not
+      // engine-made) BEFORE borrowing the source mapper: a callsite method
+      // that creates an Error re-enters this function through the
+      // prepare-stack-trace callback, and a borrow held across the call
+      // panicked with "already borrowed".
+      let line_number = call!(GET_LINE_NUMBER);
+      let column_number = call!(GET_COLUMN_NUMBER);
       // apply source map
-      match (
-        raw_file_name,
-        call!(GET_LINE_NUMBER),
-        call!(GET_COLUMN_NUMBER),
-      ) {
+      match (raw_file_name, line_number, column_number) {
         (Some(f), Some(l), Some(c)) => {
+          let state = JsRuntime::state_from(scope);
+          let mut source_mapper = state.source_mapper.borrow_mut();
           let (file_name, line_num, col_num) =
             apply_source_map(&mut source_mapper, f.into(), l, c);
           (Some(file_name.into_owned()), Some(line_num), Some(col_num))
@@ -863,6 +866,35 @@ impl JsStackFrame {
       self.column_number?
     ))
   }
+}
+
+/// Most `errorAdditionalPropertyKeys` entries read from one error.
+const MAX_ADDITIONAL_PROPERTY_KEYS: u32 = 256;
+
+/// Upper bound for buffers sized from a script-visible array length; the
+/// vectors still grow past it when the array really holds more entries.
+const MAX_PREALLOCATED_FRAMES: usize = 64;
+
+/// Element `i` of a callsite array as an object, or `None` (with any exception
+/// raised by an index getter cleared) when it cannot be read or is not an
+/// object. Callsite arrays can be script-made, so neither is guaranteed.
+fn callsite_at<'s, 'i>(
+  scope: &mut v8::PinScope<'s, 'i>,
+  callsites: v8::Local<'s, v8::Array>,
+  i: u32,
+) -> Option<v8::Local<'s, v8::Object>> {
+  let callsite = {
+    v8::tc_scope!(let tc_scope, scope);
+    let callsite = callsites
+      .get_index(tc_scope, i)
+      .and_then(|v| v.try_cast::<v8::Object>().ok())
+      .map(|o| v8::Global::new(tc_scope, o));
+    if tc_scope.has_caught() {
+      tc_scope.reset();
+    }
+    callsite
+  }?;
+  Some(v8::Local::new(scope, callsite))
 }
 
 #[inline(always)]
@@ -1133,19 +1165,26 @@ impl JsError {
       // Convert them into Vec<JsStackFrame>
       let mut frames: Vec<JsStackFrame> = match frames_v8 {
         Some(frames_v8) => {
-          let mut buf = Vec::with_capacity(frames_v8.length() as usize);
-          for i in 0..frames_v8.length() {
-            let callsite = frames_v8.get_index(scope, i).unwrap().cast();
+          // The array is reachable by script (it is whatever the
+          // prepare-stack-trace callback received, stored under a key a
+          // script can name), so its length is not trusted for allocation.
+          let len = frames_v8.length();
+          let mut buf =
+            Vec::with_capacity((len as usize).min(MAX_PREALLOCATED_FRAMES));
+          for i in 0..len {
+            let Some(callsite) = callsite_at(scope, frames_v8, i) else {
+              break;
+            };
             v8::tc_scope!(let tc_scope, scope);
 
             let Some(stack_frame) =
               JsStackFrame::from_callsite_object(tc_scope, callsite)
             else {
-              let exc = tc_scope.exception().expect(
-                "JsStackFrame::from_callsite_object raised an exception",
-              );
-              let message = match exc.to_string(tc_scope) {
-                Some(s) => v8_to_rust_string(&s, tc_scope),
+              let message = match tc_scope.exception() {
+                Some(exc) => match exc.to_string(tc_scope) {
+                  Some(s) => v8_to_rust_string(&s, tc_scope),
+                  None => String::new(),
+                },
                 None => String::new(),
               };
               #[allow(
@@ -1271,9 +1310,13 @@ impl JsError {
       let additional_properties = if let Some(arr) =
         additional_properties.and_then(|keys| keys.try_cast::<v8::Array>().ok())
       {
-        let mut out = Vec::with_capacity(arr.length() as usize);
+        // The key list is script data (`Symbol.for` names it): a sparse
+        // array with `length = 2 ** 32 - 1` sized a ~200 GB allocation and
+        // then a four-billion-step loop. Bound both.
+        let len = arr.length().min(MAX_ADDITIONAL_PROPERTY_KEYS);
+        let mut out = Vec::with_capacity(len as usize);
 
-        for i in 0..arr.length() {
+        for i in 0..len {
           let Some(key) = arr.get_index(scope, i) else {
             continue;
           };
@@ -1389,13 +1432,18 @@ pub(crate) fn is_instance_of_error<'s, 'i>(
     return false;
   }
   let message = v8::String::empty(scope);
-  let error_prototype = v8::Exception::error(scope, message)
+  // An engine layer that builds errors from script-visible constructors can
+  // hand back a non-object here; answer "not an error" instead of aborting.
+  let Some(error_prototype) = v8::Exception::error(scope, message)
     .to_object(scope)
-    .unwrap()
-    .get_prototype(scope)
-    .unwrap();
-  let mut maybe_prototype =
-    value.to_object(scope).unwrap().get_prototype(scope);
+    .and_then(|error| error.get_prototype(scope))
+  else {
+    return false;
+  };
+  let Some(object) = value.to_object(scope) else {
+    return false;
+  };
+  let mut maybe_prototype = object.get_prototype(scope);
   while let Some(prototype) = maybe_prototype {
     if !prototype.is_object() {
       return false;
@@ -1789,12 +1837,13 @@ macro_rules! make_callsite_fn {
         return;
       };
       let key = $field.v8_string(scope).unwrap().into();
-      let orig_ret = orig
-        .cast::<v8::Object>()
+      let Some(method) = orig
         .get(scope, key)
-        .unwrap()
-        .cast::<v8::Function>()
-        .call(scope, orig.into(), &[]);
+        .and_then(|f| f.try_cast::<v8::Function>().ok())
+      else {
+        return;
+      };
+      let orig_ret = method.call(scope, orig.into(), &[]);
       rv.set(orig_ret.unwrap_or_else(|| v8::undefined(scope).into()));
     }
   };
@@ -1834,7 +1883,9 @@ pub mod callsite_fns {
       scope: &mut v8::PinScope<'s, 'i>,
     ) -> v8::Local<'s, v8::Value> {
       match self {
-        Self::Ref(array) => array.get_index(scope, 0).unwrap(),
+        Self::Ref(array) => array
+          .get_index(scope, 0)
+          .unwrap_or_else(|| v8::undefined(scope).into()),
         Self::Value { file_name, .. } => *file_name,
       }
     }
@@ -1844,7 +1895,9 @@ pub mod callsite_fns {
       scope: &mut v8::PinScope<'s, 'i>,
     ) -> v8::Local<'s, v8::Value> {
       match self {
-        Self::Ref(array) => array.get_index(scope, 1).unwrap(),
+        Self::Ref(array) => array
+          .get_index(scope, 1)
+          .unwrap_or_else(|| v8::undefined(scope).into()),
         Self::Value { line_number, .. } => *line_number,
       }
     }
@@ -1854,7 +1907,9 @@ pub mod callsite_fns {
       scope: &mut v8::PinScope<'s, 'i>,
     ) -> v8::Local<'s, v8::Value> {
       match self {
-        Self::Ref(array) => array.get_index(scope, 2).unwrap(),
+        Self::Ref(array) => array
+          .get_index(scope, 2)
+          .unwrap_or_else(|| v8::undefined(scope).into()),
         Self::Value { column_number, .. } => *column_number,
       }
     }
@@ -2185,7 +2240,8 @@ fn prepare_stack_trace_inner<'s, 'i, const PATCH_CALLSITES: bool>(
       // Patch the callsites to have file paths, then call
       // the user's function
       let len = callsites.length();
-      let mut patched = Vec::with_capacity(len as usize);
+      let mut patched =
+        Vec::with_capacity((len as usize).min(MAX_PREALLOCATED_FRAMES));
       let template = JsRuntime::state_from(scope)
         .callsite_prototype
         .borrow()
@@ -2193,8 +2249,9 @@ fn prepare_stack_trace_inner<'s, 'i, const PATCH_CALLSITES: bool>(
         .unwrap();
       let prototype = v8::Local::new(scope, template);
       for i in 0..len {
-        let callsite =
-          callsites.get_index(scope, i).unwrap().cast::<v8::Object>();
+        let Some(callsite) = callsite_at(scope, callsites, i) else {
+          break;
+        };
         patched.push(make_patched_callsite(scope, callsite, prototype).into());
       }
       v8::Array::new_with_elements(scope, &patched)
@@ -2281,16 +2338,18 @@ pub fn format_stack_trace<'s, 'i>(
 
   // format each stack frame
   for i in 0..callsites.length() {
-    let callsite = callsites.get_index(scope, i).unwrap().cast::<v8::Object>();
+    let Some(callsite) = callsite_at(scope, callsites, i) else {
+      break;
+    };
     v8::tc_scope!(let tc_scope, scope);
 
     let Some(frame) = JsStackFrame::from_callsite_object(tc_scope, callsite)
     else {
-      let exc = tc_scope
-        .exception()
-        .expect("JsStackFrame::from_callsite_object raised an exception");
-      let message = match exc.to_string(tc_scope) {
-        Some(s) => v8_to_rust_string(&s, tc_scope),
+      let message = match tc_scope.exception() {
+        Some(exc) => match exc.to_string(tc_scope) {
+          Some(s) => v8_to_rust_string(&s, tc_scope),
+          None => String::new(),
+        },
         None => String::new(),
       };
       #[allow(clippy::print_stderr, reason = "intentional warning output")]

@@ -53,6 +53,7 @@ use crate::modules::ModuleType;
 use crate::modules::ResolutionKind;
 use crate::modules::get_requested_module_type_from_attributes;
 use crate::modules::module_map_data::ModuleSourceKey;
+use crate::modules::INVALID_IMPORT_ATTRIBUTES;
 use crate::modules::parse_import_attributes;
 use crate::modules::recursive_load::RecursiveModuleLoad;
 use crate::runtime::JsRealm;
@@ -978,11 +979,17 @@ impl ModuleMap {
 
       let import_attributes = module_request.get_import_attributes();
 
-      let attributes = parse_import_attributes(
+      let Some(attributes) = parse_import_attributes(
         tc_scope,
         import_attributes,
         ImportAttributesKind::StaticImport,
-      );
+      ) else {
+        let message =
+          v8::String::new(tc_scope, INVALID_IMPORT_ATTRIBUTES).unwrap();
+        let exception = v8::Exception::type_error(tc_scope, message);
+        let exception = v8::Global::new(tc_scope, exception);
+        return Err(ModuleError::Exception(exception));
+      };
 
       // FIXME(bartomieju): there are no stack frames if exception
       // is thrown here
@@ -1329,11 +1336,17 @@ impl ModuleMap {
       [std::mem::MaybeUninit::uninit(); 1024];
     let specifier_str = specifier.to_rust_cow_lossy(scope, &mut specifier_buf);
 
-    let attributes = parse_import_attributes(
+    let Some(attributes) = parse_import_attributes(
       scope,
       import_attributes,
       ImportAttributesKind::StaticImport,
-    );
+    ) else {
+      crate::error::throw_js_error_class(
+        scope,
+        &JsErrorBox::type_error(INVALID_IMPORT_ATTRIBUTES),
+      );
+      return None;
+    };
     let requested_module_type =
       get_requested_module_type_from_attributes(&attributes);
     let pre_resolved_specifier = {
@@ -1400,11 +1413,17 @@ impl ModuleMap {
       [std::mem::MaybeUninit::uninit(); 1024];
     let specifier_str = specifier.to_rust_cow_lossy(scope, &mut specifier_buf);
     let referrer_global = v8::Global::new(scope, referrer);
-    let attributes = parse_import_attributes(
+    let Some(attributes) = parse_import_attributes(
       scope,
       import_attributes,
       ImportAttributesKind::StaticImport,
-    );
+    ) else {
+      crate::error::throw_js_error_class(
+        scope,
+        &JsErrorBox::type_error(INVALID_IMPORT_ATTRIBUTES),
+      );
+      return None;
+    };
     let requested_module_type =
       get_requested_module_type_from_attributes(&attributes);
     // A missing edge should be impossible — V8 only asks about modules it is

@@ -322,16 +322,26 @@ pub(crate) enum ImportAttributesKind {
   DynamicImport,
 }
 
+/// Message of the `TypeError` raised when [`parse_import_attributes`] rejects
+/// the attribute list handed over by the engine.
+pub(crate) const INVALID_IMPORT_ATTRIBUTES: &str =
+  "Invalid import attributes: the engine returned a malformed attribute list";
+
+/// Returns `None` when the engine hands over a malformed attribute list: a
+/// length that is not a multiple of the tuple size, an entry that cannot be
+/// read, or a key or value that is not a string. V8 never does, but an engine
+/// layer that builds the list with script-visible operations can, and the
+/// caller then raises a `TypeError` instead of aborting the process.
 pub(crate) fn parse_import_attributes<'s, 'i>(
   scope: &mut v8::PinScope<'s, 'i>,
   attributes: v8::Local<'s, v8::FixedArray>,
   kind: ImportAttributesKind,
-) -> HashMap<String, String> {
+) -> Option<HashMap<String, String>> {
   // The overwhelmingly common case: an import with no attributes at all.
   // Every static import edge goes through here (twice — once at compile and
   // once in `module_resolve_callback`), so skip the work entirely.
   if attributes.length() == 0 {
-    return HashMap::default();
+    return Some(HashMap::default());
   }
 
   let mut assertions: HashMap<String, String> = HashMap::default();
@@ -343,24 +353,27 @@ pub(crate) fn parse_import_attributes<'s, 'i>(
     // For dynamic imports, assertions are tuples of (keyword, value)
     ImportAttributesKind::DynamicImport => 2,
   };
-  assert_eq!(attributes.length() % assertions_per_line, 0);
+  if attributes.length() % assertions_per_line != 0 {
+    return None;
+  }
   let no_of_assertions = attributes.length() / assertions_per_line;
 
   for i in 0..no_of_assertions {
-    let assert_key = attributes.get(scope, assertions_per_line * i).unwrap();
-    let assert_key_val = v8::Local::<v8::Value>::try_from(assert_key).unwrap();
-    let assert_value = attributes
+    let key = attributes
+      .get(scope, assertions_per_line * i)
+      .and_then(|d| v8::Local::<v8::Value>::try_from(d).ok())
+      .filter(|v| v.is_string())?;
+    let value = attributes
       .get(scope, (assertions_per_line * i) + 1)
-      .unwrap();
-    let assert_value_val =
-      v8::Local::<v8::Value>::try_from(assert_value).unwrap();
+      .and_then(|d| v8::Local::<v8::Value>::try_from(d).ok())
+      .filter(|v| v.is_string())?;
     assertions.insert(
-      assert_key_val.to_rust_string_lossy(scope),
-      assert_value_val.to_rust_string_lossy(scope),
+      key.to_rust_string_lossy(scope),
+      value.to_rust_string_lossy(scope),
     );
   }
 
-  assertions
+  Some(assertions)
 }
 
 pub(crate) fn get_requested_module_type_from_attributes(

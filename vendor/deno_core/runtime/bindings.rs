@@ -1244,11 +1244,18 @@ pub fn host_import_module_with_phase_dynamically_callback<'s, 'i>(
   let resolver = v8::PromiseResolver::new(scope).unwrap();
   let promise = resolver.get_promise(scope);
 
-  let assertions = parse_import_attributes(
+  let Some(assertions) = parse_import_attributes(
     scope,
     import_attributes,
     ImportAttributesKind::DynamicImport,
-  );
+  ) else {
+    let message =
+      v8::String::new(scope, crate::modules::INVALID_IMPORT_ATTRIBUTES)
+        .unwrap();
+    let exception = v8::Exception::type_error(scope, message);
+    resolver.reject(scope, exception);
+    return Some(promise);
+  };
 
   v8::tc_scope!(let tc_scope, scope);
 
@@ -1342,11 +1349,18 @@ fn host_import_module_with_vm_dynamic_import_callback<'s, 'i>(
     return promise;
   };
 
-  let assertions = parse_import_attributes(
+  let Some(assertions) = parse_import_attributes(
     scope,
     import_attributes,
     ImportAttributesKind::DynamicImport,
-  );
+  ) else {
+    let message =
+      v8::String::new(scope, crate::modules::INVALID_IMPORT_ATTRIBUTES)
+        .unwrap();
+    let exception = v8::Exception::type_error(scope, message);
+    resolver.reject(scope, exception);
+    return promise;
+  };
   let attributes_obj = v8::Object::new(scope);
   for (key, value) in assertions {
     let key = v8::String::new(scope, &key).unwrap();
@@ -1635,16 +1649,38 @@ fn catch_dynamic_import_promise_error<'s, 'i>(
     });
     if !has_call_site(scope, arg) {
       let msg = v8::Exception::create_message(scope, arg);
-      let arg: v8::Local<v8::Object> = arg.try_into().unwrap();
-      let message_key = MESSAGE.v8_string(scope).unwrap();
-      let message = arg.get(scope, message_key.into()).unwrap();
-      let mut message: v8::Local<v8::String> = message.try_into().unwrap();
+      // `message` belongs to the script: it can be an accessor that throws,
+      // or hold a non-string. Only a readable string message is rewrapped;
+      // anything else rejects with the original value, as for non-errors.
+      let message = {
+        v8::tc_scope!(let tc_scope, scope);
+        let message = v8::Local::<v8::Object>::try_from(arg)
+          .ok()
+          .and_then(|obj| {
+            let message_key = MESSAGE.v8_string(tc_scope).unwrap();
+            obj.get(tc_scope, message_key.into())
+          })
+          .and_then(|m| m.try_cast::<v8::String>().ok())
+          .map(|m| v8::Global::new(tc_scope, m));
+        if tc_scope.has_caught() {
+          tc_scope.reset();
+        }
+        message
+      };
+      let Some(message) = message else {
+        scope.throw_exception(arg);
+        return;
+      };
+      let mut message = v8::Local::new(scope, message);
       if let Some(stack_frame) = JsStackFrame::from_v8_message(scope, msg)
         && let Some(location) = stack_frame.maybe_format_location()
       {
         let str =
           format!("{} at {location}", message.to_rust_string_lossy(scope));
-        message = v8::String::new(scope, &str).unwrap();
+        // Fails only past the engine's string length limit.
+        if let Some(with_location) = v8::String::new(scope, &str) {
+          message = with_location;
+        }
       }
       let exception = match name.as_str() {
         deno_error::builtin_classes::RANGE_ERROR => {
@@ -1667,8 +1703,9 @@ fn catch_dynamic_import_promise_error<'s, 'i>(
       if name.as_str() != deno_error::builtin_classes::SYNTAX_ERROR {
         let code_key = CODE.v8_string(scope).unwrap();
         let code_value = ERR_MODULE_NOT_FOUND.v8_string(scope).unwrap();
-        let exception_obj = exception.to_object(scope).unwrap();
-        exception_obj.set(scope, code_key.into(), code_value.into());
+        if let Some(exception_obj) = exception.to_object(scope) {
+          exception_obj.set(scope, code_key.into(), code_value.into());
+        }
       }
       scope.throw_exception(exception);
       return;

@@ -135,31 +135,114 @@ pub(crate) unsafe fn clear_pending(ctx: *mut JSContext) {
   JS_FreeValue(ctx, exc);
 }
 
+#[repr(C)]
+struct OwnPropertyDescriptor {
+  flags: c_int,
+  value: JSValue,
+  getter: JSValue,
+  setter: JSValue,
+}
+
+unsafe extern "C" {
+  fn JS_GetOwnProperty(
+    ctx: *mut JSContext,
+    desc: *mut OwnPropertyDescriptor,
+    obj: JSValue,
+    prop: JSAtom,
+  ) -> c_int;
+}
+
+const OWN_PROP_GETSET: c_int = 1 << 4;
+
+/// The own DATA property `name` of the ordinary object `obj` (+1), or `None`.
+/// Runs no script: no prototype walk, no getter, no Proxy trap. Engine
+/// bookkeeping stored on script-reachable objects under string keys must be
+/// read this way, or `Object.prototype.<key> = ...` feeds every error.
+pub(crate) unsafe fn own_data_property(
+  ctx: *mut JSContext,
+  obj: JSValue,
+  name: &std::ffi::CStr,
+) -> Option<JSValue> {
+  if ctx.is_null() || !jsv_is_object(&obj) || unsafe { JS_IsProxy(obj) } {
+    return None;
+  }
+  unsafe {
+    let atom = JS_NewAtom(ctx, name.as_ptr());
+    if atom == 0 {
+      clear_pending(ctx);
+      return None;
+    }
+    let mut desc = OwnPropertyDescriptor {
+      flags: 0,
+      value: jsv_undefined(),
+      getter: jsv_undefined(),
+      setter: jsv_undefined(),
+    };
+    let found = JS_GetOwnProperty(ctx, &mut desc, obj, atom);
+    JS_FreeAtom(ctx, atom);
+    if found < 0 {
+      clear_pending(ctx);
+      return None;
+    }
+    if found == 0 {
+      return None;
+    }
+    JS_FreeValue(ctx, desc.getter);
+    JS_FreeValue(ctx, desc.setter);
+    if desc.flags & OWN_PROP_GETSET != 0 {
+      JS_FreeValue(ctx, desc.value);
+      return None;
+    }
+    Some(desc.value)
+  }
+}
+
+unsafe fn own_bool_prop(
+  ctx: *mut JSContext,
+  obj: JSValue,
+  name: &std::ffi::CStr,
+) -> bool {
+  match unsafe { own_data_property(ctx, obj, name) } {
+    Some(v) => {
+      let b = v.tag == JS_TAG_BOOL && unsafe { JS_ToBool(ctx, v) } != 0;
+      unsafe { JS_FreeValue(ctx, v) };
+      b
+    }
+    None => false,
+  }
+}
+
+unsafe extern "C" {
+  /// vendor/quickjs-ng/quickjs.c: an error built on the context's intrinsic
+  /// prototype (`kind`: 0 Error, 1 Range, 2 Reference, 3 Syntax, 4 Type).
+  fn v82jsc_new_error(ctx: *mut JSContext, kind: c_int, message: JSValue)
+  -> JSValue;
+}
+
+fn native_error_kind(name: &str) -> c_int {
+  match name {
+    "RangeError" => 1,
+    "ReferenceError" => 2,
+    "SyntaxError" => 3,
+    "TypeError" => 4,
+    _ => 0,
+  }
+}
+
+/// `v8::Exception::*Error`: like V8, built from the realm's intrinsic error
+/// constructors, not from whatever a script left at `globalThis.<name>`.
+/// Never `undefined` unless the engine is out of memory.
 unsafe fn make_named_error(message: *const String, name: &str) -> JSValue {
   let ctx = current_ctx();
   if ctx.is_null() {
     return jsv_undefined();
   }
-  let global = JS_GetGlobalObject(ctx);
-  let cname = match std::ffi::CString::new(name) {
-    Ok(c) => c,
-    Err(_) => {
-      JS_FreeValue(ctx, global);
-      return jsv_undefined();
-    }
+  let msg = if message.is_null() {
+    jsv_undefined()
+  } else {
+    jsval_of(message)
   };
-  let ctor = JS_GetPropertyStr(ctx, global, cname.as_ptr());
-  JS_FreeValue(ctx, global);
-  if ctor.tag == JS_TAG_EXCEPTION || !JS_IsConstructor(ctx, ctor) {
-    JS_FreeValue(ctx, ctor);
-    return jsv_undefined();
-  }
-
-  let msg = JS_DupValue(ctx, jsval_of(message));
-  let mut args = [msg];
-  let err = JS_CallConstructor(ctx, ctor, 1, args.as_mut_ptr());
-  JS_FreeValue(ctx, ctor);
-  JS_FreeValue(ctx, msg);
+  let err = v82jsc_new_error(ctx, native_error_kind(name), msg);
   if err.tag == JS_TAG_EXCEPTION {
     clear_pending(ctx);
     return jsv_undefined();
@@ -175,31 +258,13 @@ unsafe fn make_named_error_from_str(
   if ctx.is_null() {
     return jsv_undefined();
   }
-  let global = JS_GetGlobalObject(ctx);
-  let cname = match std::ffi::CString::new(name) {
-    Ok(c) => c,
-    Err(_) => {
-      JS_FreeValue(ctx, global);
-      return jsv_undefined();
-    }
-  };
-  let ctor = JS_GetPropertyStr(ctx, global, cname.as_ptr());
-  JS_FreeValue(ctx, global);
-  if ctor.tag == JS_TAG_EXCEPTION || !JS_IsConstructor(ctx, ctor) {
-    JS_FreeValue(ctx, ctor);
+  let msg =
+    JS_NewStringLen(ctx, message.as_ptr() as *const c_char, message.len());
+  if msg.tag == JS_TAG_EXCEPTION {
+    clear_pending(ctx);
     return jsv_undefined();
   }
-  let cmessage = match std::ffi::CString::new(message) {
-    Ok(c) => c,
-    Err(_) => {
-      JS_FreeValue(ctx, ctor);
-      return jsv_undefined();
-    }
-  };
-  let msg = JS_NewString(ctx, cmessage.as_ptr());
-  let mut args = [msg];
-  let err = JS_CallConstructor(ctx, ctor, 1, args.as_mut_ptr());
-  JS_FreeValue(ctx, ctor);
+  let err = v82jsc_new_error(ctx, native_error_kind(name), msg);
   JS_FreeValue(ctx, msg);
   if err.tag == JS_TAG_EXCEPTION {
     clear_pending(ctx);
@@ -279,6 +344,36 @@ pub extern "C" fn v8__Exception__CreateMessage(
   intern_dup::<Message>(current_ctx(), jsval_of(exception))
 }
 
+unsafe extern "C" {
+  fn JS_ValueToAtom(ctx: *mut JSContext, val: JSValue) -> JSAtom;
+  fn JS_DefinePropertyValueStr(
+    ctx: *mut JSContext,
+    this_obj: JSValue,
+    prop: *const c_char,
+    val: JSValue,
+    flags: c_int,
+  ) -> c_int;
+}
+
+/// A symbol's description, read from its atom (no `Symbol.prototype` getter).
+unsafe fn symbol_description(
+  ctx: *mut JSContext,
+  symbol: JSValue,
+) -> std::string::String {
+  unsafe {
+    let atom = JS_ValueToAtom(ctx, symbol);
+    if atom == 0 {
+      clear_pending(ctx);
+      return std::string::String::new();
+    }
+    let description = JS_AtomToString(ctx, atom);
+    JS_FreeAtom(ctx, atom);
+    let out = js_string_value(ctx, description).unwrap_or_default();
+    JS_FreeValue(ctx, description);
+    out
+  }
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__Message__Get(this: *const Message) -> *const String {
   let ctx = current_ctx();
@@ -286,20 +381,45 @@ pub extern "C" fn v8__Message__Get(this: *const Message) -> *const String {
     return ptr::null();
   }
   unsafe {
-    let owned = read_str_prop(ctx, jsval_of(this), MESSAGE_TEXT_PROP);
-    let verbatim = unsafe {
-      read_bool_prop(ctx, jsval_of(this), MESSAGE_TEXT_VERBATIM_PROP)
-    };
+    // A Message is the thrown value itself: read the engine's bookkeeping as
+    // own data properties only (an inherited `__v8qjs_message_text` used to
+    // rewrite every message, and a Proxy's traps ran here).
+    let owned = own_data_property(ctx, jsval_of(this), MESSAGE_TEXT_PROP)
+      .and_then(|v| {
+        let s = js_string_value(ctx, v);
+        JS_FreeValue(ctx, v);
+        s
+      });
+    let verbatim =
+      unsafe { own_bool_prop(ctx, jsval_of(this), MESSAGE_TEXT_VERBATIM_PROP) };
     let mut len: usize = 0;
     let mut cstr_to_free: *const c_char = ptr::null();
+    // Used when the thrown value has no string form: V8's Message::Get never
+    // fails, and rusty_v8 unwraps it (`throw Symbol()`, a Proxy whose traps
+    // throw, or `{ toString() { throw 0 } }` aborted the process).
+    let fallback: Option<std::string::String> = if owned.is_some() {
+      None
+    } else {
+      let value = jsval_of(this);
+      if value.tag == JS_TAG_SYMBOL {
+        Some(format!("Symbol({})", symbol_description(ctx, value)))
+      } else if jsv_is_object(&value) && JS_IsProxy(value) {
+        Some("#<Object>".to_string())
+      } else {
+        cstr_to_free = JS_ToCStringLen(ctx, &mut len, value);
+        if cstr_to_free.is_null() {
+          clear_pending(ctx);
+          Some("#<Object>".to_string())
+        } else {
+          None
+        }
+      }
+    };
     let bytes: &[u8] = if let Some(text) = owned.as_ref() {
       text.as_bytes()
+    } else if let Some(text) = fallback.as_ref() {
+      text.as_bytes()
     } else {
-      cstr_to_free = JS_ToCStringLen(ctx, &mut len, jsval_of(this));
-      if cstr_to_free.is_null() {
-        clear_pending(ctx);
-        return ptr::null();
-      }
       std::slice::from_raw_parts(cstr_to_free as *const u8, len)
     };
     let s = if verbatim || bytes.starts_with(b"Uncaught ") {
@@ -376,28 +496,33 @@ pub extern "C" fn v8__Message__GetStackTrace(
     return ptr::null();
   }
   let ctx = current_ctx();
-  if !ctx.is_null() {
-    let stack_ptr = unsafe {
-      JS_GetPropertyStr(ctx, jsval_of(this), MESSAGE_STACK_PTR_PROP.as_ptr())
-    };
-    if stack_ptr.tag != JS_TAG_EXCEPTION
-      && !jsv_is_undefined(&stack_ptr)
-      && !jsv_is_null(&stack_ptr)
-    {
-      let mut raw: i64 = 0;
-      let ok = unsafe { JS_ToInt64(ctx, &mut raw, stack_ptr) };
-      unsafe { JS_FreeValue(ctx, stack_ptr) };
-      if ok >= 0 && raw != 0 {
-        return raw as *const StackTrace;
-      }
-    } else {
-      unsafe { JS_FreeValue(ctx, stack_ptr) };
-      if stack_ptr.tag == JS_TAG_EXCEPTION {
-        unsafe { clear_pending(ctx) };
-      }
-    }
+  if ctx.is_null() {
+    return ptr::null();
   }
-  intern_dup::<StackTrace>(current_ctx(), jsval_of(this))
+  // The pointer is read back from a property of a (script-reachable) object:
+  // accept it only as an own data property AND only if it is the trace this
+  // thread allocated last. Anything else was forged (`Object.prototype.
+  // __v8qjs_stack_ptr = 0x4141`) and was dereferenced as a `QjsStackTrace`.
+  let Some(stack_ptr) =
+    (unsafe { own_data_property(ctx, jsval_of(this), MESSAGE_STACK_PTR_PROP) })
+  else {
+    // No captured trace. V8 returns an empty handle; the former fallback
+    // handed out a JSValue handle that every StackTrace accessor then
+    // reinterpreted as a `QjsStackTrace` (type confusion).
+    return ptr::null();
+  };
+  let mut raw: i64 = 0;
+  let ok = unsafe { JS_ToInt64(ctx, &mut raw, stack_ptr) };
+  unsafe { JS_FreeValue(ctx, stack_ptr) };
+  if ok < 0 {
+    unsafe { clear_pending(ctx) };
+    return ptr::null();
+  }
+  let last = LAST_STACK.with(|cell| cell.get());
+  if raw != 0 && raw as usize == last as usize {
+    return last as *const StackTrace;
+  }
+  ptr::null()
 }
 
 #[unsafe(no_mangle)]
@@ -448,7 +573,17 @@ unsafe fn set_message_str_prop(
   let v = unsafe {
     JS_NewStringLen(ctx, value.as_ptr() as *const c_char, value.len())
   };
-  unsafe { JS_SetPropertyStr(ctx, obj, name.as_ptr(), v) };
+  // Defined, not [[Set]]: an `Object.prototype` setter must not swallow it
+  // (readers only accept own data properties).
+  unsafe {
+    JS_DefinePropertyValueStr(
+      ctx,
+      obj,
+      name.as_ptr(),
+      v,
+      JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE,
+    )
+  };
 }
 
 pub(crate) unsafe fn set_message_text_verbatim(
@@ -458,11 +593,12 @@ pub(crate) unsafe fn set_message_text_verbatim(
 ) {
   unsafe { set_message_str_prop(ctx, obj, MESSAGE_TEXT_PROP, value) };
   unsafe {
-    JS_SetPropertyStr(
+    JS_DefinePropertyValueStr(
       ctx,
       obj,
       MESSAGE_TEXT_VERBATIM_PROP.as_ptr(),
       JS_NewBool(ctx, 1),
+      JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE,
     )
   };
 }
@@ -565,11 +701,12 @@ pub(crate) unsafe fn notify_message_listeners(
     }
   });
   unsafe {
-    JS_SetPropertyStr(
+    JS_DefinePropertyValueStr(
       ctx,
       message,
       MESSAGE_STACK_PTR_PROP.as_ptr(),
       JS_NewInt64(ctx, trace as i64),
+      JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE,
     )
   };
 
@@ -2598,6 +2735,9 @@ unsafe extern "C" fn qjs_prepare_stack_trace(
   unsafe { JS_NewStringLen(ctx, bytes.as_ptr() as *const c_char, bytes.len()) }
 }
 
+/// Most wasm frames `attached_wasm_frames` reads from one error.
+const MAX_WASM_STACK_FRAMES: i32 = 1024;
+
 type PreparedFrame = (
   std::string::String,
   i32,
@@ -2615,13 +2755,16 @@ unsafe fn attached_wasm_frames(
   ctx: *mut JSContext,
   error: JSValue,
 ) -> (Vec<PreparedFrame>, bool) {
-  let rows = unsafe {
-    JS_GetPropertyStr(ctx, error, c"__v82_wasm_stack_frames".as_ptr())
+  // Only the array `attach_wasm_stack_frames` put on this very error counts:
+  // an own data property holding a real Array. An inherited or accessor
+  // property (`Object.prototype.__v82_wasm_stack_frames = {length: 2 ** 31 -
+  // 1}`) used to be honoured, and its length sized a ~240 GB allocation.
+  let Some(rows) =
+    (unsafe { own_data_property(ctx, error, c"__v82_wasm_stack_frames") })
+  else {
+    return (Vec::new(), false);
   };
-  if rows.tag == JS_TAG_EXCEPTION || !jsv_is_object(&rows) {
-    if rows.tag == JS_TAG_EXCEPTION {
-      unsafe { clear_pending(ctx) };
-    }
+  if !unsafe { JS_IsArray(rows) } {
     unsafe { JS_FreeValue(ctx, rows) };
     return (Vec::new(), false);
   }
@@ -2631,9 +2774,12 @@ unsafe fn attached_wasm_frames(
     unsafe { clear_pending(ctx) };
   }
   unsafe { JS_FreeValue(ctx, length) };
+  // A script can still reach the own property (it is a plain string key), so
+  // the length is bounded, not trusted.
+  let len = len.clamp(0, MAX_WASM_STACK_FRAMES);
 
-  let mut frames = Vec::with_capacity(len.max(0) as usize);
-  for i in 0..len.max(0) as u32 {
+  let mut frames = Vec::with_capacity(len as usize);
+  for i in 0..len as u32 {
     let row = unsafe { JS_GetPropertyUint32(ctx, rows, i) };
     if !jsv_is_object(&row) {
       unsafe { JS_FreeValue(ctx, row) };
@@ -2694,7 +2840,7 @@ unsafe fn attached_wasm_frames(
   }
   unsafe { JS_FreeValue(ctx, rows) };
   let after_first =
-    unsafe { read_bool_prop(ctx, error, c"__v82_wasm_stack_after_first") };
+    unsafe { own_bool_prop(ctx, error, c"__v82_wasm_stack_after_first") };
   (frames, after_first)
 }
 
@@ -2745,13 +2891,19 @@ unsafe fn restore_prepare_stack_trace(ctx: *mut JSContext, saved: JSValue) {
   }
 }
 
-/// JS factory that turns rows of
-/// `[file, line, col, funcOrNull, typeOrNull, methodOrNull, isTopLevel,
-/// isConstructor, isAsync, isWasm]`
-/// into the V8-shaped CallSite objects deno's `from_callsite_object` consumes
-/// (it calls each accessor and applies source maps to file/line/column).
-const CALLSITE_FACTORY_SRC: &str = "(function(d){return d.map(function(f){\
-  var file=f[0],line=f[1],col=f[2],top=f[6],constructor=f[7],async=f[8],wasm=f[9],fn=f[3],type=f[4],method=f[5];\
+/// JS factory that turns one corrected frame, passed as the arguments
+/// `(file, line, col, funcOrNull, typeOrNull, methodOrNull, isTopLevel,
+/// isConstructor, isAsync, isWasm)`, into a V8-shaped CallSite object that
+/// deno's `from_callsite_object` consumes (it calls each accessor and applies
+/// source maps to file/line/column).
+///
+/// The array of CallSites is built natively (`build_callsites`): the former
+/// `rows.map(...)` ran the hook realm's `Array.prototype.map`, so a script
+/// could hand deno an arbitrary "callsites" value (an index getter that
+/// throws aborted `format_stack_trace`). The factory touches no global or
+/// prototype: an object literal defines its properties, it does not [[Set]]
+/// them.
+const CALLSITE_FACTORY_SRC: &str = "(function(file,line,col,fn,type,method,top,constructor,async,wasm){\
   return {\
     getFileName:function(){return file||undefined;},\
     getScriptNameOrSourceURL:function(){return file||undefined;},\
@@ -2771,7 +2923,17 @@ const CALLSITE_FACTORY_SRC: &str = "(function(d){return d.map(function(f){\
     isPromiseAll:function(){return false;},\
     getPromiseIndex:function(){return null;},\
     toString:function(){var loc=wasm?(file+':wasm-function['+(line-1)+']:0x'+(col-1).toString(16)):(file+':'+line+':'+col);return fn?(fn+' ('+loc+')'):(top?loc:('<anonymous> ('+loc+')'));}\
-  };});})\0";
+  };})\0";
+
+unsafe extern "C" {
+  fn JS_DefinePropertyValueUint32(
+    ctx: *mut JSContext,
+    this_obj: JSValue,
+    idx: u32,
+    val: JSValue,
+    flags: c_int,
+  ) -> c_int;
+}
 
 /// Build the synthetic CallSite array (one entry per corrected frame). Returns
 /// an owned (+1) JSValue array, or `None` on failure.
@@ -2794,13 +2956,16 @@ unsafe fn build_callsites(
       return None;
     }
 
-    // Build the input rows array.
-    let rows = JS_NewArray(ctx);
-    if rows.tag == JS_TAG_EXCEPTION {
+    let sites = JS_NewArray(ctx);
+    if sites.tag == JS_TAG_EXCEPTION {
       clear_pending(ctx);
       JS_FreeValue(ctx, factory);
       return None;
     }
+    let opt_str = |v: &Option<std::string::String>| match v {
+      Some(s) => JS_NewStringLen(ctx, s.as_ptr() as *const c_char, s.len()),
+      None => jsv_null(),
+    };
     for (
       i,
       (
@@ -2817,45 +2982,39 @@ unsafe fn build_callsites(
       ),
     ) in frames.iter().enumerate()
     {
-      let row = JS_NewArray(ctx);
-      let fv = JS_NewStringLen(ctx, file.as_ptr() as *const c_char, file.len());
-      JS_SetPropertyUint32(ctx, row, 0, fv);
-      JS_SetPropertyUint32(ctx, row, 1, JS_NewInt32(ctx, *line));
-      JS_SetPropertyUint32(ctx, row, 2, JS_NewInt32(ctx, *col));
-      let fnv = match func {
-        Some(f) => JS_NewStringLen(ctx, f.as_ptr() as *const c_char, f.len()),
-        None => jsv_null(),
-      };
-      JS_SetPropertyUint32(ctx, row, 3, fnv);
-      let typev = match type_name {
-        Some(name) => {
-          JS_NewStringLen(ctx, name.as_ptr() as *const c_char, name.len())
-        }
-        None => jsv_null(),
-      };
-      JS_SetPropertyUint32(ctx, row, 4, typev);
-      let methodv = match method_name {
-        Some(name) => {
-          JS_NewStringLen(ctx, name.as_ptr() as *const c_char, name.len())
-        }
-        None => jsv_null(),
-      };
-      JS_SetPropertyUint32(ctx, row, 5, methodv);
-      JS_SetPropertyUint32(ctx, row, 6, JS_NewBool(ctx, *top as c_int));
-      JS_SetPropertyUint32(ctx, row, 7, JS_NewBool(ctx, *constructor as c_int));
-      JS_SetPropertyUint32(ctx, row, 8, JS_NewBool(ctx, *is_async as c_int));
-      JS_SetPropertyUint32(ctx, row, 9, JS_NewBool(ctx, *is_wasm as c_int));
-      JS_SetPropertyUint32(ctx, rows, i as u32, row);
+      let mut args = [
+        JS_NewStringLen(ctx, file.as_ptr() as *const c_char, file.len()),
+        JS_NewInt32(ctx, *line),
+        JS_NewInt32(ctx, *col),
+        opt_str(func),
+        opt_str(type_name),
+        opt_str(method_name),
+        JS_NewBool(ctx, *top as c_int),
+        JS_NewBool(ctx, *constructor as c_int),
+        JS_NewBool(ctx, *is_async as c_int),
+        JS_NewBool(ctx, *is_wasm as c_int),
+      ];
+      let site = JS_Call(
+        ctx,
+        factory,
+        jsv_undefined(),
+        args.len() as c_int,
+        args.as_mut_ptr(),
+      );
+      for arg in args {
+        JS_FreeValue(ctx, arg);
+      }
+      if site.tag == JS_TAG_EXCEPTION
+        || JS_DefinePropertyValueUint32(ctx, sites, i as u32, site, JS_PROP_C_W_E)
+          < 0
+      {
+        clear_pending(ctx);
+        JS_FreeValue(ctx, sites);
+        JS_FreeValue(ctx, factory);
+        return None;
+      }
     }
-
-    let mut args = [rows];
-    let sites = JS_Call(ctx, factory, jsv_undefined(), 1, args.as_mut_ptr());
-    JS_FreeValue(ctx, rows);
     JS_FreeValue(ctx, factory);
-    if sites.tag == JS_TAG_EXCEPTION {
-      clear_pending(ctx);
-      return None;
-    }
     Some(sites)
   }
 }

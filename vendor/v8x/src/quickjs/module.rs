@@ -100,6 +100,44 @@ struct ModulePropertyEnum {
 const JS_GPN_STRING_MASK: int = 1 << 0;
 const JS_GPN_ENUM_ONLY: int = 1 << 4;
 
+unsafe extern "C" {
+  fn JS_DefinePropertyValueUint32(
+    ctx: *mut JSContext,
+    this_obj: JSValue,
+    idx: u32,
+    val: JSValue,
+    flags: int,
+  ) -> int;
+  fn JS_NewObjectProto(ctx: *mut JSContext, proto: JSValue) -> JSValue;
+}
+
+/// Stores `val` (consumed) at `idx` of an array handed to the embedder as an
+/// own data property (CreateDataProperty). `JS_SetPropertyUint32` is [[Set]]:
+/// once a script defines an index accessor on `Array.prototype` or
+/// `Object.prototype`, QuickJS leaves its append fast path and the script's
+/// setter receives the value instead of the array.
+unsafe fn define_index(
+  ctx: *mut JSContext,
+  arr: JSValue,
+  idx: u32,
+  val: JSValue,
+) -> bool {
+  if unsafe { JS_DefinePropertyValueUint32(ctx, arr, idx, val, JS_PROP_C_W_E) }
+    < 0
+  {
+    unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
+    return false;
+  }
+  true
+}
+
+/// A ModuleRequest record. Null prototype: every `__attr_*`/`__*_phase` read
+/// below is then an own-property read, and no `Object.prototype` accessor can
+/// observe or feed the writes.
+unsafe fn new_module_request_object(ctx: *mut JSContext) -> JSValue {
+  unsafe { JS_NewObjectProto(ctx, jsv_null()) }
+}
+
 const JS_WRITE_OBJ_BYTECODE: int = 1 << 0;
 const JS_READ_OBJ_BYTECODE: int = 1 << 0;
 
@@ -1153,33 +1191,64 @@ pub(crate) fn rewrite_dynamic_phase_imports(
 
 // Flatten QuickJS's null-proto `with` attributes object (e.g. {type:"json"})
 // into deno's host-callback FixedArray shape [key1, val1, key2, val2, ...].
+//
+// Built natively: the former JS helper ran in the hook's realm and used
+// `Object.keys`, `Array.prototype.push`, `String` and the array iterator, all
+// of which a script can replace (an odd-length result aborted deno_core).
+// `js_dynamic_import` hands us a fresh null-prototype object whose own
+// properties are all strings, so reading it runs no script.
 unsafe fn build_dyn_attrs(ctx: *mut JSContext, attributes: JSValue) -> JSValue {
-  if !jsv_is_object(&attributes) {
-    return unsafe { JS_NewArray(ctx) };
+  let arr = unsafe { JS_NewArray(ctx) };
+  if arr.tag == JS_TAG_EXCEPTION || !jsv_is_object(&attributes) {
+    return arr;
   }
-  let src =
-    c"(o)=>{const a=[];for(const k of Object.keys(o)){a.push(k,String(o[k]));}return a;}";
-  let f = unsafe {
-    JS_Eval(
+  let mut properties: *mut ModulePropertyEnum = ptr::null_mut();
+  let mut len = 0u32;
+  if unsafe {
+    JS_GetOwnPropertyNames(
       ctx,
-      src.as_ptr(),
-      src.to_bytes().len(),
-      c"<dynimport-attrs>".as_ptr(),
-      JS_EVAL_TYPE_GLOBAL,
+      &mut properties,
+      &mut len,
+      attributes,
+      JS_GPN_STRING_MASK | JS_GPN_ENUM_ONLY,
     )
-  };
-  if f.tag == JS_TAG_EXCEPTION {
+  } < 0
+  {
     unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
-    return unsafe { JS_NewArray(ctx) };
+    return arr;
   }
-  let mut arg = [attributes];
-  let r = unsafe { JS_Call(ctx, f, jsv_undefined(), 1, arg.as_mut_ptr()) };
-  unsafe { JS_FreeValue(ctx, f) };
-  if r.tag == JS_TAG_EXCEPTION {
-    unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
-    return unsafe { JS_NewArray(ctx) };
+  let mut out = 0u32;
+  for index in 0..len as usize {
+    let atom = unsafe { (*properties.add(index)).atom };
+    let name = unsafe { JS_AtomToString(ctx, atom) };
+    let value = unsafe { JS_GetProperty(ctx, attributes, atom) };
+    unsafe { JS_FreeAtom(ctx, atom) };
+    if !jsv_is_string(&name) || !jsv_is_string(&value) {
+      unsafe {
+        JS_FreeValue(ctx, name);
+        JS_FreeValue(ctx, value);
+        crate::quickjs::exception::clear_pending(ctx);
+      }
+      continue;
+    }
+    // Pairs are written whole or not at all, so the length stays even.
+    if !unsafe { define_index(ctx, arr, out, name) } {
+      unsafe { JS_FreeValue(ctx, value) };
+      continue;
+    }
+    if !unsafe { define_index(ctx, arr, out + 1, value) } {
+      // Drop the lone key again (length is not shrunk by delete; reset it).
+      unsafe {
+        JS_SetPropertyStr(ctx, arr, c"length".as_ptr(), JS_NewInt32(ctx, out as i32))
+      };
+      continue;
+    }
+    out += 2;
   }
-  r
+  if !properties.is_null() {
+    unsafe { js_free(ctx, properties.cast::<std::os::raw::c_void>()) };
+  }
+  arr
 }
 
 unsafe fn build_static_import_attrs(
@@ -1199,9 +1268,9 @@ unsafe fn build_static_import_attrs(
       continue;
     };
     unsafe {
-      JS_SetPropertyUint32(ctx, arr, out, JS_NewString(ctx, ck.as_ptr()));
-      JS_SetPropertyUint32(ctx, arr, out + 1, JS_NewString(ctx, cv.as_ptr()));
-      JS_SetPropertyUint32(ctx, arr, out + 2, JS_NewInt32(ctx, *offset));
+      define_index(ctx, arr, out, JS_NewString(ctx, ck.as_ptr()));
+      define_index(ctx, arr, out + 1, JS_NewString(ctx, cv.as_ptr()));
+      define_index(ctx, arr, out + 2, JS_NewInt32(ctx, *offset));
     }
     out += 3;
   }
@@ -4419,7 +4488,7 @@ pub extern "C" fn v8__Module__GetModuleRequests(
   let mut idx = 0u32;
 
   for (_id, spec) in src_imports.iter() {
-    let req = unsafe { JS_NewObject(ctx) };
+    let req = unsafe { new_module_request_object(ctx) };
     if req.tag == JS_TAG_EXCEPTION {
       unsafe { JS_FreeValue(ctx, req) };
       continue;
@@ -4436,12 +4505,12 @@ pub extern "C" fn v8__Module__GetModuleRequests(
         c"__v8jsc_module_request".as_ptr(),
         JS_NewBool(ctx, 1),
       );
-      JS_SetPropertyUint32(ctx, arr, idx, req);
+      define_index(ctx, arr, idx, req);
     }
     idx += 1;
   }
   for deferred in deferred_imports {
-    let req = unsafe { JS_NewObject(ctx) };
+    let req = unsafe { new_module_request_object(ctx) };
     if req.tag == JS_TAG_EXCEPTION {
       unsafe { JS_FreeValue(ctx, req) };
       continue;
@@ -4480,13 +4549,13 @@ pub extern "C" fn v8__Module__GetModuleRequests(
             continue;
           };
           unsafe {
-            JS_SetPropertyUint32(
+            define_index(
               ctx,
               attributes,
               (index * 2) as u32,
               JS_NewString(ctx, key.as_ptr()),
             );
-            JS_SetPropertyUint32(
+            define_index(
               ctx,
               attributes,
               (index * 2 + 1) as u32,
@@ -4506,12 +4575,12 @@ pub extern "C" fn v8__Module__GetModuleRequests(
         c"__v8jsc_module_request".as_ptr(),
         JS_NewBool(ctx, 1),
       );
-      JS_SetPropertyUint32(ctx, arr, idx, req);
+      define_index(ctx, arr, idx, req);
     }
     idx += 1;
   }
   for (si, (spec, ty)) in specs.iter().enumerate() {
-    let req = unsafe { JS_NewObject(ctx) };
+    let req = unsafe { new_module_request_object(ctx) };
     if req.tag == JS_TAG_EXCEPTION {
       unsafe { JS_FreeValue(ctx, req) };
       continue;
@@ -4553,18 +4622,8 @@ pub extern "C" fn v8__Module__GetModuleRequests(
               (CString::new(k.as_str()), CString::new(v.as_str()))
             {
               unsafe {
-                JS_SetPropertyUint32(
-                  ctx,
-                  kv,
-                  ki,
-                  JS_NewString(ctx, ck.as_ptr()),
-                );
-                JS_SetPropertyUint32(
-                  ctx,
-                  kv,
-                  ki + 1,
-                  JS_NewString(ctx, cv.as_ptr()),
-                );
+                define_index(ctx, kv, ki, JS_NewString(ctx, ck.as_ptr()));
+                define_index(ctx, kv, ki + 1, JS_NewString(ctx, cv.as_ptr()));
               }
               ki += 2;
             }
@@ -4584,7 +4643,7 @@ pub extern "C" fn v8__Module__GetModuleRequests(
         JS_NewBool(ctx, 1),
       );
 
-      JS_SetPropertyUint32(ctx, arr, idx, req);
+      define_index(ctx, arr, idx, req);
     }
     idx += 1;
   }
@@ -6332,15 +6391,25 @@ pub extern "C" fn v8__ModuleRequest__GetImportAttributes(
       while i + 1 < kv_len {
         let k = unsafe { JS_GetPropertyUint32(ctx, kv, i as u32) };
         let v = unsafe { JS_GetPropertyUint32(ctx, kv, (i + 1) as u32) };
+        i += 2;
+        if !jsv_is_string(&k) || !jsv_is_string(&v) {
+          // Never store an exception-tagged or non-string value into the
+          // embedder's array (it surfaced as a null `FixedArray::Get`).
+          unsafe {
+            JS_FreeValue(ctx, k);
+            JS_FreeValue(ctx, v);
+            crate::quickjs::exception::clear_pending(ctx);
+          }
+          continue;
+        }
         unsafe {
           // Static-import attributes are triples (key, value, source_offset).
-          JS_SetPropertyUint32(ctx, arr, out, k);
-          JS_SetPropertyUint32(ctx, arr, out + 1, v);
-          JS_SetPropertyUint32(ctx, arr, out + 2, JS_NewInt32(ctx, 0));
+          define_index(ctx, arr, out, k);
+          define_index(ctx, arr, out + 1, v);
+          define_index(ctx, arr, out + 2, JS_NewInt32(ctx, 0));
         }
         out += 3;
         emitted = true;
-        i += 2;
       }
     }
     unsafe { JS_FreeValue(ctx, kv) };
@@ -6352,10 +6421,10 @@ pub extern "C" fn v8__ModuleRequest__GetImportAttributes(
       if jsv_is_string(&ty) {
         unsafe {
           let key = JS_NewString(ctx, c"type".as_ptr());
-          JS_SetPropertyUint32(ctx, arr, 0, key);
+          define_index(ctx, arr, 0, key);
 
-          JS_SetPropertyUint32(ctx, arr, 1, ty);
-          JS_SetPropertyUint32(ctx, arr, 2, JS_NewInt32(ctx, 0));
+          define_index(ctx, arr, 1, ty);
+          define_index(ctx, arr, 2, JS_NewInt32(ctx, 0));
         }
       } else {
         unsafe { JS_FreeValue(ctx, ty) };

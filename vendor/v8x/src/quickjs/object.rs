@@ -1336,13 +1336,50 @@ pub extern "C" fn v8__Object__GetPrivate(
   if atom == 0 {
     return ptr::null();
   }
-  let v = unsafe { JS_GetProperty(ctx, jsval_of(this), atom) };
+  // V8 private symbols are own-only and never reach script: no prototype
+  // walk (a script could plant `Object.prototype[Symbol.for(
+  // "v82jsc_private:...")]` and feed deno_core's callsite/stack bookkeeping),
+  // no getter, no Proxy trap.
+  let v = unsafe { own_private_value(ctx, jsval_of(this), atom) };
   unsafe { JS_FreeAtom(ctx, atom) };
-  if v.tag == JS_TAG_EXCEPTION {
-    return ptr::null();
-  }
   intern::<Value>(v)
 }
+
+/// Own data value of a private key, or `undefined`; runs no script.
+unsafe fn own_private_value(
+  ctx: *mut JSContext,
+  obj: JSValue,
+  atom: JSAtom,
+) -> JSValue {
+  if !jsv_is_object(&obj) || unsafe { JS_IsProxy(obj) } {
+    return jsv_undefined();
+  }
+  let mut desc = JSPropertyDescriptorQjs {
+    flags: 0,
+    value: jsv_undefined(),
+    getter: jsv_undefined(),
+    setter: jsv_undefined(),
+  };
+  let found = unsafe { JS_GetOwnProperty(ctx, &mut desc, obj, atom) };
+  if found < 0 {
+    unsafe { crate::quickjs::exception::clear_pending(ctx) };
+    return jsv_undefined();
+  }
+  if found == 0 {
+    return jsv_undefined();
+  }
+  unsafe {
+    JS_FreeValue(ctx, desc.getter);
+    JS_FreeValue(ctx, desc.setter);
+  }
+  if desc.flags & JS_PROP_GETSET_QJS != 0 {
+    unsafe { JS_FreeValue(ctx, desc.value) };
+    return jsv_undefined();
+  }
+  desc.value
+}
+
+
 
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__Object__SetPrivate(
@@ -1353,6 +1390,10 @@ pub extern "C" fn v8__Object__SetPrivate(
 ) -> MaybeBool {
   let ctx = ctx_of(context);
   if ctx.is_null() || this.is_null() {
+    return MaybeBool::Nothing;
+  }
+  if unsafe { JS_IsProxy(jsval_of(this)) } {
+    // Defining on a Proxy runs its `defineProperty` trap (script code).
     return MaybeBool::Nothing;
   }
   let atom = key_atom(ctx, key);
@@ -1446,10 +1487,31 @@ pub extern "C" fn v8__Object__HasPrivate(
   if atom == 0 {
     return MaybeBool::Nothing;
   }
-  let r = unsafe { JS_HasProperty(ctx, jsval_of(this), atom) };
+  let obj = jsval_of(this);
+  if !jsv_is_object(&obj) || unsafe { JS_IsProxy(obj) } {
+    unsafe { JS_FreeAtom(ctx, atom) };
+    return just_bool(false);
+  }
+  // Own-only, like V8's private symbols (JS_HasProperty walked the chain and
+  // ran `has` traps).
+  let mut desc = JSPropertyDescriptorQjs {
+    flags: 0,
+    value: jsv_undefined(),
+    getter: jsv_undefined(),
+    setter: jsv_undefined(),
+  };
+  let r = unsafe { JS_GetOwnProperty(ctx, &mut desc, obj, atom) };
   unsafe { JS_FreeAtom(ctx, atom) };
   if r < 0 {
+    unsafe { crate::quickjs::exception::clear_pending(ctx) };
     return MaybeBool::Nothing;
+  }
+  if r > 0 {
+    unsafe {
+      JS_FreeValue(ctx, desc.value);
+      JS_FreeValue(ctx, desc.getter);
+      JS_FreeValue(ctx, desc.setter);
+    }
   }
   just_bool(r != 0)
 }

@@ -464,9 +464,21 @@ pub extern "C" fn v8__Private__ForApi(
   } else {
     jsval_of(name)
   };
-  let escaped = desc.replace('\\', "\\\\").replace('"', "\\\"");
-  let v =
-    unsafe { eval(ctx, &format!("Symbol.for(\"v82jsc_private:{escaped}\")")) };
+  // The registry symbol `Symbol.for("v82jsc_private:<name>")`, made natively:
+  // evaluating `Symbol.for(...)` called whatever a script had left at
+  // `globalThis.Symbol`, so it could choose deno_core's private keys (or make
+  // them all the string "undefined").
+  let Ok(cdesc) = CString::new(format!(
+    "v82jsc_private:{}",
+    desc.replace('\0', "")
+  )) else {
+    return ptr::null();
+  };
+  let v = unsafe { JS_NewSymbol(ctx, cdesc.as_ptr(), 1) };
+  if v.tag == JS_TAG_EXCEPTION {
+    unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
+    return ptr::null();
+  }
   remember_private_symbol(isolate, ctx, v, name_value);
   intern::<Private>(v)
 }
@@ -537,8 +549,15 @@ pub extern "C" fn v8__Symbol__For(
   } else {
     unsafe { to_dec_string(ctx, jsval_of(description)) }
   };
-  let escaped = desc.replace('\\', "\\\\").replace('"', "\\\"");
-  let v = unsafe { eval(ctx, &format!("Symbol.for(\"{escaped}\")")) };
+  // `Symbol.for(desc)` without calling the script-replaceable global.
+  let Ok(cdesc) = CString::new(desc.replace('\0', "")) else {
+    return ptr::null();
+  };
+  let v = unsafe { JS_NewSymbol(ctx, cdesc.as_ptr(), 1) };
+  if v.tag == JS_TAG_EXCEPTION {
+    unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
+    return ptr::null();
+  }
   intern::<Symbol>(v)
 }
 
@@ -777,6 +796,30 @@ pub extern "C" fn v8__Data__IsModuleRequest(this: *const Data) -> bool {
   has_marker(this, c"__v8jsc_module_request")
 }
 
+#[repr(C)]
+struct MarkerPropertyDescriptor {
+  flags: std::os::raw::c_int,
+  value: JSValue,
+  getter: JSValue,
+  setter: JSValue,
+}
+
+unsafe extern "C" {
+  fn JS_GetOwnProperty(
+    ctx: *mut JSContext,
+    desc: *mut MarkerPropertyDescriptor,
+    obj: JSValue,
+    prop: JSAtom,
+  ) -> std::os::raw::c_int;
+}
+
+const MARKER_PROP_GETSET: std::os::raw::c_int = 1 << 4;
+
+/// True when `this` is an ordinary object carrying `key` as an OWN data
+/// property with a truthy value. Type checks (`Data::is_value`,
+/// `Data::is_module_request`) must not walk the prototype chain (a script
+/// setting `Object.prototype.__v8jsc_module_request` turned every object into
+/// a "ModuleRequest") or call script code (getters, Proxy traps).
 fn has_marker(this: *const Data, key: &std::ffi::CStr) -> bool {
   if this.is_null() {
     return false;
@@ -786,18 +829,35 @@ fn has_marker(this: *const Data, key: &std::ffi::CStr) -> bool {
     return false;
   }
   let v = jsval_of(this);
-  if v.tag != JS_TAG_OBJECT {
+  if v.tag != JS_TAG_OBJECT || unsafe { JS_IsProxy(v) } {
     return false;
   }
   unsafe {
-    let prop = JS_GetPropertyStr(ctx, v, key.as_ptr());
-    if prop.tag == JS_TAG_EXCEPTION {
-      let exc = JS_GetException(ctx);
-      JS_FreeValue(ctx, exc);
+    let atom = JS_NewAtom(ctx, key.as_ptr());
+    if atom == 0 {
+      crate::quickjs::exception::clear_pending(ctx);
       return false;
     }
-    let b = JS_ToBool(ctx, prop) != 0;
-    JS_FreeValue(ctx, prop);
+    let mut desc = MarkerPropertyDescriptor {
+      flags: 0,
+      value: jsv_undefined(),
+      getter: jsv_undefined(),
+      setter: jsv_undefined(),
+    };
+    let found = JS_GetOwnProperty(ctx, &mut desc, v, atom);
+    JS_FreeAtom(ctx, atom);
+    if found < 0 {
+      crate::quickjs::exception::clear_pending(ctx);
+      return false;
+    }
+    if found == 0 {
+      return false;
+    }
+    let is_data = desc.flags & MARKER_PROP_GETSET == 0;
+    let b = is_data && JS_ToBool(ctx, desc.value) != 0;
+    JS_FreeValue(ctx, desc.value);
+    JS_FreeValue(ctx, desc.getter);
+    JS_FreeValue(ctx, desc.setter);
     b
   }
 }

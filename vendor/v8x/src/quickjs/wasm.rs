@@ -805,6 +805,25 @@ unsafe fn trap_frames(
   frames
 }
 
+/// CreateDataProperty for the frame rows (see `attached_wasm_frames`).
+unsafe fn define_uint32(
+  ctx: *mut JSContext,
+  obj: JSValue,
+  idx: u32,
+  val: JSValue,
+) -> c_int {
+  unsafe extern "C" {
+    fn JS_DefinePropertyValueUint32(
+      ctx: *mut JSContext,
+      this_obj: JSValue,
+      idx: u32,
+      val: JSValue,
+      flags: c_int,
+    ) -> c_int;
+  }
+  unsafe { JS_DefinePropertyValueUint32(ctx, obj, idx, val, JS_PROP_C_W_E) }
+}
+
 unsafe fn attach_wasm_stack_frames(
   ctx: *mut JSContext,
   error: JSValue,
@@ -818,8 +837,8 @@ unsafe fn attach_wasm_stack_frames(
   for (i, frame) in frames.iter().enumerate() {
     let row = unsafe { JS_NewArray(ctx) };
     unsafe {
-      JS_SetPropertyUint32(ctx, row, 0, js_str(ctx, &frame.source_url));
-      JS_SetPropertyUint32(
+      define_uint32(ctx, row, 0, js_str(ctx, &frame.source_url));
+      define_uint32(
         ctx,
         row,
         1,
@@ -829,34 +848,43 @@ unsafe fn attach_wasm_stack_frames(
           .map(|name| js_str(ctx, name))
           .unwrap_or_else(jsv_null),
       );
-      JS_SetPropertyUint32(
+      define_uint32(
         ctx,
         row,
         2,
         JS_NewInt32(ctx, frame.function_index as i32),
       );
-      JS_SetPropertyUint32(
+      define_uint32(
         ctx,
         row,
         3,
         JS_NewInt64(ctx, frame.function_offset as i64),
       );
-      JS_SetPropertyUint32(
+      define_uint32(
         ctx,
         row,
         4,
         JS_NewInt64(ctx, frame.module_offset as i64),
       );
-      JS_SetPropertyUint32(ctx, rows, i as u32, row);
+      define_uint32(ctx, rows, i as u32, row);
     }
   }
+  // Define (not [[Set]]) so an `Object.prototype` setter cannot swallow or
+  // observe them; the reader only accepts own data properties.
   unsafe {
-    JS_SetPropertyStr(ctx, error, c"__v82_wasm_stack_frames".as_ptr(), rows);
-    JS_SetPropertyStr(
+    JS_DefinePropertyValueStr(
+      ctx,
+      error,
+      c"__v82_wasm_stack_frames".as_ptr(),
+      rows,
+      JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE,
+    );
+    JS_DefinePropertyValueStr(
       ctx,
       error,
       c"__v82_wasm_stack_after_first".as_ptr(),
       JS_NewBool(ctx, after_first_js_frame as c_int),
+      JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE,
     );
   }
 }

@@ -9018,6 +9018,47 @@ static JSValue JS_MakeError2(JSContext *ctx, JSErrorEnum error_num,
     return obj;
 }
 
+/* v82jsc: v8::Exception::{Error,RangeError,ReferenceError,SyntaxError,
+   TypeError}. Uses the context's intrinsic prototypes, never
+   `globalThis.<Name>`: the shim used to construct the global constructor, so a
+   script that replaced or deleted it turned every embedder-made error into
+   `undefined` (deno_core then unwrapped a failed `to_object`) or ran script
+   inside the embedder. `kind`: 0 Error, 1 RangeError, 2 ReferenceError,
+   3 SyntaxError, 4 TypeError. `message` is stored as given (no 256-byte
+   printf buffer), before the backtrace is built, as the Error constructor
+   does. */
+JSValue v82jsc_new_error(JSContext *ctx, int kind, JSValueConst message)
+{
+    JSErrorEnum error_num;
+    JSValue obj, msg;
+
+    switch (kind) {
+    case 1: error_num = JS_RANGE_ERROR; break;
+    case 2: error_num = JS_REFERENCE_ERROR; break;
+    case 3: error_num = JS_SYNTAX_ERROR; break;
+    case 4: error_num = JS_TYPE_ERROR; break;
+    default: error_num = JS_PLAIN_ERROR; break;
+    }
+    if (error_num == JS_PLAIN_ERROR)
+        obj = JS_NewObjectClass(ctx, JS_CLASS_ERROR);
+    else
+        obj = JS_NewObjectProtoClass(ctx, ctx->native_error_proto[error_num],
+                                     JS_CLASS_ERROR);
+    if (JS_IsException(obj))
+        return JS_EXCEPTION;
+    if (!JS_IsUndefined(message)) {
+        msg = JS_ToString(ctx, message);
+        if (JS_IsException(msg)) {
+            JS_FreeValue(ctx, obj);
+            return JS_EXCEPTION;
+        }
+        JS_DefinePropertyValue(ctx, obj, JS_ATOM_message, msg,
+                               JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    }
+    build_backtrace(ctx, obj, JS_UNDEFINED, NULL, 0, 0, 0);
+    return obj;
+}
+
 static JSValue JS_PRINTF_FORMAT_ATTR(4, 0)
 JS_MakeError(JSContext *ctx, JSErrorEnum error_num, bool add_backtrace,
              JS_PRINTF_FORMAT const char *fmt, va_list ap)
@@ -22317,24 +22358,10 @@ static bool js_v82jsc_append_pending_async_callsite(JSContext *ctx,
    is shared. Returns JS_ATOM_NULL on failure. */
 static JSAtom js_v82jsc_private_atom(JSContext *ctx, const char *name)
 {
-    JSValue global = JS_GetGlobalObject(ctx);
-    JSValue symbol_ctor = JS_GetPropertyStr(ctx, global, "Symbol");
-    JS_FreeValue(ctx, global);
-    if (!JS_IsObject(symbol_ctor)) {
-        JS_FreeValue(ctx, symbol_ctor);
-        return JS_ATOM_NULL;
-    }
-    JSValue symbol_for = JS_GetPropertyStr(ctx, symbol_ctor, "for");
-    if (!JS_IsFunction(ctx, symbol_for)) {
-        JS_FreeValue(ctx, symbol_for);
-        JS_FreeValue(ctx, symbol_ctor);
-        return JS_ATOM_NULL;
-    }
-    JSValue arg = JS_NewString(ctx, name);
-    JSValue sym = JS_Call(ctx, symbol_for, symbol_ctor, 1, vc(&arg));
-    JS_FreeValue(ctx, arg);
-    JS_FreeValue(ctx, symbol_for);
-    JS_FreeValue(ctx, symbol_ctor);
+    /* The registry symbol Symbol.for(name), created without calling
+       `globalThis.Symbol.for`: that is script-replaceable and this runs
+       inside module evaluation and dynamic import rejection. */
+    JSValue sym = JS_NewSymbol(ctx, name, true);
     if (JS_IsException(sym)) {
         JS_FreeValue(ctx, JS_GetException(ctx));
         return JS_ATOM_NULL;

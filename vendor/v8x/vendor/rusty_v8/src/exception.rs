@@ -254,7 +254,11 @@ impl StackFrame {
 impl Message {
   #[inline(always)]
   pub fn get<'s>(&self, scope: &PinScope<'s, '_>) -> Local<'s, String> {
-    unsafe { scope.cast_local(|_| v8__Message__Get(self)) }.unwrap()
+    // V8 never returns an empty handle here; an engine shim that formats the
+    // thrown value with script-visible operations can. An empty message is a
+    // better answer than aborting the embedder.
+    unsafe { scope.cast_local(|_| v8__Message__Get(self)) }
+      .unwrap_or_else(|| String::empty(scope))
   }
 
   /// Exception stack trace. By default stack traces are not captured for

@@ -1,2 +1,0 @@
-// Copyright 2018-2026 the Deno authors. MIT license.
-export function ok() {}
