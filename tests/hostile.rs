@@ -616,3 +616,22 @@ fn engine_internals_fed_hook_values_end_in_typed_outcomes() {
     );
     assert_healthy(&mut sb);
 }
+
+/// Builtins that walk every index of a sparse array of length 2³²−1 poll the
+/// watchdog like any loop (a QuickJS-ng patch, docs/engine-patches.md).
+#[test]
+fn builtins_walking_huge_sparse_arrays_time_out() {
+    for export in [
+        "sparseJoin",
+        "sparseToString",
+        "sparseIncludes",
+        "sparseIndexOf",
+        "sparseLastIndexOf",
+        "sparseSort",
+        "sparseReverse",
+        "sparseEvery",
+        "sparseFind",
+    ] {
+        assert_outcome(EXHAUST, export, TIMEOUT);
+    }
+}
