@@ -10,3 +10,5 @@ pub mod manifest;
 pub mod plan;
 #[path = "../../src/selection/mod.rs"]
 pub mod selection;
+#[path = "../../src/walk.rs"]
+pub mod walk;
