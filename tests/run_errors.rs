@@ -321,7 +321,12 @@ export async function applyResult({ parent, runtime }) {
         &RunOptions::default(),
     );
     for (unit, title) in report.units.iter().zip(["first", "second"]) {
-        assert!(unit.errors.is_empty(), "{}: {:?}", unit.unit_id, unit.errors);
+        assert!(
+            unit.errors.is_empty(),
+            "{}: {:?}",
+            unit.unit_id,
+            unit.errors
+        );
         let value = serde_json::to_value(&unit.jobs[0].apply).unwrap()["value"].clone();
         assert_eq!(
             value,
