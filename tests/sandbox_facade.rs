@@ -119,3 +119,40 @@ fn bundle_readers_and_result_contexts_call_through_the_bridge() {
     );
     assert_eq!(calls[1].1[0], json!("c1"));
 }
+
+struct PanickingHost;
+
+impl HostBridge for PanickingHost {
+    fn call(&mut self, _member: &str, _args: Value) -> Result<Value, HostError> {
+        panic!("a defect in the host");
+    }
+}
+
+/// A host that panics while answering fails that host call; the panic never unwinds
+/// through the engine (which would abort the process).
+#[test]
+fn a_panicking_host_fails_the_host_call_not_the_process() {
+    let mut sb = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let bridge: Rc<RefCell<dyn HostBridge>> = Rc::new(RefCell::new(PanickingHost));
+    let arg = json!({"runtime": null});
+    let live = json!([{"path": ["runtime"], "kind": "runtime", "hookName": "applyResult"}]);
+    let outcome = sb.run(Call {
+        module: Path::new("facade.mjs"),
+        export: "askTheHost",
+        arg: &arg,
+        live: Some(&live),
+        host: Some(bridge),
+        sync: false,
+    });
+    let CallResult::Ok(value) = outcome.result else {
+        panic!("{:?}", outcome.result);
+    };
+    assert_eq!(value["code"], "execution_failed");
+    assert!(
+        value["message"]
+            .as_str()
+            .unwrap()
+            .contains("a defect in the host"),
+        "{value}"
+    );
+}

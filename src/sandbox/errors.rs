@@ -67,11 +67,19 @@ pub(crate) fn hook_stack_trace<'s>(
     error: v8::Local<'s, v8::Value>,
     sites: v8::Local<'s, v8::Array>,
 ) -> v8::Local<'s, v8::Value> {
-    let full = format_stack_trace(scope, error, sites);
-    let text = full.to_rust_string_lossy(scope);
-    v8::String::new(scope, &reduce_stack(&text))
-        .map(Into::into)
-        .unwrap_or(full)
+    // Called by the engine from C: a panic must not unwind out of it (that aborts the
+    // process). A stack that cannot be formatted is an empty one.
+    let formatted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let full = format_stack_trace(scope, error, sites);
+        let text = full.to_rust_string_lossy(scope);
+        v8::String::new(scope, &reduce_stack(&text))
+            .map(Into::into)
+            .unwrap_or(full)
+    }));
+    match formatted {
+        Ok(stack) => stack,
+        Err(_) => v8::String::empty(scope).into(),
+    }
 }
 
 /// A full stack reduced to its header (`Name: message`, possibly several lines)

@@ -92,6 +92,16 @@ impl HostError {
         )
     }
 
+    /// `execution_failed`: the host failed while answering (a defect of the host, not
+    /// of the hook).
+    pub fn internal(member: &str, why: &str) -> HostError {
+        HostError::workflow(
+            "execution_failed",
+            format!("{member} failed inside the host ({why}); please report it"),
+            json!({"phase": "host", "recovery": "none"}),
+        )
+    }
+
     /// The JSON the prelude turns into a thrown error.
     pub(crate) fn to_json(&self) -> Value {
         let mut out = self.fields.clone();

@@ -113,7 +113,12 @@ fn op_hookrun_host(
         (None, _) => Err(HostError::unavailable(&member)),
         (Some(_), Err(e)) => Err(HostError::invalid_request(&member, &e.to_string())),
         (Some(host), Ok(args)) => match host.try_borrow_mut() {
-            Ok(mut host) => host.call(&member, args),
+            // Ops are called from the engine: a panic in the host must not unwind
+            // through it (that aborts the process); it fails the host call instead.
+            Ok(mut host) => {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.call(&member, args)))
+                    .unwrap_or_else(|panic| Err(HostError::internal(&member, &panic_text(&*panic))))
+            }
             Err(_) => Err(HostError::unavailable(&member)),
         },
     };
@@ -131,6 +136,15 @@ fn op_hookrun_host(
         Ok(value) => json!({ "ok": value }).to_string(),
         Err(error) => json!({ "error": error.to_json() }).to_string(),
     }
+}
+
+/// The message of a caught panic.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown failure".to_string())
 }
 
 deno_core::extension!(
