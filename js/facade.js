@@ -25,6 +25,14 @@
 
   // Sets an own data property without running setters a hook may have put on the
   // prototype chain (an assignment would call them).
+  // A prototype-less copy of `source`'s own enumerable properties.
+  function ownCopy(source) {
+    const copy = ObjectCreate(null);
+    const keys = ObjectKeys(source);
+    for (let i = 0; i < keys.length; i++) copy[keys[i]] = source[keys[i]];
+    return copy;
+  }
+
   function put(target, key, value) {
     ObjectDefineProperty(target, key, {
       __proto__: null, value, writable: true, enumerable: true, configurable: true,
@@ -335,7 +343,9 @@
       const callId = activeCall;
       const readers = ObjectCreate(null);
       for (let i = 0; i < live.length; i++) {
-        const item = live[i];
+        // The host's specs, read by own property only: a hook may have put getters on
+        // `Object.prototype` for the options a spec leaves out.
+        const item = ownCopy(live[i]);
         switch (item.kind) {
           case "runtime": {
             const runtime = makeRuntime(callId, item);

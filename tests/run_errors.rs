@@ -286,7 +286,8 @@ fn polluted_prototypes_and_a_frozen_global_break_nothing_of_the_sandbox() {
     let apply = r#"
 function pollute() {
   for (const name of ["error", "ok", "message", "name", "code", "details", "runtime",
-                      "bundleReader", "resolveArtifact", "limit", "value", "kind", "get", "set"]) {
+                      "bundleReader", "resolveArtifact", "limit", "value", "kind", "debugMode",
+                      "interactionMode", "get", "set"]) {
     Object.defineProperty(Object.prototype, name, {
       __proto__: null,
       get() { return { message: "polluted " + name }; },
@@ -311,7 +312,8 @@ export async function applyResult({ parent, runtime }) {
   } catch (e) {
     refused = e.code;
   }
-  return { title: detail.item.title, list: [1, { x: 2 }], refused, api: typeof __zsHostApi.library };
+  return { title: detail.item.title, list: [1, { x: 2 }], refused, api: typeof __zsHostApi.library,
+           debug: runtime.debugMode, mode: runtime.hostApi.interactionMode };
 }"#;
     let wf = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
     let report = run(
@@ -330,7 +332,8 @@ export async function applyResult({ parent, runtime }) {
         let value = serde_json::to_value(&unit.jobs[0].apply).unwrap()["value"].clone();
         assert_eq!(
             value,
-            json!({"title": title, "list": [1, {"x": 2}], "refused": "not_found", "api": "object"}),
+            json!({"title": title, "list": [1, {"x": 2}], "refused": "not_found", "api": "object",
+                   "debug": false, "mode": "non_interactive"}),
             "{}",
             unit.unit_id
         );
