@@ -6,16 +6,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
-fn hookrun() -> Command {
-    let mut cmd = Command::cargo_bin("hookrun").unwrap();
-    cmd.current_dir(common::fixture(""));
-    cmd
-}
-
-fn stdout_json(cmd: &mut Command, code: i32) -> Value {
-    let out = cmd.assert().code(code).get_output().stdout.clone();
-    serde_json::from_slice(&out).expect("stdout is JSON")
-}
+use common::{hookrun_in_fixtures as hookrun, stdout_json};
 
 #[test]
 fn check_accepts_the_example_workflows() {

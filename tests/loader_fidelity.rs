@@ -9,17 +9,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
-fn hookrun() -> Command {
-    let mut cmd = Command::cargo_bin("hookrun").unwrap();
-    cmd.current_dir(common::fixture(""));
-    cmd
-}
-
-fn stdout_json(cmd: &mut Command, code: i32) -> Value {
-    let out = cmd.assert().code(code).get_output().stdout.clone();
-    serde_json::from_slice(&out)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out)))
-}
+use common::{hookrun_in_fixtures as hookrun, stdout_json};
 
 #[test]
 fn a_readiness_artifact_may_name_the_literature_score_note_kind() {

@@ -5,6 +5,24 @@ use std::path::PathBuf;
 
 pub mod sandbox;
 
+/// The `hookrun` binary, run in `fixtures/`.
+pub fn hookrun_in_fixtures() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("hookrun").unwrap();
+    cmd.current_dir(fixture(""));
+    cmd
+}
+
+/// Runs `cmd`, expects exit `code`, and parses its standard output as JSON.
+pub fn stdout_json(cmd: &mut assert_cmd::Command, code: i32) -> serde_json::Value {
+    let out = cmd.assert().code(code).get_output().stdout.clone();
+    serde_json::from_slice(&out).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out)
+        )
+    })
+}
+
 /// `fixtures/<rel>` in the repository.
 pub fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
