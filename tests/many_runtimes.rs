@@ -179,7 +179,11 @@ fn exhaust_threads_in_a_child() {
 
     let dir = hook_dir();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+    // A copy of this test binary that `nobody` can run wherever the checkout lives.
+    let binary = dir.path().join("many_runtimes");
+    std::fs::copy(std::env::current_exe().unwrap(), &binary).unwrap();
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut child = std::process::Command::new(&binary);
     child
         .args([
             "--exact",
