@@ -7,74 +7,24 @@
 
 mod common;
 
+use common::hostile_source::Blocks;
+
 use std::path::Path;
 
 use hookrun::sandbox::{CallResult, Limits, Sandbox, SandboxOptions};
 use serde_json::{Value, json};
 
-/// Ways to tamper with the realm, each a statement.
-const TAMPER: &[&str] = &[
-    "Array.prototype.push = function () {};",
-    "Array.prototype.map = function () { return { length: 2, get 0() { throw new Error('index'); } }; };",
-    "Array.prototype.join = () => { throw new Error('join'); };",
-    "Object.keys = () => ({ length: 7 });",
-    "Object.prototype.__v82_wasm_stack_frames = { length: 2 ** 31 - 1 };",
-    "Object.defineProperty(Object.prototype, 'message', { __proto__: null, get() { throw 1; }, configurable: true });",
-    "Object.defineProperty(Array.prototype, 0, { __proto__: null, get() { throw 2; }, set() {}, configurable: true });",
-    "Object.defineProperty(Array, Symbol.species, { __proto__: null, get() { return function () { return {}; }; }, configurable: true });",
-    "Promise.prototype.then = function () { throw new Error('then'); };",
-    "Promise.resolve = () => { throw new Error('resolve'); };",
-    "Error.captureStackTrace = () => { throw new Error('capture'); }; globalThis.Error = 0;",
-    "Symbol.for = () => Symbol('forged');",
-    "JSON.stringify = () => '{';",
-    "Reflect.ownKeys = () => { throw new Error('ownKeys'); };",
-    "Function.prototype.call = function () { return 42; };",
-    "Object.freeze(globalThis);",
-];
-
-/// Operations that reach engine code, each an expression awaited in a try block.
-const ACT: &[&str] = &[
-    "import('./data.mjs', { with: { type: 'json' } })",
-    "new Error('x').stack",
-    "import('./number-message.mjs')",
-    "import('./throwing-message.mjs')",
-    "import('./symbol-message.mjs')",
-    "import('./trapped.mjs')",
-    "console.log({ a: [1, { b: 2 }] }, [3])",
-    "(() => { throw Symbol('s'); })()",
-    "(() => { throw new Proxy({}, { get() { throw 3; } }); })()",
-    "[1, [2, [3]]].flat(Infinity)",
-];
-
 /// A small deterministic generator, so a failure names a reproducible case.
 struct Lcg(u64);
 
 impl Lcg {
-    fn pick(&mut self, n: usize) -> usize {
+    fn byte(&mut self) -> u8 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
+        (self.0 >> 33) as u8
     }
-}
-
-fn source(rng: &mut Lcg) -> String {
-    let mut body = String::from("export async function hook() {\n  const seen = [];\n");
-    for _ in 0..1 + rng.pick(3) {
-        body += &format!(
-            "  try {{ {} }} catch {{}}\n",
-            TAMPER[rng.pick(TAMPER.len())]
-        );
-    }
-    for _ in 0..1 + rng.pick(4) {
-        body += &format!(
-            "  try {{ await {}; seen[seen.length] = 'ok'; }} catch {{ seen[seen.length] = 'threw'; }}\n",
-            ACT[rng.pick(ACT.len())]
-        );
-    }
-    body += "  return { seen, nested: [1, { x: 'y' }] };\n}\n";
-    body
 }
 
 #[test]
@@ -93,9 +43,11 @@ fn generated_hostile_hooks_end_in_typed_outcomes() {
         },
         ..SandboxOptions::default()
     };
+    let blocks = Blocks::load(&common::fixture("sandbox/corpus/blocks.json"));
     let mut rng = Lcg(0x5eed);
     for case in 0..120 {
-        let text = source(&mut rng);
+        let choices: Vec<u8> = (0..8).map(|_| rng.byte()).collect();
+        let text = blocks.source(&choices);
         let name = format!("generated-{case:03}.mjs");
         std::fs::write(dir.path().join(&name), &text).unwrap();
         let mut sb = Sandbox::new(dir.path(), options).unwrap();

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+pub mod hostile_source;
 pub mod sandbox;
 
 /// The `hookrun` binary, run in `fixtures/`.
