@@ -61,6 +61,34 @@ fn two_thousand_fresh_runtimes_start_one_after_another_on_one_thread_without_gro
     );
 }
 
+/// A runtime that imported a module dynamically used to keep its whole heap after it
+/// was dropped (the engine layer's import helper held a function of its realm).
+#[test]
+fn runtimes_that_imported_dynamically_are_released_too() {
+    let dir = hook_dir();
+    std::fs::write(dir.path().join("dep.mjs"), "export const value = 7;\n").unwrap();
+    std::fs::write(
+        dir.path().join("importing.mjs"),
+        "export async function f() { return (await import(\"./dep.mjs\")).value; }\n",
+    )
+    .unwrap();
+    let mut after_warm_up = 0;
+    for i in 0..1_000 {
+        let mut sandbox = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
+        let outcome = sandbox.call("importing.mjs".as_ref(), "f", &json!(null));
+        assert_eq!(outcome.result, CallResult::Ok(json!(7)), "runtime {i}");
+        if i == 99 {
+            after_warm_up = resident_bytes();
+        }
+    }
+    let grown = resident_bytes().saturating_sub(after_warm_up);
+    // 900 leaking runtimes would be about 425 MiB.
+    assert!(
+        grown < 32 * 1024 * 1024,
+        "resident memory grew by {grown} bytes over 900 runtimes"
+    );
+}
+
 /// Runtimes alive at the same time on one thread, started and dropped in
 /// interleaved order: more than a 16-bit function index could number, and
 /// every table entry released by one runtime reused by the next.
