@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use assert_cmd::Command;
 use hookrun::sandbox::{CallResult, Sandbox, SandboxError, SandboxOptions};
 use predicates::prelude::*;
@@ -38,27 +40,35 @@ fn resident_bytes() -> u64 {
     pages * 4096
 }
 
+/// Starts `count` runtimes one after another on this thread, each making one `call`
+/// and dropped, and asserts that resident memory after the last ones stays within
+/// 32 MiB of what it was after the first tenth (a leak of the ~0.5 MB heap each runtime
+/// has would be hundreds of MiB).
+fn assert_runtimes_are_released(dir: &Path, count: usize, call: impl Fn(&mut Sandbox, usize)) {
+    let mut after_warm_up = 0;
+    for i in 0..count {
+        let mut sandbox = Sandbox::new(dir, SandboxOptions::default()).unwrap();
+        call(&mut sandbox, i);
+        drop(sandbox);
+        if i + 1 == count / 10 {
+            after_warm_up = resident_bytes();
+        }
+    }
+    let grown = resident_bytes().saturating_sub(after_warm_up);
+    assert!(
+        grown < 32 * 1024 * 1024,
+        "resident memory grew by {grown} bytes over {} runtimes",
+        count - count / 10
+    );
+}
+
 /// Each dropped runtime used to keep about 0.5 MB (its whole heap, held by
 /// module handles and table entries of the engine layer), and the engine's
 /// function table ran out after about 150 runtimes on a thread.
 #[test]
 fn two_thousand_fresh_runtimes_start_one_after_another_on_one_thread_without_growing() {
     let dir = hook_dir();
-    let mut after_warm_up = 0;
-    for i in 0..2_000 {
-        let mut sandbox = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
-        ping(&mut sandbox, i);
-        drop(sandbox);
-        if i == 199 {
-            after_warm_up = resident_bytes();
-        }
-    }
-    let grown = resident_bytes().saturating_sub(after_warm_up);
-    // 1,800 leaking runtimes would be about 850 MiB.
-    assert!(
-        grown < 32 * 1024 * 1024,
-        "resident memory grew by {grown} bytes over 1,800 runtimes"
-    );
+    assert_runtimes_are_released(dir.path(), 2_000, ping);
 }
 
 /// A runtime that imported a module dynamically used to keep its whole heap after it
@@ -72,21 +82,10 @@ fn runtimes_that_imported_dynamically_are_released_too() {
         "export async function f() { return (await import(\"./dep.mjs\")).value; }\n",
     )
     .unwrap();
-    let mut after_warm_up = 0;
-    for i in 0..1_000 {
-        let mut sandbox = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
+    assert_runtimes_are_released(dir.path(), 1_000, |sandbox, i| {
         let outcome = sandbox.call("importing.mjs".as_ref(), "f", &json!(null));
         assert_eq!(outcome.result, CallResult::Ok(json!(7)), "runtime {i}");
-        if i == 99 {
-            after_warm_up = resident_bytes();
-        }
-    }
-    let grown = resident_bytes().saturating_sub(after_warm_up);
-    // 900 leaking runtimes would be about 425 MiB.
-    assert!(
-        grown < 32 * 1024 * 1024,
-        "resident memory grew by {grown} bytes over 900 runtimes"
-    );
+    });
 }
 
 /// Runtimes alive at the same time on one thread, started and dropped in
