@@ -605,6 +605,16 @@ fn engine_internals_fed_hook_values_end_in_typed_outcomes() {
     );
     let outcome = call(
         &mut sandbox(),
+        INTERNALS,
+        "replacedPromiseMethods",
+        Value::Null,
+    );
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"kind": "data", "ran": true, "refused": "yes"}))
+    );
+    let outcome = call(
+        &mut sandbox(),
         "corpus/internals/top-level-trapped.mjs",
         "f",
         Value::Null,

@@ -1374,34 +1374,26 @@ fn enqueue_microtask_function(ctx: *mut JSContext, function: *const Function) {
     if !JS_IsFunction(ctx, f) {
       return;
     }
-    let src = c"(f)=>{Promise.resolve().then(f);}";
-    let helper = JS_Eval(
-      ctx,
-      src.as_ptr(),
-      src.to_bytes().len(),
-      c"<enqueue-microtask>".as_ptr(),
-      JS_EVAL_TYPE_GLOBAL,
-    );
-    if helper.tag == JS_TAG_EXCEPTION {
+    // A job on the runtime's own queue: a script helper would use `Promise`,
+    // which a hook may have replaced.
+    let mut argv = [f];
+    if JS_EnqueueJob(ctx, call_microtask, 1, argv.as_mut_ptr()) < 0 {
       let exc = JS_GetException(ctx);
       JS_FreeValue(ctx, exc);
-      return;
-    }
-    if !JS_IsFunction(ctx, helper) {
-      JS_FreeValue(ctx, helper);
-      return;
-    }
-    let mut argv = [JS_DupValue(ctx, f)];
-    let ret = JS_Call(ctx, helper, jsv_undefined(), 1, argv.as_mut_ptr());
-    JS_FreeValue(ctx, helper);
-    JS_FreeValue(ctx, argv[0]);
-    if ret.tag == JS_TAG_EXCEPTION {
-      let exc = JS_GetException(ctx);
-      JS_FreeValue(ctx, exc);
-    } else {
-      JS_FreeValue(ctx, ret);
     }
   }
+}
+
+/// The job of an enqueued microtask: calls its function.
+unsafe extern "C" fn call_microtask(
+  ctx: *mut JSContext,
+  argc: std::os::raw::c_int,
+  argv: *mut JSValue,
+) -> JSValue {
+  if argc < 1 || argv.is_null() {
+    return jsv_undefined();
+  }
+  unsafe { JS_Call(ctx, *argv, jsv_undefined(), 0, ptr::null_mut()) }
 }
 
 #[unsafe(no_mangle)]

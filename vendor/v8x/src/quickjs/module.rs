@@ -1441,47 +1441,43 @@ unsafe extern "C" fn dynamic_import_hook(
   }
   let d = jsval_of(promise_ptr as *const Value);
 
-  let chain = DYN_IMPORT_CHAIN.with(|c| {
-    if let Some(cur) = c.get() {
-      return cur;
-    }
-    let src = c"(d,res,rej,mark,base)=>{Promise.resolve(d).then(res,e=>mark(e,base,rej));}";
-    let f = unsafe {
-      JS_Eval(
-        ctx,
-        src.as_ptr(),
-        src.to_bytes().len(),
-        c"<dynimport-chain>".as_ptr(),
-        JS_EVAL_TYPE_GLOBAL,
-      )
-    };
-    if f.tag != JS_TAG_EXCEPTION {
-      c.set(Some(f));
-    }
-    f
-  });
-  if chain.tag == JS_TAG_EXCEPTION {
-    reject_with("dynamic import: chain helper failed");
-    return;
-  }
-  let mark = unsafe {
-    JS_NewCFunction(
-      ctx,
-      dynamic_import_reject,
-      c"markDynamicImportReject".as_ptr(),
-      3,
-    )
+  // Chain the host's promise natively: `JS_PromiseThen` does not consult
+  // `Promise.prototype.then`, `Promise.resolve` or species, which a hook may replace.
+  let mut data = [basename, reject];
+  let on_rejected = unsafe {
+    JS_NewCFunctionData(ctx, dynamic_import_reject_bound, 1, 0, 2, data.as_mut_ptr())
   };
-  if mark.tag == JS_TAG_EXCEPTION {
+  if on_rejected.tag == JS_TAG_EXCEPTION {
     reject_with("dynamic import: reject helper failed");
     return;
   }
-  let mut args = [d, resolve, reject, mark, basename];
-  let r = unsafe { JS_Call(ctx, chain, jsv_undefined(), 5, args.as_mut_ptr()) };
-  unsafe {
-    JS_FreeValue(ctx, mark);
-    JS_FreeValue(ctx, r);
+  let r = unsafe { JS_PromiseThen(ctx, d, resolve, on_rejected) };
+  unsafe { JS_FreeValue(ctx, on_rejected) };
+  if r.tag == JS_TAG_EXCEPTION {
+    let exc = unsafe { JS_GetException(ctx) };
+    unsafe { JS_FreeValue(ctx, exc) };
+    reject_with("dynamic import: the host returned no promise");
+    return;
   }
+  unsafe { JS_FreeValue(ctx, r) };
+}
+
+/// `dynamic_import_reject(reason, basename, reject)` with the last two bound.
+unsafe extern "C" fn dynamic_import_reject_bound(
+  ctx: *mut JSContext,
+  _this: JSValue,
+  argc: int,
+  argv: *mut JSValue,
+  _magic: int,
+  data: *mut JSValue,
+) -> JSValue {
+  let reason = if argc > 0 && !argv.is_null() {
+    unsafe { *argv }
+  } else {
+    jsv_undefined()
+  };
+  let mut args = [reason, unsafe { *data }, unsafe { *data.add(1) }];
+  unsafe { dynamic_import_reject(ctx, jsv_undefined(), 3, args.as_mut_ptr()) }
 }
 
 unsafe extern "C" fn dynamic_import_reject(

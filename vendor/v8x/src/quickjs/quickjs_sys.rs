@@ -228,6 +228,12 @@ pub type JSCFunction = unsafe extern "C" fn(
   argv: *mut JSValue,
 ) -> JSValue;
 
+pub type JSJobFunc = unsafe extern "C" fn(
+  ctx: *mut JSContext,
+  argc: c_int,
+  argv: *mut JSValue,
+) -> JSValue;
+
 pub type JSCFunctionData = unsafe extern "C" fn(
   ctx: *mut JSContext,
   this_val: JSValue,
@@ -587,6 +593,12 @@ unsafe extern "C" {
     on_rejected: JSValue,
   ) -> JSValue;
   pub fn JS_PromiseState(ctx: *mut JSContext, promise: JSValue) -> c_int;
+  pub fn JS_EnqueueJob(
+    ctx: *mut JSContext,
+    job_func: JSJobFunc,
+    argc: c_int,
+    argv: *mut JSValue,
+  ) -> c_int;
   pub fn JS_PromiseResult(ctx: *mut JSContext, promise: JSValue) -> JSValue;
   pub fn JS_IsPromise(v: JSValue) -> bool;
   pub fn JS_PromiseMarkAsHandled(ctx: *mut JSContext, promise: JSValue);
