@@ -2809,7 +2809,7 @@ fn intern_module(v: JSValue) -> *const Module {
 }
 
 /// Frees the module bytecode a disposed isolate still holds (modules compiled
-/// but never evaluated) and its dynamic-import helper, while its runtime is alive.
+/// but never evaluated), while its runtime is alive.
 pub(crate) fn release_isolate_module_values(
   isolate: *mut RealIsolate,
   ctx: *mut JSContext,
@@ -2821,21 +2821,13 @@ pub(crate) fn release_isolate_module_values(
       }
     }
   };
-  // The dynamic-import chain helper, a function of the isolate's realm.
-  let free_chain = |chain: Option<JSValue>| {
-    if let Some(chain) = chain {
-      unsafe { JS_FreeValue(ctx, chain) };
-    }
-  };
   let active = ACTIVE_MODULE_ISOLATE.with(|a| a.get()) == isolate as usize;
   if active {
     MODULE_STATE.with(|t| free_bytecode(&mut t.borrow_mut()));
-    free_chain(DYN_IMPORT_CHAIN.with(|c| c.take()));
   } else {
     MODULE_CACHE_STATES.with(|states| {
       if let Some(state) = states.borrow_mut().get_mut(&(isolate as usize)) {
         free_bytecode(&mut state.module_state);
-        free_chain(state.dyn_import_chain.take());
       }
     });
   }
