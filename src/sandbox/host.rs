@@ -56,7 +56,7 @@ impl HostError {
 
     /// A write refused because the run's recorded writes would pass `limit_bytes`:
     /// `resource_limited`. A bridge that returns it also reports the limit through
-    /// [`HostBridge::write_limit_reached`], which ends the call.
+    /// [`HostBridge::take_write_limit`], which ends the call.
     pub fn write_limit(member: &str, limit_bytes: u64, observed: u64) -> HostError {
         HostError::workflow(
             "resource_limited",
