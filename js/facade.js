@@ -17,26 +17,16 @@
   const ArrayIsArray = Array.isArray;
   const JSONParse = JSON.parse;
   const PromiseCtor = Promise;
-  const FunctionPrototypeCall = Function.prototype.call;
-  const promiseThen = FunctionPrototypeCall.bind(Promise.prototype.then);
   const Uint8ArrayCtor = Uint8Array;
   const StringFromCharCode = String.fromCharCode;
   const ErrorCtor = Error;
 
-  // Sets an own data property without running setters a hook may have put on the
-  // prototype chain (an assignment would call them).
   // A prototype-less copy of `source`'s own enumerable properties.
   function ownCopy(source) {
     const copy = ObjectCreate(null);
     const keys = ObjectKeys(source);
     for (let i = 0; i < keys.length; i++) copy[keys[i]] = source[keys[i]];
     return copy;
-  }
-
-  function put(target, key, value) {
-    ObjectDefineProperty(target, key, {
-      __proto__: null, value, writable: true, enumerable: true, configurable: true,
-    });
   }
 
   // Host API members a sandboxed hook may call, by namespace (contract 03 §8).
@@ -145,7 +135,10 @@
     });
   }
 
-  return function facade(hostCall) {
+  // `hostCall` answers host members; `put` (defines an own property without running
+  // setters a hook put on the prototype chain) and `promiseThen` (the captured
+  // `Promise.prototype.then`) are the prelude's.
+  return function facade(hostCall, { put, promiseThen }) {
     defineHostApiGlobals();
     let activeCall = 0;
     let callCounter = 0;

@@ -420,7 +420,7 @@
     }
     removeNonStandardGlobals();
     detachPrepareStackTrace();
-    facade = makeFacade(hostCall);
+    facade = makeFacade(hostCall, { __proto__: null, put, promiseThen });
     if (config.deterministic) {
       installDeterminism(config.deterministic.nowMs, config.deterministic.seed);
     }
