@@ -226,7 +226,7 @@ impl EffectLog {
             self.push(site, member, args, Value::Null, Some(error.to_json()));
             return Err(error);
         }
-        let size = serde_json::to_vec(&args).map_or(0, |b| b.len() as u64);
+        let size = json_len(&args);
         let before = self.written.fetch_add(size, Ordering::Relaxed);
         if before + size > self.max_write_bytes {
             self.written.fetch_sub(size, Ordering::Relaxed);
@@ -379,6 +379,24 @@ fn unsupported(member: &str) -> HostError {
         format!("{member} is not supported by this host"),
         json!({"memberOrOperation": member, "reason": "not_supported"}),
     )
+}
+
+/// The bytes `value` takes as JSON, counted without building the text.
+fn json_len(value: &Value) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len() as u64;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` into a counter cannot fail.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// The reference host's error for an `operationId` already bound to another write: its
