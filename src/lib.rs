@@ -11,3 +11,8 @@ pub mod run;
 pub mod sandbox;
 pub mod selection;
 pub mod walk;
+
+/// The examples of `docs/migration.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/migration.md")]
+struct MigrationGuide;

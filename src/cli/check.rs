@@ -26,7 +26,7 @@ pub struct CheckArgs {
 /// workflow is an error here, whatever level the loader gives it.
 fn level(d: &Diagnostic) -> &'static str {
     match d.category {
-        Category::ScanRuntimeWarning => "warning",
+        Category::ScanRuntimeWarning | Category::LegacyHookApi => "warning",
         _ => "error",
     }
 }

@@ -6,6 +6,7 @@ mod diff;
 mod frame;
 mod input;
 mod inputs;
+mod migrate;
 mod new;
 mod plan;
 mod progress;
@@ -45,6 +46,8 @@ enum Command {
     Test(test::TestArgs),
     /// Create a new workflow with hooks, types and a fixture case.
     New(new::NewArgs),
+    /// Bring pre-v2 manifests to schema v2: print a diff, or rewrite with --write.
+    Migrate(migrate::MigrateArgs),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -64,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run_command(args),
         Command::Test(args) => test::run_tests(args),
         Command::New(args) => new::run_new(args),
+        Command::Migrate(args) => migrate::run_migrate(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -2,11 +2,12 @@
 //! module must compile, resolve its imports inside the jail, and export the
 //! named function.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::manifest::{Diagnostic, Discovery, Workflow, discover, locate};
+use crate::manifest::migrate::files::{hook_scope, legacy_uses_below};
+use crate::manifest::{Category, Diagnostic, Discovery, Workflow, discover, locate};
 use crate::sandbox::{CallResult, Sandbox, SandboxOptions};
 
 /// What `hookrun check` found for one workflow.
@@ -52,6 +53,7 @@ pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
         });
         diagnostics.extend(problems);
     }
+    diagnostics.extend(legacy_hook_api(&workflows, &diagnostics));
     let skipped: Vec<String> = diagnostics
         .iter()
         .filter_map(|d| d.workflow_id.clone())
@@ -67,6 +69,33 @@ pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
         workflows: checked,
         diagnostics,
     }
+}
+
+/// A `legacy_hook_api` warning for every hook source line, in the workflows found and
+/// in the pre-v2 manifests that were skipped, that uses a member v2 hosts do not provide.
+fn legacy_hook_api(workflows: &[Workflow], diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut roots: Vec<PathBuf> = workflows.iter().map(|w| w.package_root.clone()).collect();
+    roots.extend(
+        diagnostics
+            .iter()
+            .filter(|d| d.category == Category::LegacyManifest)
+            .filter_map(|d| d.path.as_deref())
+            .map(hook_scope),
+    );
+    roots.sort();
+    roots.dedup();
+    let mut out = Vec::new();
+    for root in roots {
+        let Ok(uses) = legacy_uses_below(&root) else {
+            continue;
+        };
+        out.extend(uses.into_iter().map(|(path, found)| {
+            Diagnostic::new(Category::LegacyHookApi, found.message())
+                .with_path(&path)
+                .with_position(found.line, found.column)
+        }));
+    }
+    out
 }
 
 /// Fills in the line and column of a diagnostic that names a pointer in a

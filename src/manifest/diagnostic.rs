@@ -45,6 +45,12 @@ pub enum Category {
     ScanRuntimeWarning,
     /// A skill the workflow depends on is missing.
     SkillDependencyMissing,
+    /// A manifest written for a generation before schema v2 (hookrun's own category:
+    /// `hookrun migrate` converts it).
+    LegacyManifest,
+    /// A hook source line using a member v2 hosts do not provide (hookrun's own
+    /// category).
+    LegacyHookApi,
 }
 
 impl Category {
@@ -59,6 +65,8 @@ impl Category {
             Category::ScanPathError => "scan_path_error",
             Category::ScanRuntimeWarning => "scan_runtime_warning",
             Category::SkillDependencyMissing => "skill_dependency_missing",
+            Category::LegacyManifest => "legacy_manifest",
+            Category::LegacyHookApi => "legacy_hook_api",
         }
     }
 
@@ -218,6 +226,8 @@ mod tests {
             Category::ScanPathError,
             Category::ScanRuntimeWarning,
             Category::SkillDependencyMissing,
+            Category::LegacyManifest,
+            Category::LegacyHookApi,
         ];
         for c in all {
             assert_eq!(serde_json::to_value(c).unwrap_or_default(), c.as_str());

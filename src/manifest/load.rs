@@ -9,6 +9,7 @@ use crate::manifest::diagnostic::{Category, Diagnostic};
 use crate::manifest::digest::content_digest;
 use crate::manifest::hooks::{HookRoots, resolve_hooks};
 use crate::manifest::i18n::Messages;
+use crate::manifest::migrate::Generation;
 use crate::manifest::model::PlanningSpec;
 use crate::manifest::params::Parameters;
 use crate::manifest::parse::read_json;
@@ -125,6 +126,7 @@ pub(crate) fn load_in(context: &Context, manifest_path: &Path) -> Loaded {
         .and_then(Value::as_str)
         .filter(|id| !id.is_empty())
         .map(str::to_string);
+    let generation = Generation::detect(&manifest);
     match build(context, manifest_path, manifest) {
         Ok(workflow) => Loaded {
             workflow: Some(workflow),
@@ -134,7 +136,11 @@ pub(crate) fn load_in(context: &Context, manifest_path: &Path) -> Loaded {
             let lead = invalid
                 .lead(manifest_path)
                 .with_entry(context.entry.as_deref());
-            let mut loaded = skipped(context, manifest_path, id.as_deref(), invalid.problems);
+            let mut problems = invalid.problems;
+            if generation.is_legacy() {
+                problems.insert(0, legacy_lead(manifest_path, generation));
+            }
+            let mut loaded = skipped(context, manifest_path, id.as_deref(), problems);
             loaded.diagnostics.insert(0, lead);
             loaded
         }
@@ -142,6 +148,21 @@ pub(crate) fn load_in(context: &Context, manifest_path: &Path) -> Loaded {
             skipped(context, manifest_path, id.as_deref(), problems)
         }
     }
+}
+
+/// The diagnostic that leads a pre-v2 manifest's problems: which generation it is and
+/// the command that converts it.
+fn legacy_lead(manifest_path: &Path, generation: Generation) -> Diagnostic {
+    Diagnostic::new(
+        Category::LegacyManifest,
+        format!(
+            "{} is a pre-v2 manifest (generation {}); run hookrun migrate {}",
+            manifest_path.display(),
+            generation.as_str(),
+            manifest_path.display()
+        ),
+    )
+    .with_reason("schema v2 requires schemaVersion 2; hookrun migrate rewrites the manifest")
 }
 
 fn skipped(

@@ -29,6 +29,7 @@ pub mod hooks;
 pub mod i18n;
 pub mod load;
 pub mod locate;
+pub mod migrate;
 pub mod model;
 pub mod package;
 pub mod params;
