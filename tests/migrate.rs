@@ -5,13 +5,13 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
-use common::{fixture, hookrun_in_fixtures as hookrun, stdout_json};
+use common::{copy_tree, fixture, hookrun_in_fixtures as hookrun, stdout_json};
 
 /// A copy of `fixtures/legacy` in a fresh temporary directory.
 fn legacy_copy() -> (tempfile::TempDir, PathBuf) {
@@ -19,19 +19,6 @@ fn legacy_copy() -> (tempfile::TempDir, PathBuf) {
     let root = dir.path().join("legacy");
     copy_tree(&fixture("legacy"), &root);
     (dir, root)
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn bin() -> Command {

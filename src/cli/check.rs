@@ -2,19 +2,22 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
 
-use hookrun::hooks::{CheckReport, check};
+use hookrun::hooks::{CheckReport, check_library};
 use hookrun::manifest::{Category, Diagnostic};
 use hookrun::sandbox::SandboxOptions;
 
 use super::call::LimitArgs;
+use super::library::LibraryArgs;
 
 #[derive(Args)]
 pub struct CheckArgs {
     /// A workflow.json, a workflow directory, a package directory or a directory of workflows.
-    path: PathBuf,
+    path: Option<PathBuf>,
+    #[command(flatten)]
+    library: LibraryArgs,
     #[command(flatten)]
     limits: LimitArgs,
     /// Print one JSON object instead of human output.
@@ -26,21 +29,21 @@ pub struct CheckArgs {
 /// workflow is an error here, whatever level the loader gives it.
 fn level(d: &Diagnostic) -> &'static str {
     match d.category {
-        Category::ScanRuntimeWarning | Category::LegacyHookApi => "warning",
+        Category::ScanRuntimeWarning | Category::LegacyHookApi | Category::WorkflowOverridden => {
+            "warning"
+        }
         _ => "error",
     }
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
-    if !args.path.exists() {
-        bail!("{} does not exist", args.path.display());
-    }
+    let library = args.library.open(args.path.as_deref())?;
     let options = SandboxOptions {
         limits: args.limits.limits()?,
         determinism: None,
         measure_heap: false,
     };
-    let report = check(&args.path, options);
+    let report = check_library(&library, options);
     if args.json {
         println!("{}", to_json(&report));
     } else {

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 
-use hookrun::manifest::{Workflow, discover};
+use hookrun::manifest::{Category, Library, Workflow};
 use hookrun::run::{Case, Shape};
 
 use super::input::read_json;
+use super::library::LibraryArgs;
 
 /// `--convert` values.
 #[derive(Clone, Copy, ValueEnum)]
@@ -108,11 +109,15 @@ impl CaseArgs {
 /// The workflow and the case `plan` and `run` work on.
 #[derive(Args)]
 pub struct TargetArgs {
-    /// The workflow: a workflow.json, its directory, or a package directory with --workflow.
-    workflow: PathBuf,
-    /// Workflow id, when the path holds several workflows.
-    #[arg(long = "workflow")]
+    /// The workflow: a workflow.json, its directory, or a package or workflows
+    /// directory with --workflow (or name the roots with --workflows).
+    workflow: Option<PathBuf>,
+    /// The workflow, when the workflows hold several: <id>, <id>@<version> or
+    /// <id>@<semver range> (the highest match).
+    #[arg(long = "workflow", value_name = "ID[@VERSION]")]
     workflow_id: Option<String>,
+    #[command(flatten)]
+    library: LibraryArgs,
     /// A fixture case carrying selection, settings, world and request results;
     /// the flags below override its members.
     #[arg(long)]
@@ -124,23 +129,54 @@ pub struct TargetArgs {
 impl TargetArgs {
     /// The workflow and the case with the flags applied.
     pub fn load(&self) -> Result<(Workflow, Case)> {
-        let workflow = load_workflow(&self.workflow, self.workflow_id.as_deref())?;
+        let workflow = self.select()?;
         let case = self.case.case(self.fixture.as_deref())?;
         Ok((workflow, case))
     }
+
+    /// The one workflow named: `--workflow`'s, or the only one there is.
+    fn select(&self) -> Result<Workflow> {
+        let library = self.library.open(self.workflow.as_deref())?;
+        let shown = self.library.shown(self.workflow.as_deref());
+        if let Some(spec) = &self.workflow_id {
+            return match library.resolve(spec) {
+                Ok(resolution) => {
+                    if let Some(note) = &resolution.note {
+                        eprintln!("hookrun: {note}");
+                    }
+                    Ok(resolution.entry.workflow.clone())
+                }
+                Err(e) => Err(not_loaded(&library, Some(spec), &shown).unwrap_or_else(|| e.into())),
+            };
+        }
+        let mut winners = library.winners();
+        match winners.len() {
+            1 => Ok(winners.remove(0).workflow.clone()),
+            0 => Err(not_loaded(&library, None, &shown)
+                .unwrap_or_else(|| anyhow!("no workflow found in {shown}"))),
+            _ => Err(anyhow!(
+                "{shown} holds several workflows ({}); choose one with --workflow <id>",
+                winners
+                    .iter()
+                    .map(|e| e.workflow.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
 }
 
-/// Loads the single workflow at `path` (a workflow.json, its directory, or a
-/// package or workflows directory together with `id`).
-fn load_workflow(path: &Path, id: Option<&str>) -> Result<Workflow> {
-    if !path.exists() {
-        bail!("{} does not exist", path.display());
+/// The problems of a workflow (of id `spec`'s id, or any) that did not load, if any.
+fn not_loaded(library: &Library, spec: Option<&str>, shown: &str) -> Option<anyhow::Error> {
+    let id = spec.map(|s| s.split_once('@').map_or(s, |(id, _)| id));
+    if id.is_some_and(|id| library.entries().iter().any(|e| e.workflow.id == id)) {
+        return None;
     }
-    let found = discover(path);
-    let problems: Vec<String> = found
-        .diagnostics
+    let problems: Vec<String> = library
+        .diagnostics()
         .iter()
         .filter(|d| id.is_none() || d.workflow_id.as_deref() == id)
+        .filter(|d| d.category != Category::WorkflowOverridden)
         .map(|d| {
             let at = d.pointer.as_deref().unwrap_or("");
             match &d.reason {
@@ -149,32 +185,10 @@ fn load_workflow(path: &Path, id: Option<&str>) -> Result<Workflow> {
             }
         })
         .collect();
-    let mut candidates: Vec<Workflow> = found
-        .workflows
-        .into_iter()
-        .filter(|w| id.is_none_or(|id| w.id == id))
-        .collect();
-    match candidates.len() {
-        1 => Ok(candidates.remove(0)),
-        0 if problems.is_empty() => Err(anyhow!(
-            "no workflow{} found at {}",
-            id.map(|i| format!(" with id {i}")).unwrap_or_default(),
-            path.display()
-        )),
-        0 => Err(anyhow!(
-            "the workflow at {} does not load; run `hookrun check {}`:\n{}",
-            path.display(),
-            path.display(),
+    (!problems.is_empty()).then(|| {
+        anyhow!(
+            "the workflow in {shown} does not load; run `hookrun check {shown}`:\n{}",
             problems.join("\n")
-        )),
-        _ => Err(anyhow!(
-            "{} holds several workflows ({}); choose one with --workflow <id>",
-            path.display(),
-            candidates
-                .iter()
-                .map(|w| w.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
+        )
+    })
 }

@@ -6,6 +6,7 @@ mod diff;
 mod frame;
 mod input;
 mod inputs;
+mod library;
 mod migrate;
 mod new;
 mod plan;
@@ -48,6 +49,10 @@ enum Command {
     New(new::NewArgs),
     /// Bring pre-v2 manifests to schema v2: print a diff, or rewrite with --write.
     Migrate(migrate::MigrateArgs),
+    /// List the workflows of one or more roots, overridden ones included.
+    List(library::ListArgs),
+    /// Pin the workflows of one or more roots to their content in a lock file.
+    Lock(library::LockArgs),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -68,6 +73,8 @@ pub fn main() -> ExitCode {
         Command::Test(args) => test::run_tests(args),
         Command::New(args) => new::run_new(args),
         Command::Migrate(args) => migrate::run_migrate(args),
+        Command::List(args) => library::run_list(args),
+        Command::Lock(args) => library::run_lock(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

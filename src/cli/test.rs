@@ -7,19 +7,22 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::{Map, Value, json};
 
-use hookrun::manifest::{Workflow, discover};
+use hookrun::manifest::Workflow;
 use hookrun::run::expect::{Mismatch, actual, compare};
 use hookrun::run::{Case, RunOptions, RunReport, run};
 use hookrun::sandbox::{Determinism, Limits, SandboxOptions};
 
 use super::call::LimitArgs;
 use super::diff::json_diff;
+use super::library::LibraryArgs;
 use super::report::{log_lines, print_failures};
 
 #[derive(Args)]
 pub struct TestArgs {
     /// A workflow.json, a workflow or package directory, or a directory of workflows.
-    path: PathBuf,
+    path: Option<PathBuf>,
+    #[command(flatten)]
+    library: LibraryArgs,
     /// Run only the cases whose name (`<workflow id>/<case>`) contains this text.
     #[arg(long)]
     filter: Option<String>,
@@ -68,19 +71,13 @@ struct Outcome {
 }
 
 pub fn run_tests(args: TestArgs) -> Result<u8> {
-    if !args.path.exists() {
-        bail!("{} does not exist", args.path.display());
-    }
-    let found = discover(&args.path);
+    let found = args.library.open(args.path.as_deref())?.discovery();
     for d in &found.diagnostics {
         eprintln!("warning: {}", d.message);
     }
     if found.workflows.is_empty() {
-        bail!(
-            "no workflow found at {}; run `hookrun check {}`",
-            args.path.display(),
-            args.path.display()
-        );
+        let shown = args.library.shown(args.path.as_deref());
+        bail!("no workflow found in {shown}; run `hookrun check {shown}`");
     }
     let limits = args.limits.limits()?;
     let mut outcomes = Vec::new();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::manifest::migrate::files::{hook_scope, legacy_uses_below};
-use crate::manifest::{Category, Diagnostic, Discovery, Workflow, discover, locate};
+use crate::manifest::{Category, Diagnostic, Discovery, Library, Workflow, discover, locate};
 use crate::sandbox::{CallResult, Sandbox, SandboxOptions};
 
 /// What `hookrun check` found for one workflow.
@@ -34,10 +34,19 @@ pub struct CheckReport {
 
 /// Discovers the workflows at `path` and loads every declared hook module.
 pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
+    check_discovery(discover(path), options)
+}
+
+/// Checks the winners of a library (its overrides reported as warnings).
+pub fn check_library(library: &Library, options: SandboxOptions) -> CheckReport {
+    check_discovery(library.discovery(), options)
+}
+
+fn check_discovery(found: Discovery, options: SandboxOptions) -> CheckReport {
     let Discovery {
         workflows,
         mut diagnostics,
-    } = discover(path);
+    } = found;
     let mut checked = Vec::with_capacity(workflows.len());
     for workflow in &workflows {
         let problems = check_hooks(workflow, options);
@@ -54,8 +63,18 @@ pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
         diagnostics.extend(problems);
     }
     diagnostics.extend(legacy_hook_api(&workflows, &diagnostics));
+    // Warnings about a workflow that still loads (a duplicate or overridden id) do
+    // not fail it.
     let skipped: Vec<String> = diagnostics
         .iter()
+        .filter(|d| {
+            !matches!(
+                d.category,
+                Category::ScanRuntimeWarning
+                    | Category::WorkflowOverridden
+                    | Category::LegacyHookApi
+            )
+        })
         .filter_map(|d| d.workflow_id.clone())
         .collect();
     for w in &mut checked {

@@ -8,7 +8,7 @@ pub mod preflight;
 pub mod redact;
 
 pub use call::{HookEnv, HookFailure, HookRecord, RuntimeInfo};
-pub use check::{CheckReport, CheckedWorkflow, check, check_hooks};
+pub use check::{CheckReport, CheckedWorkflow, check, check_hooks, check_library};
 pub use preflight::{
     Aggregate, PreflightOutcome, ReplacementUnit, ShortCircuitApply, parse_outcome,
 };

@@ -51,6 +51,8 @@ pub enum Category {
     /// A hook source line using a member v2 hosts do not provide (hookrun's own
     /// category).
     LegacyHookApi,
+    /// A later root's workflow replaces an earlier root's with the same id.
+    WorkflowOverridden,
 }
 
 impl Category {
@@ -67,6 +69,7 @@ impl Category {
             Category::SkillDependencyMissing => "skill_dependency_missing",
             Category::LegacyManifest => "legacy_manifest",
             Category::LegacyHookApi => "legacy_hook_api",
+            Category::WorkflowOverridden => "workflow_overridden",
         }
     }
 
@@ -228,6 +231,7 @@ mod tests {
             Category::SkillDependencyMissing,
             Category::LegacyManifest,
             Category::LegacyHookApi,
+            Category::WorkflowOverridden,
         ];
         for c in all {
             assert_eq!(serde_json::to_value(c).unwrap_or_default(), c.as_str());

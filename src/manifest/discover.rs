@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::manifest::collate::locale_cmp;
 use crate::manifest::diagnostic::{Category, Diagnostic, Level, sort_diagnostics};
 use crate::manifest::load::{Loaded, load_workflow};
 use crate::manifest::package::{PACKAGE_FILE, load_package};
@@ -52,8 +53,8 @@ impl Discovery {
     }
 
     /// Resolves duplicate ids (the last loaded wins, each replacement is reported as a
-    /// `scan_runtime_warning`), then sorts workflows by id and diagnostics by the
-    /// contract's order.
+    /// `scan_runtime_warning`), then sorts workflows by id (as `localeCompare` does) and
+    /// diagnostics by the contract's order.
     pub fn finish(mut self) -> Self {
         let mut kept: Vec<Workflow> = Vec::with_capacity(self.workflows.len());
         for workflow in self.workflows {
@@ -76,7 +77,7 @@ impl Discovery {
                 kept.push(workflow);
             }
         }
-        kept.sort_by(|a, b| a.id.cmp(&b.id));
+        kept.sort_by(|a, b| locale_cmp(&a.id, &b.id));
         sort_diagnostics(&mut self.diagnostics);
         Discovery {
             workflows: kept,
@@ -87,8 +88,9 @@ impl Discovery {
 
 /// Discovers workflows at `path`: a `workflow.json` or `workflow-package.json` file, a
 /// directory holding one of them, or a workflows directory whose direct children are
-/// scanned (packages first, then single workflows, each in name order). One broken
-/// workflow never stops the others.
+/// scanned in one pass in the reference host's order (names compared as `localeCompare`
+/// does, packages and single workflows together; a child with a `workflow-package.json`
+/// is a package). One broken workflow never stops the others.
 pub fn discover(path: &Path) -> Discovery {
     scan(path).finish()
 }
@@ -174,18 +176,13 @@ fn scan_children(dir: &Path) -> Discovery {
                     .is_none_or(|allowed| allowed.contains(name))
         })
         .collect();
-    children.sort();
-    let (packages, singles): (Vec<_>, Vec<_>) = children
-        .into_iter()
-        .partition(|(_, path)| path.join(PACKAGE_FILE).is_file());
-    for (name, path) in packages {
-        out.merge(with_entry(load_package(&path), &name));
-    }
-    for (name, path) in singles {
-        let manifest = path.join(WORKFLOW_FILE);
-        if manifest.is_file() {
+    children.sort_by(|(a, _), (b, _)| locale_cmp(a, b));
+    for (name, path) in children {
+        if path.join(PACKAGE_FILE).is_file() {
+            out.merge(with_entry(load_package(&path), &name));
+        } else if path.join(WORKFLOW_FILE).is_file() {
             let mut found = Discovery::default();
-            found.push(load_workflow(&manifest));
+            found.push(load_workflow(&path.join(WORKFLOW_FILE)));
             out.merge(with_entry(found, &name));
         }
     }

@@ -31,6 +31,7 @@ pub struct Loaded {
 #[derive(Debug, Clone)]
 pub(crate) struct PackageContext {
     pub id: String,
+    pub version: Option<String>,
     pub root: PathBuf,
     pub messages: Messages,
     pub digest: Option<String>,
@@ -279,10 +280,14 @@ fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Wor
         ),
         None => (id.clone(), workflow_dir.clone(), Messages::default()),
     };
+    let version = text("/version")
+        .filter(|v| !v.is_empty())
+        .or_else(|| context.package.as_ref().and_then(|p| p.version.clone()));
     Ok(Workflow {
         label: planning.label.clone(),
         provider,
         task_name_template: text("/taskNameTemplate"),
+        version,
         messages: Messages::inline(&manifest),
         package_messages,
         request_kind,

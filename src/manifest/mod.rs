@@ -22,13 +22,16 @@
 //! This module knows nothing of the layers above it; executing hooks (import and export
 //! checks) is up to the caller, using [`Workflow::hooks`].
 
+pub mod collate;
 pub mod diagnostic;
 pub mod digest;
 pub mod discover;
 pub mod hooks;
 pub mod i18n;
+pub mod library;
 pub mod load;
 pub mod locate;
+pub mod lock;
 pub mod migrate;
 pub mod model;
 pub mod package;
@@ -44,8 +47,10 @@ pub use digest::content_digest;
 pub use discover::{Discovery, discover};
 pub use hooks::{DeclaredHook, HookName};
 pub use i18n::Messages;
+pub use library::{Library, LibraryEntry, Resolution, ResolveError};
 pub use load::{Loaded, load_workflow, validate_document};
 pub use locate::locate;
+pub use lock::{LOCK_FILE, Lock, LockError, Locked};
 pub use package::load_package;
 pub use params::{
     MissingRequiredParameters, Normalized, ParamType, ParamWarning, ParamWarningKind,

@@ -48,6 +48,10 @@ pub fn load_package(package_dir: &Path) -> Discovery {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string(),
+        version: package
+            .get("version")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         digest: digest_or_warning(&root, &package_file, &mut out.diagnostics),
         root,
         messages,

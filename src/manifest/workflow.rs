@@ -47,6 +47,8 @@ pub struct Workflow {
     pub parameters: Parameters,
     /// `taskNameTemplate` as written.
     pub task_name_template: Option<String>,
+    /// `version`, else the package's `version` for a package workflow.
+    pub version: Option<String>,
     /// Inline `i18n` messages.
     pub messages: Messages,
     /// Package locale files (keys `workflows.<id>.<field>`); empty for single workflows.
