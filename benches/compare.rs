@@ -10,7 +10,9 @@
 //! 4. `hookrun run` as a whole process on one unit;
 //!
 //! and the memory: peak RSS of the 10,000-unit run and the resident cost of
-//! one idle ready runtime.
+//! one idle ready runtime. A last table compares the two isolation modes
+//! (`Isolation::Process` against in process, same run): the warm call of case 1
+//! and a 1,000-unit pass-through run, with the worker's peak RSS.
 //!
 //! The peers are Node.js importing the same hook modules and calling them
 //! directly, without a sandbox (`bench/peers/node-harness.mjs`), and one fresh
@@ -26,7 +28,9 @@ use std::time::{Duration, Instant};
 use hookrun::host::world::HostWorld;
 use hookrun::manifest::{Workflow, discover};
 use hookrun::run::{NoResults, RunInput, RunOptions, Settings, run};
-use hookrun::sandbox::{CallResult, PoolOptions, Sandbox, SandboxOptions, SandboxPool};
+use hookrun::sandbox::{
+    CallResult, Isolation, PoolOptions, Sandbox, SandboxOptions, SandboxPool, set_worker_binary,
+};
 use hookrun::selection::SelectionContext;
 use serde_json::{Value, json};
 
@@ -230,17 +234,35 @@ impl Peers {
     }
 }
 
+/// The argument of the warm call: a selection of 40 attachments (about 12 KB).
+fn warm_arg() -> Value {
+    json!({"selectionContext": selection(40)})
+}
+
+/// The median warm call of `summarise` in a sandbox with `isolation`, and the
+/// sandbox (for its worker's pid).
+fn time_warm_call(isolation: Isolation, arg: &Value) -> (Duration, Sandbox) {
+    let root = repo().join("fixtures/sandbox");
+    let module = root.join("bench.mjs");
+    let options = SandboxOptions {
+        isolation,
+        ..SandboxOptions::default()
+    };
+    let mut sandbox = Sandbox::new(&root, options).expect("sandbox");
+    sandbox.call(&module, "summarise", arg);
+    let took = time(2_000, || {
+        let out = sandbox.call(&module, "summarise", arg);
+        assert!(matches!(out.result, CallResult::Ok(_)), "{:?}", out.result);
+    });
+    (took, sandbox)
+}
+
 fn warm_call(peers: &Peers) -> Row {
     let root = repo().join("fixtures/sandbox");
     let module = root.join("bench.mjs");
-    let arg = json!({"selectionContext": selection(40)});
+    let arg = warm_arg();
     let arg_file = peers.write("warm-call.json", &arg);
-    let mut sandbox = Sandbox::new(&root, SandboxOptions::default()).expect("sandbox");
-    sandbox.call(&module, "summarise", &arg);
-    let hookrun = time(2_000, || {
-        let out = sandbox.call(&module, "summarise", &arg);
-        assert!(matches!(out.result, CallResult::Ok(_)), "{:?}", out.result);
-    });
+    let (hookrun, _) = time_warm_call(Isolation::InProcess, &arg);
     let node = peers.node_json(&[
         Path::new("call"),
         &module,
@@ -362,6 +384,16 @@ impl Workload {
     }
 
     fn run_in_process(&self, selection: &SelectionContext, units: usize, jobs: usize) -> Duration {
+        self.run_isolated(selection, units, jobs, Isolation::InProcess)
+    }
+
+    fn run_isolated(
+        &self,
+        selection: &SelectionContext,
+        units: usize,
+        jobs: usize,
+        isolation: Isolation,
+    ) -> Duration {
         let start = Instant::now();
         let input = RunInput {
             world: HostWorld::from_selection(selection),
@@ -371,6 +403,10 @@ impl Workload {
         };
         let options = RunOptions {
             jobs,
+            sandbox: SandboxOptions {
+                isolation,
+                ..SandboxOptions::default()
+            },
             ..RunOptions::default()
         };
         let report = run(&self.workflow, input, &mut NoResults, &options);
@@ -524,15 +560,67 @@ impl Workload {
     }
 }
 
-/// Resident memory of this process in bytes.
-fn resident() -> u64 {
-    let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
+/// A memory figure of `/proc/<pid>/status` (`VmRSS`, `VmHWM`) in bytes.
+fn status_bytes(pid: &str, field: &str) -> u64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .unwrap_or_default()
         * 1024
+}
+
+/// Resident memory of this process in bytes.
+fn resident() -> u64 {
+    status_bytes("self", "VmRSS:")
+}
+
+/// The isolation table: each workload in process and in a worker process, the
+/// ratio worker/in-process, and the worker's peak RSS.
+fn isolation_rows(workload: &Workload) {
+    set_worker_binary(env!("CARGO_BIN_EXE_hookrun"));
+    let arg = warm_arg();
+    let (in_process, _) = time_warm_call(Isolation::InProcess, &arg);
+    let (worker, sandbox) = time_warm_call(Isolation::process(), &arg);
+    let worker_peak = sandbox
+        .worker_pid()
+        .map_or(0, |pid| status_bytes(&pid.to_string(), "VmHWM:"));
+    drop(sandbox);
+    println!(
+        "| process isolation | in process | worker process | worker / in process | worker peak RSS |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    let line = |case: &str, a: Duration, b: Duration, peak: String| {
+        println!(
+            "| {case} | {} | {} | {:.2}x | {peak} |",
+            show(a),
+            show(b),
+            b.as_secs_f64() / a.as_secs_f64()
+        );
+    };
+    line(
+        "warm hook call (case 1)",
+        in_process,
+        worker,
+        format!("{:.1} MiB", worker_peak as f64 / 1048576.0),
+    );
+    let Some((n, _, parsed)) = workload.files.iter().find(|(n, ..)| *n == 1_000) else {
+        return;
+    };
+    let runs = |isolation| {
+        median(
+            (0..10)
+                .map(|_| workload.run_isolated(parsed, *n, 1, isolation))
+                .collect(),
+        )
+    };
+    line(
+        &format!("pass-through run, {n} units"),
+        runs(Isolation::InProcess),
+        runs(Isolation::process()),
+        "n/a".into(),
+    );
 }
 
 /// Resident cost of one idle ready runtime: the growth of this process while
@@ -557,10 +645,15 @@ fn main() {
     // First, while no runtime has run yet and freed memory cannot hide the cost.
     let idle_runtime = idle_runtime_cost();
     let peers = Peers::new();
+    if std::env::args().any(|a| a == "isolation") {
+        // `cargo bench --bench compare -- isolation`: only the isolation table.
+        isolation_rows(&Workload::new(&peers, &[1_000]));
+        return;
+    }
     if peers.deno.is_none() {
         eprintln!("Deno is not installed: run `npm install` in bench/peers (bench/run.sh does)");
     }
-    let workload = Workload::new(&peers, &[1, 100, 10_000]);
+    let workload = Workload::new(&peers, &[1, 100, 1_000, 10_000]);
     let mut rows = vec![warm_call(&peers)];
     rows.extend(ready_runtime(&peers));
     let deno = workload.deno_hooks(&peers);
@@ -575,4 +668,6 @@ fn main() {
         "| one idle ready runtime, resident | {:.2} MiB | n/a |",
         idle_runtime as f64 / 1048576.0
     );
+    println!();
+    isolation_rows(&workload);
 }

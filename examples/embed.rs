@@ -10,7 +10,7 @@ use hookrun::manifest::discover;
 use hookrun::run::{
     BundleSource, JobRequest, ProviderResult, ResultSource, RunInput, RunOptions, Settings, run,
 };
-use hookrun::sandbox::{Limits, SandboxOptions};
+use hookrun::sandbox::{Isolation, Limits, SandboxOptions};
 use hookrun::selection::SelectionContext;
 use serde_json::{Map, json};
 
@@ -72,6 +72,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             },
             determinism: None,
             measure_heap: false,
+            // `Isolation::process()` runs hooks in worker processes instead (the
+            // `hookrun` binary; see `set_worker_binary`): an engine crash then costs
+            // one call, never this process.
+            isolation: Isolation::InProcess,
         },
         ..RunOptions::default()
     };

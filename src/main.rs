@@ -10,5 +10,11 @@ fn main() -> std::process::ExitCode {
     }
     // Before any thread exists: hook bytecode must never be cached on disk.
     hookrun::sandbox::disable_engine_disk_cache();
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == hookrun::sandbox::WORKER_ARG)
+    {
+        return hookrun::sandbox::worker::serve();
+    }
     cli::main()
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use assert_cmd::Command;
-use hookrun::sandbox::{Call, CallResult, Sandbox, SandboxOptions};
+use hookrun::sandbox::{Call, CallResult, Sandbox};
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
@@ -137,7 +137,7 @@ fn declared(interface: &str) -> (Vec<String>, BTreeMap<String, Vec<String>>) {
 
 #[test]
 fn declared_types_match_what_the_runtime_passes() {
-    let mut sandbox = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let mut sandbox = Sandbox::new(common::fixture("sandbox"), common::sandbox_options()).unwrap();
     let live = json!([{"path": ["runtime"], "kind": "runtime", "hookName": "preflight"}]);
     let outcome = sandbox.run(Call {
         module: Path::new("introspect.mjs"),

@@ -5,7 +5,7 @@
 mod common;
 
 use common::sandbox::{assert_healthy, call, sandbox, sandbox_with};
-use hookrun::run::{NoResults, RunOptions, RunReport, run};
+use hookrun::run::{NoResults, RunReport, run};
 use hookrun::sandbox::{CallResult, Limits};
 use serde_json::{Map, Value, json};
 
@@ -159,7 +159,7 @@ fn run_all_in_one_unit(preflight: &str, apply: &str, parents: usize) -> RunRepor
         &found.workflows[0],
         common::probe_input(&titles),
         &mut NoResults,
-        &RunOptions::default(),
+        &common::run_options(),
     )
 }
 

@@ -41,7 +41,7 @@ fn generated_hostile_hooks_end_in_typed_outcomes() {
             max_heap_bytes: 64 * 1024 * 1024,
             ..Limits::default()
         },
-        ..SandboxOptions::default()
+        ..common::sandbox_options()
     };
     let blocks = Blocks::load(&common::fixture("sandbox/corpus/blocks.json"));
     let mut rng = Lcg(0x5eed);

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use common::sandbox::{assert_healthy, assert_output_too_large, call, hook_error, sandbox};
-use hookrun::sandbox::{CallResult, LogLevel, Sandbox, SandboxOptions};
+use hookrun::sandbox::{CallResult, LogLevel, Sandbox};
 use serde_json::{Value, json};
 
 const EXHAUST: &str = "corpus/exhaust.mjs";
@@ -62,8 +62,15 @@ fn error_bombs_hit_the_heap_cap_without_taking_the_host_down() {
         ("preparedErrorBomb", 2),
         ("namedErrorBomb", 1),
     ] {
+        // The named bomb spends tens of seconds inside the engine's allocator on its
+        // way to the cap, where the in-process watchdog cannot interrupt it; a worker
+        // is killed at the wall timeout instead.
+        let expected = match (export, common::isolation()) {
+            ("namedErrorBomb", hookrun::sandbox::Isolation::Process(_)) => TIMEOUT,
+            _ => MEMORY,
+        };
         for _ in 0..times {
-            assert_outcome(EXHAUST, export, MEMORY);
+            assert_outcome(EXHAUST, export, expected.clone());
         }
     }
 }
@@ -338,7 +345,7 @@ fn symlinked_directories_and_case_variants_leaving_the_root_are_refused() {
         "export async function run(s) { try { await import(s); return 'imported'; } catch (e) { return e.message; } }",
     )
     .unwrap();
-    let mut sb = Sandbox::new(root.path(), SandboxOptions::default()).unwrap();
+    let mut sb = Sandbox::new(root.path(), common::sandbox_options()).unwrap();
     for specifier in ["./linked/x.mjs", "./linked/../main.mjs/../linked/x.mjs"] {
         let outcome = sb.call(Path::new("main.mjs"), "run", &json!(specifier));
         let CallResult::Ok(Value::String(message)) = &outcome.result else {
@@ -512,7 +519,7 @@ fn hook_sources_are_compiled_as_written() {
         "export async function f() { return typeof (await import.defer(\"./defer.mjs\")); }\n",
     )
     .unwrap();
-    let mut sb = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
+    let mut sb = Sandbox::new(dir.path(), common::sandbox_options()).unwrap();
     let outcome = sb.call(Path::new("defer.mjs"), "f", &Value::Null);
     assert!(
         matches!(outcome.result, CallResult::LoadError(_)),

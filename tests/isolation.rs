@@ -51,9 +51,9 @@ fn run_with(
     let options = RunOptions {
         sandbox: SandboxOptions {
             limits,
-            ..SandboxOptions::default()
+            ..common::sandbox_options()
         },
-        ..RunOptions::default()
+        ..common::run_options()
     };
     run(workflow, input, source, &options)
 }

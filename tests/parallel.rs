@@ -15,10 +15,10 @@ fn options(jobs: usize) -> RunOptions {
     RunOptions {
         sandbox: SandboxOptions {
             determinism: Some(Determinism::default()),
-            ..SandboxOptions::default()
+            ..common::sandbox_options()
         },
         jobs,
-        ..RunOptions::default()
+        ..common::run_options()
     }
 }
 
@@ -279,10 +279,10 @@ fn limits_no_runtime_can_start_with_fail_the_run_before_any_unit() {
                 max_heap_bytes: 1,
                 ..Default::default()
             },
-            ..SandboxOptions::default()
+            ..common::sandbox_options()
         },
         jobs: 2,
-        ..RunOptions::default()
+        ..common::run_options()
     };
     let report = run(
         &workflow,

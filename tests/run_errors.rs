@@ -19,8 +19,9 @@ fn run_titles(
             limits,
             determinism: None,
             measure_heap: false,
+            isolation: common::isolation(),
         },
-        ..RunOptions::default()
+        ..common::run_options()
     };
     run(workflow, input, &mut NoResults, &options)
 }
@@ -208,7 +209,7 @@ fn recorded_writes_past_the_run_limit_end_the_call() {
     let wf = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
     let options = RunOptions {
         max_write_bytes: Some(8 * 1024 * 1024),
-        ..RunOptions::default()
+        ..common::run_options()
     };
     let report = run(
         &wf,
@@ -260,7 +261,7 @@ fn host_errors_never_name_host_paths() {
     let wf = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
     let mut input = common::probe_input(&["a"]);
     input.world = input.world.with_files_dir(files.path());
-    let report = run(&wf, input, &mut NoResults, &RunOptions::default());
+    let report = run(&wf, input, &mut NoResults, &common::run_options());
     let value = serde_json::to_value(&report.units[0].jobs[0].apply).unwrap()["value"].clone();
     let seen: Vec<String> = serde_json::from_value(value).unwrap();
     assert_eq!(seen.len(), 4);
@@ -320,7 +321,7 @@ export async function applyResult({ parent, runtime }) {
         &wf,
         common::probe_input(&["first", "second"]),
         &mut NoResults,
-        &RunOptions::default(),
+        &common::run_options(),
     );
     for (unit, title) in report.units.iter().zip(["first", "second"]) {
         assert!(

@@ -390,7 +390,7 @@ fn progress_is_reported_after_each_unit_of_each_phase() {
         progress: Some(ProgressHook(Arc::new(move |p| {
             sink.lock().unwrap().push(p)
         }))),
-        ..RunOptions::default()
+        ..common::run_options()
     };
     let report = run(
         &workflow,
@@ -442,7 +442,7 @@ fn module_state_is_shared_by_a_run_unless_each_unit_gets_a_fresh_runtime() {
     let counts = |fresh: bool| -> Vec<Value> {
         let options = RunOptions {
             fresh_runtime_per_unit: fresh,
-            ..RunOptions::default()
+            ..common::run_options()
         };
         let report = run(
             workflow,
@@ -462,9 +462,7 @@ fn module_state_is_shared_by_a_run_unless_each_unit_gets_a_fresh_runtime() {
 
 #[test]
 fn asynchronous_result_sources_answer_requests() {
-    use hookrun::run::{
-        AsyncResultSource, Blocking, Case, JobRequest, ProviderResult, RunOptions, run,
-    };
+    use hookrun::run::{AsyncResultSource, Blocking, Case, JobRequest, ProviderResult, run};
     use std::future::Future;
     use std::pin::Pin;
     struct Remote;
@@ -494,7 +492,7 @@ fn asynchronous_result_sources_answer_requests() {
         &workflow,
         case.input(None).unwrap(),
         &mut Blocking(Remote),
-        &RunOptions::default(),
+        &common::run_options(),
     );
     assert!(report.ok(), "{:?}", report.errors);
     assert_eq!(

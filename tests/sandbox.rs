@@ -97,7 +97,7 @@ fn limits_no_runtime_can_start_under_are_refused_up_front() {
     ] {
         let options = SandboxOptions {
             limits,
-            ..SandboxOptions::default()
+            ..common::sandbox_options()
         };
         let refused = Sandbox::new(common::fixture("sandbox"), options);
         assert!(
@@ -110,7 +110,7 @@ fn limits_no_runtime_can_start_under_are_refused_up_front() {
             max_heap_bytes: Limits::MIN_HEAP_BYTES,
             ..Limits::default()
         },
-        ..SandboxOptions::default()
+        ..common::sandbox_options()
     };
     let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
     assert_healthy(&mut sb);
@@ -129,7 +129,7 @@ fn undefined_becomes_null() {
 fn determinism_freezes_the_clock_and_seeds_random() {
     let options = SandboxOptions {
         determinism: Some(Determinism::default()),
-        ..SandboxOptions::default()
+        ..common::sandbox_options()
     };
     let run = || {
         let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
@@ -451,7 +451,7 @@ fn symlinks_leaving_the_root_are_refused() {
         "import { run as r } from './link.mjs';\nexport function run() { return r(); }",
     )
     .unwrap();
-    let mut sb = Sandbox::new(root.path(), SandboxOptions::default()).unwrap();
+    let mut sb = Sandbox::new(root.path(), common::sandbox_options()).unwrap();
     let f = load_error(&sb.call(Path::new("main.mjs"), "run", &Value::Null)).clone();
     assert!(
         f.message.contains("leaves the workflow root"),

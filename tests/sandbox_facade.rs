@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
 
-use hookrun::sandbox::{Call, CallResult, HostBridge, HostError, Sandbox, SandboxOptions};
+use hookrun::sandbox::{Call, CallResult, HostBridge, HostError, Sandbox};
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -55,7 +55,7 @@ fn run(
 
 #[test]
 fn the_runtime_facade_reaches_the_host_and_closes_after_the_call() {
-    let mut sb = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let mut sb = Sandbox::new(common::fixture("sandbox"), common::sandbox_options()).unwrap();
     let host = Rc::new(RefCell::new(RecordingHost::default()));
     let arg = json!({"runtime": null, "selectionContext": {"items": []}});
     let live = json!([
@@ -92,7 +92,7 @@ fn the_runtime_facade_reaches_the_host_and_closes_after_the_call() {
 
 #[test]
 fn bundle_readers_and_result_contexts_call_through_the_bridge() {
-    let mut sb = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let mut sb = Sandbox::new(common::fixture("sandbox"), common::sandbox_options()).unwrap();
     let host = Rc::new(RefCell::new(RecordingHost::default()));
     let arg = json!({"bundleReader": null, "resultContext": {"resultJson": null}});
     let live = json!([
@@ -132,7 +132,7 @@ impl HostBridge for PanickingHost {
 /// through the engine (which would abort the process).
 #[test]
 fn a_panicking_host_fails_the_host_call_not_the_process() {
-    let mut sb = Sandbox::new(common::fixture("sandbox"), SandboxOptions::default()).unwrap();
+    let mut sb = Sandbox::new(common::fixture("sandbox"), common::sandbox_options()).unwrap();
     let bridge: Rc<RefCell<dyn HostBridge>> = Rc::new(RefCell::new(PanickingHost));
     let arg = json!({"runtime": null});
     let live = json!([{"path": ["runtime"], "kind": "runtime", "hookName": "applyResult"}]);

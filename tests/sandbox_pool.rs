@@ -17,6 +17,7 @@ fn options(timeout_ms: u64) -> SandboxOptions {
         },
         determinism: None,
         measure_heap: false,
+        isolation: common::isolation(),
     }
 }
 
@@ -221,7 +222,7 @@ fn a_pooled_run_reuses_the_runtime_of_the_previous_run() {
     let pool = SandboxPool::new(PoolOptions::default());
     let options = RunOptions {
         pool: Some(pool.clone()),
-        ..RunOptions::default()
+        ..common::run_options()
     };
     for _ in 0..2 {
         let input = RunInput {

@@ -3,10 +3,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::Value;
 
-use hookrun::sandbox::{CallResult, Determinism, Limits, Outcome, Sandbox, SandboxOptions};
+use hookrun::sandbox::{
+    CallResult, Determinism, Isolation, Limits, Outcome, Sandbox, SandboxOptions,
+};
 
 use super::input::read_json;
 
@@ -51,6 +53,19 @@ pub struct LimitArgs {
     /// Largest console output kept per call, in bytes.
     #[arg(long, default_value_t = Limits::default().max_log_bytes)]
     max_log_bytes: u64,
+    /// Where hooks run: in this process, or in worker processes that an engine crash
+    /// cannot take this one down with.
+    #[arg(long, value_enum, default_value = "in-process")]
+    isolate: IsolateArg,
+}
+
+/// `--isolate` values.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum IsolateArg {
+    /// In the hookrun process (fastest).
+    InProcess,
+    /// In worker processes with kernel limits of their own.
+    Process,
 }
 
 impl LimitArgs {
@@ -66,6 +81,28 @@ impl LimitArgs {
             bail!("--timeout-ms / --max-heap-mb: {e}");
         }
         Ok(limits)
+    }
+
+    /// The isolation `--isolate` asks for.
+    pub fn isolation(&self) -> Isolation {
+        match self.isolate {
+            IsolateArg::InProcess => Isolation::InProcess,
+            IsolateArg::Process => Isolation::process(),
+        }
+    }
+
+    /// Sandbox options with these limits and isolation.
+    pub fn options(
+        &self,
+        determinism: Option<Determinism>,
+        measure_heap: bool,
+    ) -> Result<SandboxOptions> {
+        Ok(SandboxOptions {
+            limits: self.limits()?,
+            determinism,
+            measure_heap,
+            isolation: self.isolation(),
+        })
     }
 }
 
@@ -95,11 +132,9 @@ pub fn run(args: CallArgs) -> Result<u8> {
             args.module.display()
         );
     }
-    let options = SandboxOptions {
-        limits: args.limits.limits()?,
-        determinism: args.deterministic.then(Determinism::default),
-        measure_heap: true,
-    };
+    let options = args
+        .limits
+        .options(args.deterministic.then(Determinism::default), true)?;
     let mut sandbox = Sandbox::new(&root, options)
         .with_context(|| format!("cannot use {} as the module root", root.display()))?;
     let module = args

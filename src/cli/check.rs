@@ -7,7 +7,6 @@ use clap::Args;
 
 use hookrun::hooks::{CheckReport, check_library};
 use hookrun::manifest::{Category, Diagnostic};
-use hookrun::sandbox::SandboxOptions;
 
 use super::call::LimitArgs;
 use super::library::LibraryArgs;
@@ -38,11 +37,7 @@ fn level(d: &Diagnostic) -> &'static str {
 
 pub fn run(args: CheckArgs) -> Result<u8> {
     let library = args.library.open(args.path.as_deref())?;
-    let options = SandboxOptions {
-        limits: args.limits.limits()?,
-        determinism: None,
-        measure_heap: false,
-    };
+    let options = args.limits.options(None, false)?;
     let report = check_library(&library, options);
     if args.json {
         println!("{}", to_json(&report));

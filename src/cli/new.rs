@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
 use hookrun::manifest::discover;
-use hookrun::sandbox::Limits;
+use hookrun::sandbox::{Determinism, SandboxOptions};
 
 use super::test::{Verdict, run_case};
 
@@ -175,7 +175,15 @@ fn record_expectations(dir: &Path, case_path: &Path) -> Result<()> {
     let Some(workflow) = found.workflows.first() else {
         bail!("the scaffold does not load: {:?}", found.diagnostics);
     };
-    match run_case(workflow, case_path, Limits::default(), true)? {
+    match run_case(
+        workflow,
+        case_path,
+        SandboxOptions {
+            determinism: Some(Determinism::default()),
+            ..SandboxOptions::default()
+        },
+        true,
+    )? {
         (Verdict::Blessed, Some(report)) if report.ok() => Ok(()),
         (_, report) => bail!(
             "the scaffold's example case fails: {:?}",

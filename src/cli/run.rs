@@ -7,7 +7,7 @@ use clap::Args;
 
 use hookrun::hooks::RuntimeInfo;
 use hookrun::run::{ApplyReport, NoResults, ResultSource, RunOptions, RunReport, UnitStatus, run};
-use hookrun::sandbox::{Determinism, SandboxOptions};
+use hookrun::sandbox::Determinism;
 
 use super::call::LimitArgs;
 use super::inputs::TargetArgs;
@@ -49,11 +49,9 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
     let input = case.input(args.target.case.convert.map(Into::into))?;
     let options = RunOptions {
         mode: case.mode()?,
-        sandbox: SandboxOptions {
-            limits: args.limits.limits()?,
-            determinism: args.deterministic.then(Determinism::default),
-            measure_heap: false,
-        },
+        sandbox: args
+            .limits
+            .options(args.deterministic.then(Determinism::default), false)?,
         fresh_runtime_per_unit: args.fresh_runtime,
         jobs: usize::from(args.jobs),
         pool: None,

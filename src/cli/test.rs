@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use hookrun::manifest::Workflow;
 use hookrun::run::expect::{Mismatch, actual, compare};
 use hookrun::run::{Case, RunOptions, RunReport, run};
-use hookrun::sandbox::{Determinism, Limits, SandboxOptions};
+use hookrun::sandbox::{Determinism, SandboxOptions};
 
 use super::call::LimitArgs;
 use super::diff::json_diff;
@@ -79,7 +79,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
         let shown = args.library.shown(args.path.as_deref());
         bail!("no workflow found in {shown}; run `hookrun check {shown}`");
     }
-    let limits = args.limits.limits()?;
+    let options = args.limits.options(Some(Determinism::default()), false)?;
     let mut outcomes = Vec::new();
     for workflow in &found.workflows {
         for path in cases_of(workflow) {
@@ -91,7 +91,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
             if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
                 continue;
             }
-            let outcome = run_case(workflow, &path, limits, args.bless)?;
+            let outcome = run_case(workflow, &path, options, args.bless)?;
             if !args.json {
                 print_outcome(
                     &name,
@@ -128,7 +128,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
 pub(super) fn run_case(
     workflow: &Workflow,
     path: &Path,
-    limits: Limits,
+    sandbox: SandboxOptions,
     bless: bool,
 ) -> Result<(Verdict, Option<RunReport>)> {
     let case = match Case::load(path) {
@@ -145,11 +145,7 @@ pub(super) fn run_case(
     };
     let options = RunOptions {
         mode,
-        sandbox: SandboxOptions {
-            limits,
-            determinism: Some(Determinism::default()),
-            ..SandboxOptions::default()
-        },
+        sandbox,
         ..RunOptions::default()
     };
     let report = run(workflow, input, &mut case.result_source(), &options);

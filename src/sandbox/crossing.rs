@@ -22,30 +22,69 @@ pub(crate) struct Crossed<'s> {
     pub bytes: usize,
 }
 
-/// Builds `value` in the engine. The value is `None` when the engine cannot
+/// A call's argument: a value, or its engine encoding made ahead of the call (by
+/// the parent of a worker process, with [`encode`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Arg<'a> {
+    Value(&'a Value),
+    Encoded(&'a [u8]),
+}
+
+/// The engine's own encoding of `value`, when the engine has one it reads directly
+/// (QuickJS) and the value fits it.
+pub(crate) fn encode(value: &Value) -> Option<Vec<u8>> {
+    #[cfg(feature = "quickjs")]
+    return quickjs::encode(value);
+    #[cfg(not(feature = "quickjs"))]
+    {
+        let _ = value;
+        None
+    }
+}
+
+/// Builds the argument in the engine. The value is `None` when the engine cannot
 /// hold it: a string longer than the engine allows, nesting deeper than its
 /// stack, or the heap cap reached meanwhile.
-pub(crate) fn cross<'s>(scope: &mut v8::PinScope<'s, '_>, value: &Value) -> Crossed<'s> {
+pub(crate) fn cross<'s>(scope: &mut v8::PinScope<'s, '_>, arg: Arg<'_>) -> Crossed<'s> {
+    let value = match arg {
+        Arg::Value(value) => value,
+        Arg::Encoded(wire) => return read_encoded(scope, wire),
+    };
     #[cfg(feature = "quickjs")]
     if let Some(wire) = quickjs::encode(value) {
-        struct Plain;
-        impl v8::ValueDeserializerImpl for Plain {}
-        let context = scope.get_current_context();
-        let reader = v8::ValueDeserializer::new(scope, Box::new(Plain), &wire);
-        let value = match reader.read_header(context) {
-            Some(true) => reader.read_value(context),
-            _ => None,
-        };
-        return Crossed {
-            value,
-            bytes: wire.len(),
-        };
+        return read_encoded(scope, &wire);
     }
     let text = serde_json::to_string(value).unwrap_or_default();
     let value = v8::String::new(scope, &text).and_then(|string| v8::json::parse(scope, string));
     Crossed {
         value,
         bytes: text.len(),
+    }
+}
+
+/// Reads an argument in the engine's own encoding.
+#[cfg(feature = "quickjs")]
+fn read_encoded<'s>(scope: &mut v8::PinScope<'s, '_>, wire: &[u8]) -> Crossed<'s> {
+    struct Plain;
+    impl v8::ValueDeserializerImpl for Plain {}
+    let context = scope.get_current_context();
+    let reader = v8::ValueDeserializer::new(scope, Box::new(Plain), wire);
+    let value = match reader.read_header(context) {
+        Some(true) => reader.read_value(context),
+        _ => None,
+    };
+    Crossed {
+        value,
+        bytes: wire.len(),
+    }
+}
+
+/// Without an engine encoding nothing is ever encoded ahead.
+#[cfg(not(feature = "quickjs"))]
+fn read_encoded<'s>(_scope: &mut v8::PinScope<'s, '_>, wire: &[u8]) -> Crossed<'s> {
+    Crossed {
+        value: None,
+        bytes: wire.len(),
     }
 }
 

@@ -62,6 +62,7 @@ impl Engine {
             limits,
             determinism,
             measure_heap,
+            isolation: _,
         } = options;
         super::disable_engine_disk_cache();
         let jail = Rc::new(Jail::new(root));
@@ -153,7 +154,9 @@ impl Engine {
     }
 
     /// Runs one call; see [`super::Sandbox::run`].
-    pub fn call(&mut self, call: super::Call<'_>) -> Outcome {
+    /// Runs one call; `encoded` is its argument in the engine's encoding when the
+    /// caller made it ahead (`call.arg` is then not read).
+    pub fn call(&mut self, call: super::Call<'_>, encoded: Option<&[u8]>) -> Outcome {
         let started = Instant::now();
         self.call_state()
             .borrow_mut()
@@ -162,8 +165,12 @@ impl Engine {
         self.memory_hit.set(false);
         self.watchdog
             .arm(Duration::from_millis(self.limits.timeout_ms));
+        let arg = match encoded {
+            Some(wire) => crossing::Arg::Encoded(wire),
+            None => crossing::Arg::Value(call.arg),
+        };
         let (result, ignored_promise) =
-            self.load_and_call(call.module, call.export, call.arg, call.live, call.sync);
+            self.load_and_call(call.module, call.export, arg, call.live, call.sync);
         let timed_out = self.watchdog.disarm();
         let write_breach = self
             .call_state()
@@ -280,7 +287,7 @@ impl Engine {
         &mut self,
         module: &Path,
         export: &str,
-        arg: &serde_json::Value,
+        arg: crossing::Arg<'_>,
         live: Option<&serde_json::Value>,
         sync: bool,
     ) -> (CallResult, bool) {
@@ -296,7 +303,7 @@ impl Engine {
             deno_core::scope!(scope, &mut self.runtime);
             let arg = crossing::cross(scope, arg);
             let live = match live {
-                Some(live) => crossing::cross(scope, live).value,
+                Some(live) => crossing::cross(scope, crossing::Arg::Value(live)).value,
                 None => Some(v8::undefined(scope).into()),
             };
             match (arg.value, live) {

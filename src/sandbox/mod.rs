@@ -34,10 +34,13 @@ mod process;
 mod scripts;
 mod thread;
 mod watchdog;
+pub mod worker;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
 
 pub use host::{HOST_ERROR_SCHEMA, HostBridge, HostError};
 pub use loader::ImportRefusal;
@@ -45,11 +48,12 @@ pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLoca
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
 pub use process::{DISK_CACHE_OFF_VAR, disable_engine_disk_cache};
 pub(crate) use thread::STACK_BYTES as HOOK_THREAD_STACK_BYTES;
+pub use worker::{WORKER_ARG, set_worker_binary};
 
 use engine::Engine;
 
 /// Per-call limits. A breach ends the call with a typed outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// Wall-clock limit per call, module loading included.
     pub timeout_ms: u64,
@@ -97,7 +101,7 @@ impl Limits {
 }
 
 /// Frozen clock and seeded randomness, for reproducible runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Determinism {
     /// What `Date.now()` and `new Date()` return, in ms since the Unix epoch.
     pub now_ms: i64,
@@ -116,7 +120,7 @@ impl Default for Determinism {
 }
 
 /// How a [`Sandbox`] is set up.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SandboxOptions {
     /// Limits applied to every call.
     pub limits: Limits,
@@ -126,6 +130,55 @@ pub struct SandboxOptions {
     /// On QuickJS this walks the whole heap, which costs more than a small
     /// hook call itself, so it is off unless asked for.
     pub measure_heap: bool,
+    /// Where the engine runs: in this process (default) or in a worker process.
+    pub isolation: Isolation,
+}
+
+/// Where a sandbox's engine runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Isolation {
+    /// In the calling process: fastest; an engine defect can take the process down.
+    #[default]
+    InProcess,
+    /// In a worker process (the `hookrun` binary in its worker mode, see
+    /// [`set_worker_binary`]) with kernel limits of its own: an engine crash ends
+    /// the call with [`CallResult::EngineCrash`] and the next call gets a new worker.
+    Process(ProcessLimits),
+}
+
+impl Isolation {
+    /// [`Isolation::Process`] with the default [`ProcessLimits`].
+    pub fn process() -> Isolation {
+        Isolation::Process(ProcessLimits::default())
+    }
+}
+
+/// The kernel limits and recycling of worker processes, on top of [`Limits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProcessLimits {
+    /// Address space a worker may map beyond the heap cap (its code, stacks and
+    /// allocator arenas); past it allocations fail and the engine dies.
+    pub address_space_margin_bytes: u64,
+    /// CPU time a call may use beyond its wall timeout before the kernel stops the
+    /// worker (`RLIMIT_CPU`), should its watchdog fail.
+    pub cpu_margin_ms: u64,
+    /// Wall time beyond the call's timeout after which the worker is killed.
+    pub wall_margin_ms: u64,
+    /// Calls after which a worker is not reused once its sandbox lets it go.
+    pub max_calls: u32,
+}
+
+impl Default for ProcessLimits {
+    /// 1 GiB of address space, 2 s of CPU and 2 s of wall time beyond the limits,
+    /// recycled after 10,000 calls.
+    fn default() -> ProcessLimits {
+        ProcessLimits {
+            address_space_margin_bytes: 1024 * 1024 * 1024,
+            cpu_margin_ms: 2_000,
+            wall_margin_ms: 2_000,
+            max_calls: 10_000,
+        }
+    }
 }
 
 /// Errors setting up a sandbox (as opposed to outcomes of calls).
@@ -175,7 +228,50 @@ pub struct Call<'a> {
 pub struct Sandbox {
     root: PathBuf,
     options: SandboxOptions,
-    engine: Option<Engine>,
+    runtime: Option<Runtime>,
+}
+
+/// The engine behind a sandbox: in this process, or in a worker process.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one per sandbox; boxing the engine would add an indirection to every call"
+)]
+enum Runtime {
+    InProcess(Engine),
+    Process(worker::Worker),
+}
+
+impl Runtime {
+    fn start(root: &Path, options: SandboxOptions) -> Result<Runtime, SandboxError> {
+        Ok(match options.isolation {
+            Isolation::InProcess => Runtime::InProcess(Engine::new(root.to_path_buf(), options)?),
+            Isolation::Process(limits) => {
+                Runtime::Process(worker::Worker::start(root, options, limits)?)
+            }
+        })
+    }
+
+    fn call(&mut self, call: Call<'_>, encoded: Option<&[u8]>) -> Outcome {
+        match self {
+            Runtime::InProcess(engine) => engine.call(call, encoded),
+            Runtime::Process(worker) => worker.call(call),
+        }
+    }
+
+    fn exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
+        match self {
+            Runtime::InProcess(engine) => engine.exports(module),
+            Runtime::Process(worker) => worker.exports(module),
+        }
+    }
+
+    /// Whether a call breached a limit (or the worker died) and the runtime must go.
+    fn poisoned(&self) -> bool {
+        match self {
+            Runtime::InProcess(engine) => engine.poisoned,
+            Runtime::Process(worker) => worker.poisoned(),
+        }
+    }
 }
 
 impl Sandbox {
@@ -196,7 +292,7 @@ impl Sandbox {
         Ok(Sandbox {
             root,
             options,
-            engine: None,
+            runtime: None,
         })
     }
 
@@ -225,9 +321,15 @@ impl Sandbox {
 
     /// Runs one [`Call`], with its live objects and host bridge.
     pub fn run(&mut self, call: Call<'_>) -> Outcome {
-        match self.engine() {
-            Ok(engine) => {
-                let outcome = engine.call(call);
+        self.run_encoded(call, None)
+    }
+
+    /// Runs one call whose argument, when `encoded` is given, is already in the
+    /// engine's encoding (a worker's parent made it).
+    pub(crate) fn run_encoded(&mut self, call: Call<'_>, encoded: Option<&[u8]>) -> Outcome {
+        match self.runtime() {
+            Ok(runtime) => {
+                let outcome = runtime.call(call, encoded);
                 self.discard_if_poisoned();
                 outcome
             }
@@ -242,30 +344,39 @@ impl Sandbox {
     /// Loads `module` and lists its exports as `(name, is_function)`, without
     /// calling any of them. Module top-level code does run.
     pub fn exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
-        let engine = self
-            .engine()
+        let runtime = self
+            .runtime()
             .map_err(|e| CallResult::LoadError(errors::plain("EngineError", &e.to_string())))?;
-        let listed = engine.exports(module);
+        let listed = runtime.exports(module);
         self.discard_if_poisoned();
         listed
     }
 
     /// Drops the runtime; the next call starts a fresh one.
     pub fn reset(&mut self) {
-        self.engine = None;
+        self.runtime = None;
     }
 
     /// Starts the runtime now (prelude installed, limits armed), so that the
     /// first call does not pay for it. Does nothing when it already runs.
     pub fn warm_up(&mut self) -> Result<(), SandboxError> {
-        self.engine().map(|_| ())
+        self.runtime().map(|_| ())
     }
 
     /// Whether a runtime is running and can serve further calls: false before
     /// the first call, after [`Sandbox::reset`], and after a call that
     /// breached a limit.
     pub fn is_warm(&self) -> bool {
-        self.engine.is_some()
+        self.runtime.is_some()
+    }
+
+    /// The process id of the worker running this sandbox's engine, with
+    /// [`Isolation::Process`] and a runtime started.
+    pub fn worker_pid(&self) -> Option<u32> {
+        match &self.runtime {
+            Some(Runtime::Process(worker)) => worker.pid(),
+            _ => None,
+        }
     }
 
     /// Moves this sandbox's runtime into a new sandbox with the same root and
@@ -274,22 +385,22 @@ impl Sandbox {
         Sandbox {
             root: self.root.clone(),
             options: self.options,
-            engine: self.engine.take(),
+            runtime: self.runtime.take(),
         }
     }
 
-    fn engine(&mut self) -> Result<&mut Engine, SandboxError> {
-        if self.engine.is_none() {
-            self.engine = Some(Engine::new(self.root.clone(), self.options)?);
+    fn runtime(&mut self) -> Result<&mut Runtime, SandboxError> {
+        if self.runtime.is_none() {
+            self.runtime = Some(Runtime::start(&self.root, self.options)?);
         }
-        self.engine
+        self.runtime
             .as_mut()
             .ok_or_else(|| SandboxError::Engine("runtime unavailable".into()))
     }
 
     fn discard_if_poisoned(&mut self) {
-        if self.engine.as_ref().is_some_and(|e| e.poisoned) {
-            self.engine = None;
+        if self.runtime.as_ref().is_some_and(Runtime::poisoned) {
+            self.runtime = None;
         }
     }
 }

@@ -139,7 +139,7 @@ fn op_hookrun_host(
 }
 
 /// The message of a caught panic.
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())

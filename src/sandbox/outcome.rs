@@ -1,10 +1,10 @@
 //! The typed result of one sandboxed call, with its logs and resource usage.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 /// Where a JS error happened, relative to the sandbox root.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceLocation {
     /// Path of the module relative to the root, with `/` separators.
     pub file: String,
@@ -15,7 +15,7 @@ pub struct SourceLocation {
 }
 
 /// A JS error as plain data: what a hook threw, or why a module failed to load.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsFailure {
     /// The error's `name` (`TypeError`, `SyntaxError`, …).
     pub name: String,
@@ -28,7 +28,7 @@ pub struct JsFailure {
 }
 
 /// How a call ended.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum CallResult {
     /// The export returned (or resolved to) this value.
     Ok(Value),
@@ -62,6 +62,15 @@ pub enum CallResult {
         /// The limit in bytes.
         limit_bytes: u64,
     },
+    /// The worker process running the engine died during the call (only with
+    /// [`Isolation::Process`](super::Isolation::Process)): a signal, an abort, a
+    /// kernel limit, or a reply that was not the protocol.
+    EngineCrash {
+        /// What ended it: `signal 11 (SIGSEGV)`, `exit status 134`, a protocol error.
+        cause: String,
+        /// The last lines the worker wrote to standard error.
+        stderr_tail: String,
+    },
 }
 
 impl CallResult {
@@ -76,6 +85,7 @@ impl CallResult {
             CallResult::InvalidOutput { .. } => "invalid-output",
             CallResult::LoadError(_) => "load-error",
             CallResult::WriteLimit { .. } => "write-limit",
+            CallResult::EngineCrash { .. } => "engine-crash",
         }
     }
 
@@ -115,12 +125,24 @@ impl CallResult {
                 "the run's recorded writes would pass {} MiB; write less or raise the write limit",
                 limit_bytes / (1024 * 1024)
             ),
+            CallResult::EngineCrash { cause, stderr_tail } => {
+                let tail = stderr_tail.trim();
+                if tail.is_empty() {
+                    format!(
+                        "the engine process died during the call ({cause}); the next call gets a new one"
+                    )
+                } else {
+                    format!(
+                        "the engine process died during the call ({cause}); the next call gets a new one; its last output: {tail}"
+                    )
+                }
+            }
         })
     }
 }
 
 /// Severity of a captured console message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LogLevel {
     /// `console.debug`, `console.trace`
@@ -159,7 +181,7 @@ impl LogLevel {
 }
 
 /// One captured console message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogEntry {
     /// Its level.
     pub level: LogLevel,
@@ -168,7 +190,7 @@ pub struct LogEntry {
 }
 
 /// What a call consumed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Wall-clock milliseconds, module loading included.
@@ -187,7 +209,7 @@ pub struct Usage {
 }
 
 /// The complete outcome of one call.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// How the call ended.
     pub result: CallResult,
@@ -230,7 +252,12 @@ impl Outcome {
                     CallResult::Timeout { .. } => "TimeoutError",
                     CallResult::MemoryLimit { .. } => "MemoryLimitError",
                     CallResult::OutputTooLarge { .. } => "OutputTooLargeError",
-                    _ => "InvalidOutputError",
+                    CallResult::WriteLimit { .. } => "WriteLimitError",
+                    CallResult::EngineCrash { .. } => "EngineCrashError",
+                    CallResult::InvalidOutput { .. }
+                    | CallResult::Ok(_)
+                    | CallResult::HookError(_)
+                    | CallResult::LoadError(_) => "InvalidOutputError",
                 };
                 out.insert(
                     "error".into(),

@@ -6,6 +6,34 @@ use std::path::PathBuf;
 pub mod hostile_source;
 pub mod sandbox;
 
+/// Where the tests' sandboxes run their engine: in process, or in worker processes
+/// when `HOOKRUN_TEST_ISOLATION=process` (CI runs the sandbox and run suites both ways).
+pub fn isolation() -> hookrun::sandbox::Isolation {
+    match std::env::var("HOOKRUN_TEST_ISOLATION").as_deref() {
+        Ok("process") => {
+            hookrun::sandbox::set_worker_binary(env!("CARGO_BIN_EXE_hookrun"));
+            hookrun::sandbox::Isolation::process()
+        }
+        _ => hookrun::sandbox::Isolation::InProcess,
+    }
+}
+
+/// The default sandbox options with the isolation under test.
+pub fn sandbox_options() -> hookrun::sandbox::SandboxOptions {
+    hookrun::sandbox::SandboxOptions {
+        isolation: isolation(),
+        ..hookrun::sandbox::SandboxOptions::default()
+    }
+}
+
+/// The default run options with the isolation under test.
+pub fn run_options() -> hookrun::run::RunOptions {
+    hookrun::run::RunOptions {
+        sandbox: sandbox_options(),
+        ..hookrun::run::RunOptions::default()
+    }
+}
+
 /// The `hookrun` binary, run in `fixtures/`.
 pub fn hookrun_in_fixtures() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("hookrun").unwrap();
@@ -65,9 +93,9 @@ pub fn run_case(workflow_rel: &str, case_rel: &str) -> hookrun::run::RunReport {
         mode: case.mode().unwrap(),
         sandbox: SandboxOptions {
             determinism: Some(Determinism::default()),
-            ..SandboxOptions::default()
+            ..sandbox_options()
         },
-        ..RunOptions::default()
+        ..run_options()
     };
     run(&workflow, input, &mut case.result_source(), &options)
 }

@@ -13,6 +13,7 @@ pub fn sandbox_with(limits: Limits) -> Sandbox {
             limits,
             determinism: None,
             measure_heap: true,
+            ..super::sandbox_options()
         },
     )
     .unwrap()
