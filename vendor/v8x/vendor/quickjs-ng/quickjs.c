@@ -1788,6 +1788,8 @@ void v82jsc_free_heap_objects(JSContext *ctx, JSValue *objects, size_t count) {
     free(objects);
 }
 
+static void js_poll_interrupts_soon(JSRuntime *rt);
+
 static void js_trigger_gc(JSRuntime *rt, size_t size)
 {
     bool force_gc;
@@ -1806,6 +1808,11 @@ static void js_trigger_gc(JSRuntime *rt, size_t size)
         JS_RunGC(rt);
         rt->malloc_gc_threshold = rt->malloc_state.malloc_size +
             (rt->malloc_state.malloc_size >> 1);
+        /* A collection costs as much as very many instructions: let the next
+           instruction ask the interrupt handler, so that code spending its
+           time in the allocator (each step a collection near the memory
+           limit) cannot run far past a termination request. */
+        js_poll_interrupts_soon(rt);
     }
 }
 
@@ -9216,9 +9223,21 @@ static int JS_ThrowTypeErrorNotExtensible(JSContext *ctx, int flags,
     return false;
 }
 
+/* Makes the next instruction of every context poll for interrupts. */
+static void js_poll_interrupts_soon(JSRuntime *rt)
+{
+    struct list_head *el;
+    list_for_each(el, &rt->context_list) {
+        JSContext *c = list_entry(el, JSContext, link);
+        c->interrupt_counter = 1;
+    }
+}
+
 JSValue JS_ThrowOutOfMemory(JSContext *ctx)
 {
     JSRuntime *rt = ctx->rt;
+    /* A failed allocation (and the collection before it) is slow: poll soon. */
+    js_poll_interrupts_soon(rt);
     if (!rt->in_out_of_memory) {
         rt->in_out_of_memory = true;
         JS_ThrowInternalError(ctx, "out of memory");
