@@ -52,9 +52,10 @@ mod snapshot {
         };
         let configure = evaluate(super::scripts::PRELUDE);
         let facade = evaluate(super::scripts::FACADE);
+        let web = evaluate(super::scripts::WEB);
         {
             deno_core::scope!(scope, &mut runtime);
-            let pair = [configure, facade].map(|value| v8::Local::new(scope, value));
+            let pair = [configure, facade, web].map(|value| v8::Local::new(scope, value));
             let pair = v8::Array::new_with_elements(scope, &pair);
             let key = v8::String::new(scope, super::BOOT_GLOBAL).expect("a short ASCII key");
             let global = scope.get_current_context().global(scope);

@@ -543,4 +543,65 @@ declare global {
   /** The Host API of the current hook call, for libraries that are not handed `runtime`. */
   const __zsHostApi: HostApi | undefined;
   const __zsHostApiVersion: 12 | undefined;
+
+  /** A WHATWG URL. `new URL(input, base?)` throws a `TypeError` for an invalid URL. */
+  class URL {
+    constructor(url: string | URL, base?: string | URL);
+    static canParse(url: string | URL, base?: string | URL): boolean;
+    static parse(url: string | URL, base?: string | URL): URL | null;
+    href: string;
+    readonly origin: string;
+    protocol: string;
+    username: string;
+    password: string;
+    host: string;
+    hostname: string;
+    port: string;
+    pathname: string;
+    search: string;
+    /** Live: changes are written back to `search`. */
+    readonly searchParams: URLSearchParams;
+    hash: string;
+    toString(): string;
+    toJSON(): string;
+  }
+
+  /** The name-value pairs of an `application/x-www-form-urlencoded` query. */
+  class URLSearchParams implements Iterable<[string, string]> {
+    constructor(init?: string | Iterable<[string, string]> | Record<string, string>);
+    readonly size: number;
+    append(name: string, value: string): void;
+    delete(name: string, value?: string): void;
+    get(name: string): string | null;
+    getAll(name: string): string[];
+    has(name: string, value?: string): boolean;
+    set(name: string, value: string): void;
+    sort(): void;
+    forEach(callback: (value: string, name: string, params: URLSearchParams) => void, thisArg?: unknown): void;
+    entries(): IterableIterator<[string, string]>;
+    keys(): IterableIterator<string>;
+    values(): IterableIterator<string>;
+    [Symbol.iterator](): IterableIterator<[string, string]>;
+    toString(): string;
+  }
+
+  /** UTF-8 encoding. */
+  class TextEncoder {
+    readonly encoding: "utf-8";
+    encode(input?: string): Uint8Array;
+    encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+  }
+
+  /** UTF-8 decoding (the only encoding; other labels throw a `RangeError`). */
+  class TextDecoder {
+    constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+    readonly encoding: "utf-8";
+    readonly fatal: boolean;
+    readonly ignoreBOM: boolean;
+    /** With `fatal`, malformed input throws a `TypeError`; `stream` keeps an incomplete sequence for the next call. */
+    decode(input?: ArrayBuffer | ArrayBufferView, options?: { stream?: boolean }): string;
+  }
+
+  /** A deep copy of structured-cloneable data; functions and symbols throw a `DataCloneError`. */
+  function structuredClone<T>(value: T): T;
 }

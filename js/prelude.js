@@ -413,12 +413,25 @@
   }
 
   // ---- Bootstrap ---------------------------------------------------------
-  return function configure(config, makeFacade) {
-    ({ op_hookrun_log, op_hookrun_host } = globalThis.Deno.core.ops);
+  return function configure(config, makeFacade, installWeb) {
+    const ops = globalThis.Deno.core.ops;
+    ({ op_hookrun_log, op_hookrun_host } = ops);
     if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function") {
       throw new ErrorCtor("the hookrun ops are not bound in this runtime");
     }
     removeNonStandardGlobals();
+    // The web-platform globals (js/web.js), over the crates' ops, after the removal.
+    installWeb(globalThis, {
+      __proto__: null,
+      urlParse: ops.op_hookrun_url_parse,
+      urlSet: ops.op_hookrun_url_set,
+      formParse: ops.op_hookrun_form_parse,
+      formSerialize: ops.op_hookrun_form_serialize,
+      utf8Encode: ops.op_hookrun_utf8_encode,
+      utf8Decode: ops.op_hookrun_utf8_decode,
+      utf8Tail: ops.op_hookrun_utf8_tail,
+      structuredClone: ops.op_structured_clone,
+    });
     detachPrepareStackTrace();
     facade = makeFacade(hostCall, { __proto__: null, put, promiseThen });
     if (config.deterministic) {

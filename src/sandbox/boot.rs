@@ -26,9 +26,10 @@ pub(crate) const SNAPSHOT: Option<&'static [u8]> = None;
 pub(crate) struct Boot {
     pub configure: v8::Global<v8::Value>,
     pub facade: v8::Global<v8::Value>,
+    pub web: v8::Global<v8::Value>,
 }
 
-/// Takes the pair the snapshot keeps on the global object, and deletes it.
+/// Takes the values the snapshot keeps on the global object, and deletes them.
 #[cfg(hookrun_snapshot)]
 pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
     let missing = || SandboxError::Engine("the startup snapshot holds no prelude".into());
@@ -47,6 +48,7 @@ pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
     Ok(Boot {
         configure: item(0)?,
         facade: item(1)?,
+        web: item(2)?,
     })
 }
 
@@ -61,5 +63,6 @@ pub(crate) fn take(runtime: &mut JsRuntime) -> Result<Boot, SandboxError> {
     Ok(Boot {
         configure: evaluate(super::scripts::PRELUDE)?,
         facade: evaluate(super::scripts::FACADE)?,
+        web: evaluate(super::scripts::WEB)?,
     })
 }

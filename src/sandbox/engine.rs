@@ -103,7 +103,11 @@ impl Engine {
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
 
-        let boot::Boot { configure, facade } = boot::take(&mut runtime)?;
+        let boot::Boot {
+            configure,
+            facade,
+            web,
+        } = boot::take(&mut runtime)?;
         let config = json!({
             "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
         });
@@ -115,9 +119,10 @@ impl Engine {
             let config = deno_core::serde_v8::to_v8(scope, &config)
                 .map_err(|e| SandboxError::Engine(e.to_string()))?;
             let facade = v8::Local::new(scope, facade);
+            let web = v8::Local::new(scope, web);
             let undefined = v8::undefined(scope).into();
             let api = configure
-                .call(scope, undefined, &[config, facade])
+                .call(scope, undefined, &[config, facade, web])
                 .ok_or_else(|| SandboxError::Engine("prelude configuration threw".into()))?;
             let api = v8::Local::<v8::Object>::try_from(api)
                 .map_err(|_| SandboxError::Engine("prelude returned no API object".into()))?;
@@ -153,7 +158,6 @@ impl Engine {
         })
     }
 
-    /// Runs one call; see [`super::Sandbox::run`].
     /// Runs one call; `encoded` is its argument in the engine's encoding when the
     /// caller made it ahead (`call.arg` is then not read).
     pub fn call(&mut self, call: super::Call<'_>, encoded: Option<&[u8]>) -> Outcome {

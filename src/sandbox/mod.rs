@@ -34,6 +34,7 @@ mod process;
 mod scripts;
 mod thread;
 mod watchdog;
+mod web;
 pub mod worker;
 
 use std::cell::RefCell;

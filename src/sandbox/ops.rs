@@ -149,7 +149,17 @@ pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 
 deno_core::extension!(
     hookrun_sandbox,
-    ops = [op_hookrun_log, op_hookrun_host],
+    ops = [
+        op_hookrun_log,
+        op_hookrun_host,
+        super::web::op_hookrun_url_parse,
+        super::web::op_hookrun_url_set,
+        super::web::op_hookrun_form_parse,
+        super::web::op_hookrun_form_serialize,
+        super::web::op_hookrun_utf8_encode,
+        super::web::op_hookrun_utf8_decode,
+        super::web::op_hookrun_utf8_tail,
+    ],
     options = { log_limit: u64 },
     state = |state, options| {
         state.put(CallState::new(options.log_limit));

@@ -1,0 +1,306 @@
+// Web-platform globals for hooks: URL and URLSearchParams (WHATWG URL), TextEncoder
+// and TextDecoder (WHATWG Encoding, UTF-8), and structuredClone (HTML). The parsing,
+// serialising and decoding are the `url`, `form_urlencoded` and `encoding_rs` crates
+// behind ops; this file only gives them the standard shapes. Its completion value is
+// the installer the prelude's `configure` calls with those ops.
+(function () {
+  "use strict";
+  const ObjectDefineProperty = Object.defineProperty;
+  const ObjectFreeze = Object.freeze;
+  const JSONParse = JSON.parse;
+  const JSONStringify = JSON.stringify;
+  const StringCtor = String;
+  const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
+  const ErrorCtor = Error;
+  const Uint8ArrayCtor = Uint8Array;
+  const ArrayBufferCtor = ArrayBuffer;
+  const ArrayBufferIsView = ArrayBuffer.isView;
+  const SymbolIterator = Symbol.iterator;
+  const SymbolToStringTag = Symbol.toStringTag;
+  const StringPrototypeToWellFormed = String.prototype.toWellFormed;
+
+  const PARTS = ["href", "origin", "protocol", "username", "password", "host",
+    "hostname", "port", "pathname", "search", "hash"];
+
+  return function installWeb(global, ops) {
+    const { urlParse, urlSet, formParse, formSerialize, utf8Encode, utf8Decode,
+      utf8Tail, structuredClone: clone } = ops;
+
+    // Defines `value` on `target` the way the web does: writable, configurable, not
+    // enumerable.
+    const define = (target, name, value) =>
+      ObjectDefineProperty(target, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
+
+    // A USVString: lone surrogates become U+FFFD, as Web IDL converts them.
+    const toUSV = (value) => StringPrototypeToWellFormed.call(StringCtor(value));
+
+    // ---- URLSearchParams ---------------------------------------------------
+    const paramsOf = new WeakMap();
+    class URLSearchParams {
+      constructor(init = "") {
+        const state = { list: [], url: null };
+        paramsOf.set(this, state);
+        if (init !== null && typeof init === "object") {
+          if (typeof init[SymbolIterator] === "function") {
+            for (const pair of init) {
+              const items = [...pair];
+              if (items.length !== 2) {
+                throw new TypeErrorCtor("URLSearchParams: each pair must have exactly two items");
+              }
+              state.list.push([toUSV(items[0]), toUSV(items[1])]);
+            }
+          } else {
+            for (const key of Reflect.ownKeys(init)) {
+              const desc = Reflect.getOwnPropertyDescriptor(init, key);
+              if (desc !== undefined && desc.enumerable && typeof key === "string") {
+                state.list.push([key, toUSV(init[key])]);
+              }
+            }
+          }
+        } else {
+          let text = toUSV(init);
+          if (text.startsWith("?")) text = text.slice(1);
+          state.list = JSONParse(formParse(text));
+        }
+      }
+      get size() { return state(this).list.length; }
+      append(name, value) {
+        const s = state(this);
+        s.list.push([toUSV(name), toUSV(value)]);
+        update(s);
+      }
+      delete(name, value) {
+        const s = state(this);
+        name = toUSV(name);
+        if (value === undefined) {
+          s.list = s.list.filter((p) => p[0] !== name);
+        } else {
+          value = toUSV(value);
+          s.list = s.list.filter((p) => !(p[0] === name && p[1] === value));
+        }
+        update(s);
+      }
+      get(name) {
+        name = toUSV(name);
+        const found = state(this).list.find((p) => p[0] === name);
+        return found === undefined ? null : found[1];
+      }
+      getAll(name) {
+        name = toUSV(name);
+        return state(this).list.filter((p) => p[0] === name).map((p) => p[1]);
+      }
+      has(name, value) {
+        name = toUSV(name);
+        const list = state(this).list;
+        if (value === undefined) return list.some((p) => p[0] === name);
+        value = toUSV(value);
+        return list.some((p) => p[0] === name && p[1] === value);
+      }
+      set(name, value) {
+        const s = state(this);
+        name = toUSV(name);
+        value = toUSV(value);
+        const at = s.list.findIndex((p) => p[0] === name);
+        if (at === -1) {
+          s.list.push([name, value]);
+        } else {
+          s.list[at][1] = value;
+          s.list = s.list.filter((p, i) => i <= at || p[0] !== name);
+        }
+        update(s);
+      }
+      sort() {
+        const s = state(this);
+        // Stable, by UTF-16 code units of the names.
+        s.list = s.list
+          .map((p, i) => [p, i])
+          .sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]))
+          .map((e) => e[0]);
+        update(s);
+      }
+      forEach(callback, thisArg) {
+        if (typeof callback !== "function") throw new TypeErrorCtor("URLSearchParams.forEach: callback is not a function");
+        const list = state(this).list;
+        for (let i = 0; i < list.length; i++) callback.call(thisArg, list[i][1], list[i][0], this);
+      }
+      *entries() { for (const p of state(this).list) yield [p[0], p[1]]; }
+      *keys() { for (const p of state(this).list) yield p[0]; }
+      *values() { for (const p of state(this).list) yield p[1]; }
+      [SymbolIterator]() { return this.entries(); }
+      toString() { return formSerialize(JSONStringify(state(this).list)); }
+    }
+    define(URLSearchParams.prototype, SymbolToStringTag, "URLSearchParams");
+    function state(params) {
+      const s = paramsOf.get(params);
+      if (s === undefined) throw new TypeErrorCtor("not a URLSearchParams");
+      return s;
+    }
+    // A URL's own params push their changes to it.
+    function update(s) {
+      if (s.url !== null) {
+        const u = urlOf(s.url);
+        u.parts = setPart(u.parts[0], "search", formSerialize(JSONStringify(s.list)));
+      }
+    }
+
+    // ---- URL --------------------------------------------------------------
+    const urls = new WeakMap();
+    function urlOf(url) {
+      const u = urls.get(url);
+      if (u === undefined) throw new TypeErrorCtor("not a URL");
+      return u;
+    }
+    function parse(input, base) {
+      const parts = base === undefined ? urlParse(toUSV(input), "", false) : urlParse(toUSV(input), toUSV(base), true);
+      return parts === "null" ? null : JSONParse(parts);
+    }
+    function setPart(href, part, value) {
+      const parts = urlSet(href, part, toUSV(value));
+      if (parts === "null") throw new TypeErrorCtor(`Invalid URL: ${value}`);
+      return JSONParse(parts);
+    }
+    class URL {
+      constructor(url, base) {
+        const parts = parse(url, base);
+        if (parts === null) {
+          throw new TypeErrorCtor(`Invalid URL: ${toUSV(url)}${base === undefined ? "" : ` (base ${toUSV(base)})`}`);
+        }
+        const params = new URLSearchParams(parts[9]);
+        paramsOf.get(params).url = this;
+        urls.set(this, { parts, params });
+      }
+      static canParse(url, base) { return parse(url, base) !== null; }
+      static parse(url, base) {
+        try { return new URL(url, base); } catch { return null; }
+      }
+      get searchParams() { return urlOf(this).params; }
+      toString() { return urlOf(this).parts[0]; }
+      toJSON() { return urlOf(this).parts[0]; }
+    }
+    for (let i = 0; i < PARTS.length; i++) {
+      const name = PARTS[i];
+      const get = function () { return urlOf(this).parts[i]; };
+      const accessor = { __proto__: null, get, configurable: true, enumerable: true };
+      if (name !== "origin") {
+        accessor.set = function (value) {
+          const u = urlOf(this);
+          if (name === "href") {
+            const parts = parse(value);
+            if (parts === null) throw new TypeErrorCtor(`Invalid URL: ${toUSV(value)}`);
+            u.parts = parts;
+          } else {
+            u.parts = setPart(u.parts[0], name, value);
+          }
+          if (name === "href" || name === "search") {
+            paramsOf.get(u.params).list = JSONParse(formParse(u.parts[9].replace(/^\?/, "")));
+          }
+        };
+      }
+      ObjectDefineProperty(URL.prototype, name, accessor);
+    }
+    define(URL.prototype, SymbolToStringTag, "URL");
+
+    // ---- TextEncoder / TextDecoder ------------------------------------------
+    class TextEncoder {
+      get encoding() { return "utf-8"; }
+      encode(input = "") { return utf8Encode(toUSV(input)); }
+      encodeInto(source, destination) {
+        if (!(destination instanceof Uint8ArrayCtor)) throw new TypeErrorCtor("TextEncoder.encodeInto: destination is not a Uint8Array");
+        source = toUSV(source);
+        let read = 0;
+        let written = 0;
+        const room = destination.length;
+        for (const ch of source) {
+          const code = ch.codePointAt(0);
+          const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+          if (written + size > room) break;
+          written += size;
+          read += ch.length;
+        }
+        destination.set(utf8Encode(source.slice(0, read)));
+        return { read, written };
+      }
+    }
+    define(TextEncoder.prototype, SymbolToStringTag, "TextEncoder");
+
+    const UTF8_LABELS = ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"];
+    const bytesOf = (input) => {
+      if (input === undefined) return new Uint8ArrayCtor(0);
+      if (input instanceof ArrayBufferCtor) return new Uint8ArrayCtor(input);
+      if (ArrayBufferIsView(input)) return new Uint8ArrayCtor(input.buffer, input.byteOffset, input.byteLength);
+      throw new TypeErrorCtor("TextDecoder.decode: input is not an ArrayBuffer or a view of one");
+    };
+    const decoders = new WeakMap();
+    class TextDecoder {
+      constructor(label = "utf-8", options = {}) {
+        const name = toUSV(label).trim().toLowerCase();
+        if (!UTF8_LABELS.includes(name)) {
+          throw new RangeErrorCtor(`TextDecoder: the encoding ${toUSV(label)} is not supported (only UTF-8 is)`);
+        }
+        const fatal = Boolean(options !== null && typeof options === "object" && options.fatal);
+        const ignoreBOM = Boolean(options !== null && typeof options === "object" && options.ignoreBOM);
+        decoders.set(this, { fatal, ignoreBOM, pending: new Uint8ArrayCtor(0), atStart: true });
+      }
+      get encoding() { return "utf-8"; }
+      get fatal() { return decoder(this).fatal; }
+      get ignoreBOM() { return decoder(this).ignoreBOM; }
+      decode(input, options = {}) {
+        const d = decoder(this);
+        const stream = Boolean(options !== null && typeof options === "object" && options.stream);
+        let bytes = bytesOf(input);
+        if (d.pending.length > 0) {
+          const joined = new Uint8ArrayCtor(d.pending.length + bytes.length);
+          joined.set(d.pending, 0);
+          joined.set(bytes, d.pending.length);
+          bytes = joined;
+        }
+        d.pending = new Uint8ArrayCtor(0);
+        if (stream) {
+          const tail = utf8Tail(bytes);
+          if (tail > 0) {
+            d.pending = bytes.slice(bytes.length - tail);
+            bytes = bytes.subarray(0, bytes.length - tail);
+          }
+        }
+        const stripBom = !d.ignoreBOM && d.atStart;
+        if (bytes.length > 0) d.atStart = false;
+        let text;
+        try {
+          text = utf8Decode(bytes, d.fatal, stripBom);
+        } catch (e) {
+          d.atStart = true;
+          throw new TypeErrorCtor(`TextDecoder.decode: ${e && e.message}`);
+        }
+        if (!stream) d.atStart = true;
+        return text;
+      }
+    }
+    define(TextDecoder.prototype, SymbolToStringTag, "TextDecoder");
+    function decoder(d) {
+      const s = decoders.get(d);
+      if (s === undefined) throw new TypeErrorCtor("not a TextDecoder");
+      return s;
+    }
+
+    // ---- structuredClone ----------------------------------------------------
+    function structuredClone(value, options) {
+      if (options !== undefined && options !== null && options.transfer !== undefined && options.transfer.length > 0) {
+        throw new TypeErrorCtor("structuredClone: transferring is not supported");
+      }
+      try {
+        return clone(value);
+      } catch (e) {
+        const error = new ErrorCtor(`structuredClone: ${e && e.message}`);
+        define(error, "name", "DataCloneError");
+        throw error;
+      }
+    }
+
+    for (const [name, value] of [["URL", URL], ["URLSearchParams", URLSearchParams],
+      ["TextEncoder", TextEncoder], ["TextDecoder", TextDecoder], ["structuredClone", structuredClone]]) {
+      define(global, name, value);
+    }
+    ObjectFreeze(PARTS);
+  };
+})();

@@ -1,0 +1,199 @@
+//! The ops behind the web-platform globals of `js/web.js`: URL parsing and its
+//! setters (the `url` crate, which implements the WHATWG URL standard), the
+//! `application/x-www-form-urlencoded` parser and serialiser of `URLSearchParams`
+//! (`form_urlencoded`), and UTF-8 encoding and decoding (`encoding_rs`). Each is pure:
+//! no clock, no file, no network.
+
+use deno_core::op2;
+use deno_error::JsErrorBox;
+use serde_json::json;
+use url::{Url, quirks};
+
+/// A URL's origin as the URL standard serialises it. For `blob:` URLs the standard
+/// now takes the inner URL's origin only when that URL is `http` or `https`.
+fn origin(url: &Url) -> String {
+    if url.scheme() == "blob" {
+        return match Url::parse(url.path()) {
+            Ok(inner) if matches!(inner.scheme(), "http" | "https") => quirks::origin(&inner),
+            _ => "null".into(),
+        };
+    }
+    quirks::origin(url)
+}
+
+/// A URL's parts in the order `js/web.js` reads them, as JSON.
+fn parts(url: &Url) -> String {
+    json!([
+        quirks::href(url),
+        origin(url),
+        quirks::protocol(url),
+        quirks::username(url),
+        quirks::password(url),
+        quirks::host(url),
+        quirks::hostname(url),
+        quirks::port(url),
+        quirks::pathname(url),
+        quirks::search(url),
+        quirks::hash(url),
+    ])
+    .to_string()
+}
+
+/// Parses `input` against `base` (when `has_base`): the parts as JSON, or `null`.
+#[op2]
+#[string]
+pub fn op_hookrun_url_parse(
+    #[string] input: String,
+    #[string] base: String,
+    has_base: bool,
+) -> String {
+    let base = if has_base {
+        match Url::parse(&base) {
+            Ok(base) => Some(base),
+            Err(_) => return "null".into(),
+        }
+    } else {
+        None
+    };
+    match Url::options().base_url(base.as_ref()).parse(&input) {
+        Ok(url) => parts(&url),
+        Err(_) => "null".into(),
+    }
+}
+
+/// Applies the setter of `part` to the URL `href`: the new parts as JSON, or `null`
+/// when `href` is not a URL or (for `href` itself) the new value is not one. Setters
+/// that refuse a value leave the URL as it was, as the standard says.
+#[op2]
+#[string]
+pub fn op_hookrun_url_set(
+    #[string] href: String,
+    #[string] part: String,
+    #[string] value: String,
+) -> String {
+    let Ok(mut url) = Url::parse(&href) else {
+        return "null".into();
+    };
+    let refused = match part.as_str() {
+        "href" => quirks::set_href(&mut url, &value).is_err(),
+        "protocol" => quirks::set_protocol(&mut url, &value).is_err(),
+        "username" => quirks::set_username(&mut url, &value).is_err(),
+        "password" => quirks::set_password(&mut url, &value).is_err(),
+        "host" => quirks::set_host(&mut url, &value).is_err(),
+        "hostname" => quirks::set_hostname(&mut url, &value).is_err(),
+        "port" => quirks::set_port(&mut url, &value).is_err(),
+        "pathname" => {
+            quirks::set_pathname(&mut url, &value);
+            false
+        }
+        "search" => {
+            quirks::set_search(&mut url, &value);
+            false
+        }
+        "hash" => {
+            quirks::set_hash(&mut url, &value);
+            false
+        }
+        _ => false,
+    };
+    if refused && part == "href" {
+        return "null".into();
+    }
+    parts(&url)
+}
+
+/// The name-value pairs of a query string, as a JSON array of pairs.
+#[op2]
+#[string]
+pub fn op_hookrun_form_parse(#[string] query: String) -> String {
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    json!(pairs).to_string()
+}
+
+/// The query string of a JSON array of name-value pairs.
+#[op2]
+#[string]
+pub fn op_hookrun_form_serialize(#[string] pairs: String) -> String {
+    let pairs: Vec<(String, String)> = serde_json::from_str(&pairs).unwrap_or_default();
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
+}
+
+/// `text` as UTF-8 (lone surrogates became U+FFFD on the way in, as for a
+/// `USVString`).
+#[op2]
+#[buffer]
+pub fn op_hookrun_utf8_encode(#[string] text: String) -> Vec<u8> {
+    text.into_bytes()
+}
+
+/// Decodes UTF-8: malformed sequences become U+FFFD, or, when `fatal`, fail; a
+/// leading byte order mark is dropped when `strip_bom`.
+#[op2]
+#[string]
+pub fn op_hookrun_utf8_decode(
+    #[buffer] bytes: &[u8],
+    fatal: bool,
+    strip_bom: bool,
+) -> Result<String, JsErrorBox> {
+    let utf8 = encoding_rs::UTF_8;
+    let bytes = if strip_bom {
+        bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+    } else {
+        bytes
+    };
+    if fatal {
+        utf8.decode_without_bom_handling_and_without_replacement(bytes)
+            .map(|text| text.into_owned())
+            .ok_or_else(|| JsErrorBox::type_error("the input is not valid UTF-8"))
+    } else {
+        Ok(utf8.decode_without_bom_handling(bytes).0.into_owned())
+    }
+}
+
+/// How many bytes at the end of `bytes` begin a UTF-8 sequence that the next chunk of
+/// a stream may complete (0 to 3).
+#[op2(fast)]
+pub fn op_hookrun_utf8_tail(#[buffer] bytes: &[u8]) -> u32 {
+    incomplete_tail(bytes) as u32
+}
+
+fn incomplete_tail(bytes: &[u8]) -> usize {
+    let from = bytes.len().saturating_sub(3);
+    (from..bytes.len())
+        .rev()
+        .find(|&i| bytes[i] & 0xC0 != 0x80)
+        .filter(|&i| {
+            std::str::from_utf8(&bytes[i..])
+                .is_err_and(|e| e.valid_up_to() == 0 && e.error_len().is_none())
+        })
+        .map_or(0, |i| bytes.len() - i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_incomplete_sequence_at_the_end_is_kept_for_the_next_chunk() {
+        assert_eq!(incomplete_tail(b"abc"), 0);
+        assert_eq!(incomplete_tail(b"ab\xE2\x82"), 2);
+        assert_eq!(incomplete_tail(b"\xF0\x9F\x98"), 3);
+        assert_eq!(incomplete_tail(b"\xE2\x82\xAC"), 0, "complete");
+        assert_eq!(
+            incomplete_tail(b"a\xE0\x80"),
+            0,
+            "never valid: decoded as replacement"
+        );
+        assert_eq!(incomplete_tail(b"\xEF"), 1);
+        assert_eq!(incomplete_tail(b""), 0);
+        assert_eq!(
+            incomplete_tail(b"\xEF\xBB\xBFh\xC3"),
+            1,
+            "the last lead byte counts"
+        );
+    }
+}
