@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
 use crate::hooks::redact::{Redactions, TEMPORARY};
 use crate::host::effects::{CallSite, Effect, EffectLog, is_write};
+use crate::host::overlay::{self, FileOverlay, Seen};
 use crate::host::world::{HostWorld, HostWorldError, PageRequest};
 use crate::sandbox::{HostBridge, HostError};
 use crate::selection::PortableItemRef;
@@ -33,6 +34,8 @@ pub struct HookHost {
     site: CallSite,
     contexts: HashMap<String, ResultContext>,
     deferred: HashMap<String, Value>,
+    /// What the run's recorded file writes changed, as later reads see it.
+    overlay: FileOverlay,
 }
 
 impl HookHost {
@@ -45,6 +48,7 @@ impl HookHost {
             site: CallSite::default(),
             contexts: HashMap::new(),
             deferred: HashMap::new(),
+            overlay: FileOverlay::default(),
         }
     }
 
@@ -66,6 +70,7 @@ impl HookHost {
             site: CallSite::default(),
             contexts: HashMap::new(),
             deferred: HashMap::new(),
+            overlay: self.overlay.clone(),
         }
     }
 
@@ -200,15 +205,176 @@ impl HookHost {
             ),
             _ => return Err(HostError::invalid_request(&member, "a path is required")),
         };
-        match self.bundle_path(&path) {
+        self.read_file(op, &path, recursive, max_depth)
+    }
+
+    /// A file read as the run's writes left things: the overlay first, then the disk.
+    fn read_file(
+        &self,
+        op: &str,
+        path: &str,
+        recursive: bool,
+        max_depth: Option<usize>,
+    ) -> Result<Value, HostError> {
+        let member = format!("file.{op}");
+        let key = overlay::normalize(path);
+        let seen = key.as_deref().and_then(|k| self.overlay.seen(k));
+        let not_found = || {
+            HostError::workflow(
+                "not_found",
+                format!("{member}: {path} was not found"),
+                json!({"kind": "file", "opaqueKey": path}),
+            )
+        };
+        match (op, &seen) {
+            (_, None) if op != "list" => self.disk_file(op, path, recursive, max_depth),
+            ("exists", Some(seen)) => Ok(json!(*seen != Seen::Absent)),
+            (_, Some(Seen::Absent)) => Err(not_found()),
+            ("readText", Some(Seen::File(bytes))) => String::from_utf8(bytes.to_vec())
+                .map(Value::String)
+                .map_err(|e| HostError::invalid_request(&member, &format!("{path}: {e}"))),
+            ("readBytes", Some(Seen::File(bytes))) => Ok(self::bytes(bytes)),
+            ("stat", Some(seen)) => overlay::stat(path, seen).ok_or_else(not_found),
+            ("list", Some(Seen::File(_))) | ("readText" | "readBytes", Some(Seen::Directory)) => {
+                Err(HostError::invalid_request(
+                    &member,
+                    &format!(
+                        "{path}: not a {}",
+                        if op == "list" { "directory" } else { "file" }
+                    ),
+                ))
+            }
+            ("list", _) => {
+                let disk = self.disk_file(op, path, recursive, max_depth);
+                let Some(key) = key.filter(|_| !self.overlay.is_empty()) else {
+                    return disk;
+                };
+                if disk.is_err() && seen.is_none() {
+                    return disk;
+                }
+                let depth = if recursive { max_depth } else { Some(1) };
+                Ok(self.overlay.list(&key, path, disk.ok(), depth))
+            }
+            _ => Err(unsupported(&member)),
+        }
+    }
+
+    /// A file read from the disk (the files directory or a bundle), ignoring the run's
+    /// writes.
+    fn disk_file(
+        &self,
+        op: &str,
+        path: &str,
+        recursive: bool,
+        max_depth: Option<usize>,
+    ) -> Result<Value, HostError> {
+        let member = format!("file.{op}");
+        match self.bundle_path(path) {
             Some(found) => {
                 let (root, inner) = found?;
                 let world = HostWorld::default().with_files_dir(root);
                 world_file(&world, op, &inner, recursive, max_depth, &member)
-                    .map(|v| rebase(v, &inner, &path))
+                    .map(|v| rebase(v, &inner, path))
             }
-            None => world_file(&self.world, op, &path, recursive, max_depth, &member),
+            None => world_file(&self.world, op, path, recursive, max_depth, &member),
         }
+    }
+
+    /// The bytes of the file at `path` as the run sees it.
+    fn file_bytes(&self, path: &str) -> Option<Vec<u8>> {
+        let read = self.read_file("readBytes", path, false, None).ok()?;
+        let encoded = read.get("$bytes")?.as_str()?;
+        base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .ok()
+    }
+
+    /// The files and directories of what `source` is, as `(relative path, bytes of a
+    /// file or None for a directory)`; the source itself is `""`.
+    fn file_tree(&self, source: &str) -> Vec<(String, Option<Vec<u8>>)> {
+        let Ok(stat) = self.read_file("stat", source, false, None) else {
+            return Vec::new();
+        };
+        if stat["kind"] == "file" {
+            return self
+                .file_bytes(source)
+                .map(|b| vec![(String::new(), Some(b))])
+                .unwrap_or_default();
+        }
+        let mut tree = vec![(String::new(), None)];
+        if let Ok(listed) = self.read_file("list", source, true, None) {
+            for entry in listed["entries"].as_array().into_iter().flatten() {
+                let Some(rel) = entry["relativePath"].as_str() else {
+                    continue;
+                };
+                let bytes = if entry["kind"] == "file" {
+                    self.file_bytes(&overlay::join(source, rel))
+                } else {
+                    None
+                };
+                tree.push((rel.to_string(), bytes));
+            }
+        }
+        tree
+    }
+
+    /// Applies a recorded `file.*` write to the overlay, so that later reads see it.
+    fn apply_file_write(&mut self, member: &str, args: &Value) {
+        let path_of =
+            |value: Option<&Value>| value.and_then(Value::as_str).and_then(overlay::normalize);
+        let request = args.get(0).unwrap_or(&Value::Null);
+        let source = request.get("sourcePath").and_then(Value::as_str);
+        // What a copy or move takes, as the run sees it before this write.
+        let tree = match (member, source) {
+            ("file.copy" | "file.move", Some(source)) => self.file_tree(source),
+            _ => Vec::new(),
+        };
+        let mut written = std::mem::take(&mut self.overlay);
+        let on_disk = |p: &str| {
+            self.disk_file("exists", p, false, None)
+                .is_ok_and(|v| v == Value::Bool(true))
+        };
+        match member {
+            "file.writeText" => {
+                if let (Some(path), Some(text)) =
+                    (path_of(args.get(0)), args.get(1).and_then(Value::as_str))
+                {
+                    written.write(&path, text.as_bytes().to_vec(), &on_disk);
+                }
+            }
+            "file.makeDirectory" => {
+                if let Some(path) = path_of(request.get("path")) {
+                    written.make_directory(&path, &on_disk);
+                }
+            }
+            "file.remove" => {
+                if let Some(path) = path_of(request.get("path")) {
+                    written.remove(&path);
+                }
+            }
+            "file.copy" | "file.move" => {
+                if let Some(target) = path_of(request.get("targetPath")) {
+                    for (rel, bytes) in tree {
+                        let at = if rel.is_empty() {
+                            target.clone()
+                        } else {
+                            overlay::join(&target, &rel)
+                        };
+                        match bytes {
+                            Some(bytes) => written.write(&at, bytes, &on_disk),
+                            None => written.make_directory(&at, &on_disk),
+                        }
+                    }
+                    if member == "file.move"
+                        && let Some(source) = source.and_then(overlay::normalize)
+                    {
+                        written.remove(&source);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.overlay = written;
     }
 
     fn library(&self, op: &str, args: &Value) -> Result<Value, HostError> {
@@ -286,7 +452,14 @@ impl HookHost {
 
     fn dispatch(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         if is_write(member) {
-            return self.effects.record(&self.site, member, args);
+            let file_write = member.starts_with("file.").then(|| args.clone());
+            let recorded = self.effects.record(&self.site, member, args);
+            if recorded.is_ok()
+                && let Some(args) = file_write
+            {
+                self.apply_file_write(member, &args);
+            }
+            return recorded;
         }
         let (namespace, op) = member.split_once('.').unwrap_or((member, ""));
         match namespace {

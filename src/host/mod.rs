@@ -2,4 +2,5 @@
 //! the record of what hooks wrote.
 
 pub mod effects;
+pub mod overlay;
 pub mod world;

@@ -1,0 +1,309 @@
+//! What a run's file writes did, kept apart from the disk: the recorded `file.*`
+//! writes change what later `file.*` reads of the same run see (in hook and unit
+//! order), and nothing on disk ever changes.
+//!
+//! The overlay maps normalised paths to what the run left there: a file with its
+//! bytes, a directory (one the run made afresh hides what the disk holds under it), or
+//! nothing (removed). Reads ask the overlay first and fall back to the disk.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+/// What the run left at one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    File(Arc<[u8]>),
+    /// A directory; `fresh` when the run made it where nothing was, or over what it
+    /// removed, so that the disk's entries under it do not show through.
+    Directory {
+        fresh: bool,
+    },
+    Removed,
+}
+
+/// What the overlay says about a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// A file the run wrote.
+    File(Arc<[u8]>),
+    /// A directory the run made.
+    Directory,
+    /// Nothing: the run removed it (or what holds it).
+    Absent,
+}
+
+/// The file writes of one run.
+#[derive(Debug, Clone, Default)]
+pub struct FileOverlay {
+    entries: BTreeMap<String, Entry>,
+}
+
+/// `path` with `\` as `/`, without empty and `.` segments; `None` for a path that
+/// climbs with `..`. A leading `/` (bundle paths) is kept.
+pub fn normalize(path: &str) -> Option<String> {
+    let path = path.replace('\\', "/");
+    let mut parts = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            part => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    Some(if path.starts_with('/') {
+        format!("/{joined}")
+    } else {
+        joined
+    })
+}
+
+/// `dir/rest` for a normalised `dir` (which may be empty).
+pub fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() || dir == "/" {
+        format!("{}{rest}", if dir == "/" { "/" } else { "" })
+    } else {
+        format!("{dir}/{rest}")
+    }
+}
+
+/// The parents of a normalised path, nearest first.
+fn parents(path: &str) -> impl Iterator<Item = &str> {
+    let mut at = path.len();
+    std::iter::from_fn(move || {
+        let cut = path[..at].rfind('/')?;
+        at = cut;
+        (cut > 0).then(|| &path[..cut])
+    })
+}
+
+impl FileOverlay {
+    /// Whether the run wrote nothing yet.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// What the overlay says about `path`, or `None` when the disk decides.
+    pub fn seen(&self, path: &str) -> Option<Seen> {
+        match self.entries.get(path) {
+            Some(Entry::File(bytes)) => return Some(Seen::File(bytes.clone())),
+            Some(Entry::Directory { .. }) => return Some(Seen::Directory),
+            Some(Entry::Removed) => return Some(Seen::Absent),
+            None => {}
+        }
+        for parent in parents(path) {
+            match self.entries.get(parent) {
+                Some(Entry::Removed | Entry::File(_)) | Some(Entry::Directory { fresh: true }) => {
+                    return Some(Seen::Absent);
+                }
+                Some(Entry::Directory { fresh: false }) | None => {}
+            }
+        }
+        None
+    }
+
+    /// Makes the directories above `path` that the run's reads would not find.
+    /// `on_disk` says whether the disk holds a path.
+    fn make_parents(&mut self, path: &str, on_disk: &dyn Fn(&str) -> bool) {
+        let missing: Vec<String> = parents(path)
+            .filter(|p| match self.seen(p) {
+                Some(Seen::Directory) => false,
+                Some(_) => true,
+                None => !on_disk(p),
+            })
+            .map(str::to_string)
+            .collect();
+        for parent in missing {
+            let fresh = !matches!(self.entries.get(&parent), Some(Entry::Directory { .. }));
+            self.entries.insert(parent, Entry::Directory { fresh });
+        }
+    }
+
+    /// `file.writeText` / `file.writeBytes`: `path` holds `bytes`.
+    pub fn write(&mut self, path: &str, bytes: Vec<u8>, on_disk: &dyn Fn(&str) -> bool) {
+        self.clear_under(path);
+        self.make_parents(path, on_disk);
+        self.entries
+            .insert(path.to_string(), Entry::File(bytes.into()));
+    }
+
+    /// `file.makeDirectory`: `path` is a directory (with its parents).
+    pub fn make_directory(&mut self, path: &str, on_disk: &dyn Fn(&str) -> bool) {
+        let fresh = match self.seen(path) {
+            Some(Seen::Directory) => return,
+            Some(_) => true,
+            None => !on_disk(path),
+        };
+        self.make_parents(path, on_disk);
+        self.entries
+            .insert(path.to_string(), Entry::Directory { fresh });
+    }
+
+    /// `file.remove`: nothing is at `path` any more, nor under it.
+    pub fn remove(&mut self, path: &str) {
+        self.clear_under(path);
+        self.entries.insert(path.to_string(), Entry::Removed);
+    }
+
+    fn clear_under(&mut self, path: &str) {
+        let prefix = format!("{path}/");
+        self.entries.retain(|key, _| !key.starts_with(&prefix));
+    }
+
+    /// The entries the run left strictly below the directory `dir`, as
+    /// `(relative path, file bytes or None for a directory or Some(None) removed)`.
+    fn below(&self, dir: &str) -> Vec<(String, &Entry)> {
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        self.entries
+            .range(prefix.clone()..)
+            .take_while(|(key, _)| key.starts_with(&prefix))
+            .map(|(key, entry)| (key[prefix.len()..].to_string(), entry))
+            .filter(|(rel, _)| !rel.is_empty())
+            .collect()
+    }
+
+    /// A `file.list` answer for `dir` with the run's writes applied: `disk` is the disk's
+    /// answer (or `None` when the disk has no such directory, or the run made it
+    /// afresh), `depth` how many levels to list (`None`: all).
+    pub fn list(&self, dir: &str, shown: &str, disk: Option<Value>, depth: Option<usize>) -> Value {
+        let fresh = self
+            .entries
+            .get(dir)
+            .is_some_and(|e| matches!(e, Entry::Directory { fresh: true }));
+        let mut entries: BTreeMap<String, Value> = BTreeMap::new();
+        if !fresh
+            && let Some(disk) = disk
+            && let Some(listed) = disk.get("entries").and_then(Value::as_array)
+        {
+            for entry in listed {
+                if let Some(rel) = entry.get("relativePath").and_then(Value::as_str) {
+                    entries.insert(rel.to_string(), entry.clone());
+                }
+            }
+        }
+        let within = |rel: &str| depth.is_none_or(|d| rel.matches('/').count() < d);
+        for (rel, entry) in self.below(dir) {
+            let hides_below = match entry {
+                Entry::Removed | Entry::File(_) | Entry::Directory { fresh: true } => true,
+                Entry::Directory { fresh: false } => false,
+            };
+            if hides_below {
+                let prefix = format!("{rel}/");
+                entries.retain(|key, _| !key.starts_with(&prefix));
+            }
+            match entry {
+                Entry::Removed => {
+                    entries.remove(&rel);
+                }
+                Entry::File(bytes) if within(&rel) => {
+                    entries.insert(rel.clone(), written_entry(&rel, "file", bytes.len()));
+                }
+                Entry::Directory { .. } if within(&rel) => {
+                    entries
+                        .entry(rel.clone())
+                        .or_insert_with(|| written_entry(&rel, "directory", 0));
+                }
+                _ => {}
+            }
+        }
+        let total_bytes: u64 = entries
+            .values()
+            .filter(|e| e["kind"] == "file")
+            .filter_map(|e| e["sizeBytes"].as_u64())
+            .sum();
+        let entries: Vec<Value> = entries.into_values().collect();
+        json!({"rootPath": shown, "totalEntries": entries.len(), "totalFileBytes": total_bytes, "entries": entries})
+    }
+}
+
+/// When the run's writes happened, as `file.stat` and `file.list` show them: a fixed
+/// instant, so reports stay reproducible.
+pub const WRITTEN_AT: &str = "1970-01-01T00:00:00.000Z";
+
+fn written_entry(rel: &str, kind: &str, size: usize) -> Value {
+    json!({"relativePath": rel, "kind": kind, "sizeBytes": size, "modifiedAt": WRITTEN_AT})
+}
+
+/// A `file.stat` answer for something the run wrote.
+pub fn stat(shown: &str, seen: &Seen) -> Option<Value> {
+    let (kind, size) = match seen {
+        Seen::File(bytes) => ("file", bytes.len()),
+        Seen::Directory => ("directory", 0),
+        Seen::Absent => return None,
+    };
+    Some(json!({"path": shown, "kind": kind, "sizeBytes": size, "modifiedAt": WRITTEN_AT}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nothing_on_disk(_: &str) -> bool {
+        false
+    }
+
+    #[test]
+    fn normalises_and_refuses_climbing() {
+        assert_eq!(normalize("a//b/./c/").as_deref(), Some("a/b/c"));
+        assert_eq!(normalize("a\\b").as_deref(), Some("a/b"));
+        assert_eq!(normalize("/bundles/x/y").as_deref(), Some("/bundles/x/y"));
+        assert_eq!(normalize("a/../b"), None);
+        assert_eq!(parents("a/b/c").collect::<Vec<_>>(), ["a/b", "a"]);
+        assert_eq!(parents("/bundles/x").collect::<Vec<_>>(), ["/bundles"]);
+    }
+
+    #[test]
+    fn writes_make_parents_and_removal_hides_what_is_below() {
+        let mut o = FileOverlay::default();
+        o.write("out/stage/a.md", b"# A".to_vec(), &nothing_on_disk);
+        assert_eq!(
+            o.seen("out/stage/a.md"),
+            Some(Seen::File(Arc::from(&b"# A"[..])))
+        );
+        assert_eq!(o.seen("out/stage"), Some(Seen::Directory));
+        assert_eq!(
+            o.seen("out/other"),
+            Some(Seen::Absent),
+            "a fresh directory hides the disk"
+        );
+        o.remove("out");
+        assert_eq!(o.seen("out/stage/a.md"), Some(Seen::Absent));
+        assert_eq!(o.seen("elsewhere"), None, "the disk decides");
+        o.make_directory("out", &|p| p == "out");
+        assert_eq!(o.seen("out"), Some(Seen::Directory));
+        assert_eq!(
+            o.seen("out/stage"),
+            Some(Seen::Absent),
+            "made afresh over a removal"
+        );
+    }
+
+    #[test]
+    fn a_listing_merges_the_disk_with_the_run() {
+        let mut o = FileOverlay::default();
+        let on_disk = |p: &str| p == "dir";
+        o.write("dir/new.txt", b"12345".to_vec(), &on_disk);
+        o.remove("dir/old");
+        o.make_directory("dir/sub", &on_disk);
+        let disk = json!({"entries": [
+            {"relativePath": "old", "kind": "directory", "sizeBytes": 0, "modifiedAt": "x"},
+            {"relativePath": "old/f", "kind": "file", "sizeBytes": 3, "modifiedAt": "x"},
+            {"relativePath": "kept", "kind": "file", "sizeBytes": 2, "modifiedAt": "x"}
+        ]});
+        let listed = o.list("dir", "dir", Some(disk), None);
+        let names: Vec<&str> = listed["entries"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e["relativePath"].as_str())
+            .collect();
+        assert_eq!(names, ["kept", "new.txt", "sub"]);
+        assert_eq!(listed["totalFileBytes"], 7);
+    }
+}

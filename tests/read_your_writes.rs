@@ -1,0 +1,89 @@
+//! A run sees its own file writes: what a hook makes, writes, copies, moves and
+//! removes is what later `file.*` reads of the same run (and of later units) see, as
+//! MinerU's apply stages images in a directory it creates, stats and moves. Nothing
+//! on disk changes.
+
+mod common;
+
+use serde_json::{Value, json};
+
+use hookrun::run::{NoResults, run};
+
+const STAGE: &str = r##"
+export async function applyResult({ parent, runtime }) {
+  const file = runtime.hostApi.file;
+  const seen = {};
+  if (parent.key === "P0000000") {
+    await file.makeDirectory({ path: "attachments/KEY1/.stage" });
+    await file.copy({ sourcePath: "bundle/images", targetPath: "attachments/KEY1/.stage/Images_KEY1" });
+    await file.writeText("attachments/KEY1/.stage/KEY1.md", "# Parsed\n");
+    seen.stat = await file.stat("attachments/KEY1/.stage/Images_KEY1");
+    seen.copied = await file.stat("attachments/KEY1/.stage/Images_KEY1/fig1.png");
+    await file.move({ sourcePath: "attachments/KEY1/.stage", targetPath: "attachments/KEY1/parsed" });
+    seen.stageGone = !(await file.exists("attachments/KEY1/.stage"));
+    seen.markdown = await file.readText("attachments/KEY1/parsed/KEY1.md");
+    seen.listed = (await file.list({ path: "attachments/KEY1", recursive: true })).entries.map((e) => `${e.kind} ${e.relativePath}`);
+    await file.remove({ path: "bundle/images/fig2.png" });
+    seen.removed = !(await file.exists("bundle/images/fig2.png"));
+    try { await file.readText("attachments/KEY1/.stage/KEY1.md"); } catch (e) { seen.missing = e.code; }
+  } else {
+    // A later unit of the same run sees what the first one left.
+    seen.laterUnit = await file.readText("attachments/KEY1/parsed/KEY1.md");
+    seen.laterList = (await file.list({ path: "bundle/images" })).entries.map((e) => e.relativePath);
+  }
+  return seen;
+}
+"##;
+
+#[test]
+fn later_reads_of_a_run_see_its_file_writes_and_the_disk_is_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(files.join("bundle/images")).unwrap();
+    std::fs::create_dir_all(files.join("attachments/KEY1")).unwrap();
+    std::fs::write(files.join("bundle/images/fig1.png"), b"PNG1").unwrap();
+    std::fs::write(files.join("bundle/images/fig2.png"), b"PNG22").unwrap();
+    let workflow = common::probe_workflow(&dir.path().join("wf"), &[("applyResult", STAGE)]);
+    let mut input = common::probe_input(&["first", "second"]);
+    input.world = input.world.with_files_dir(&files);
+    let report = run(&workflow, input, &mut NoResults, &common::run_options());
+    assert!(report.ok(), "{:?}", report.errors);
+    let value = |unit: usize| -> Value {
+        serde_json::to_value(&report.units[unit].jobs[0].apply).unwrap()["value"].clone()
+    };
+    let first = value(0);
+    assert_eq!(first["stat"]["kind"], "directory", "{first}");
+    assert_eq!(first["copied"]["sizeBytes"], 4);
+    assert_eq!(first["stageGone"], true);
+    assert_eq!(first["markdown"], "# Parsed\n");
+    assert_eq!(
+        first["listed"],
+        json!([
+            "directory parsed",
+            "directory parsed/Images_KEY1",
+            "file parsed/Images_KEY1/fig1.png",
+            "file parsed/Images_KEY1/fig2.png",
+            "file parsed/KEY1.md"
+        ])
+    );
+    assert_eq!(first["removed"], true);
+    assert_eq!(first["missing"], "not_found");
+    let second = value(1);
+    assert_eq!(second["laterUnit"], "# Parsed\n");
+    assert_eq!(second["laterList"], json!(["fig1.png"]));
+
+    // Writes are recorded as effects, in call order, and never performed.
+    let calls: Vec<&str> = report.effects.iter().map(|e| e.call.as_str()).collect();
+    assert_eq!(
+        calls,
+        [
+            "file.makeDirectory",
+            "file.copy",
+            "file.writeText",
+            "file.move",
+            "file.remove"
+        ]
+    );
+    assert!(!files.join("attachments/KEY1/parsed").exists());
+    assert!(files.join("bundle/images/fig2.png").exists());
+}
