@@ -20,6 +20,27 @@ use crate::host::world::{HostWorld, HostWorldError, PageRequest};
 use crate::sandbox::{HostBridge, HostError};
 use crate::selection::PortableItemRef;
 
+/// One `file.*` read: the operation and its arguments.
+#[derive(Clone, Copy)]
+struct FileRead<'a> {
+    op: &'a str,
+    path: &'a str,
+    recursive: bool,
+    max_depth: Option<usize>,
+}
+
+impl<'a> FileRead<'a> {
+    /// `op` of `path`, not recursive.
+    fn of(op: &'a str, path: &'a str) -> FileRead<'a> {
+        FileRead {
+            op,
+            path,
+            recursive: false,
+            max_depth: None,
+        }
+    }
+}
+
 /// Virtual directory under which bundle contents are visible to hooks.
 pub const BUNDLES_DIR: &str = "/bundles/";
 
@@ -205,17 +226,17 @@ impl HookHost {
             ),
             _ => return Err(HostError::invalid_request(&member, "a path is required")),
         };
-        self.read_file(op, &path, recursive, max_depth)
+        self.read_file(FileRead {
+            op,
+            path: &path,
+            recursive,
+            max_depth,
+        })
     }
 
     /// A file read as the run's writes left things: the overlay first, then the disk.
-    fn read_file(
-        &self,
-        op: &str,
-        path: &str,
-        recursive: bool,
-        max_depth: Option<usize>,
-    ) -> Result<Value, HostError> {
+    fn read_file(&self, read: FileRead<'_>) -> Result<Value, HostError> {
+        let (op, path) = (read.op, read.path);
         let member = format!("file.{op}");
         let key = overlay::normalize(path);
         let seen = key.as_deref().and_then(|k| self.overlay.seen(k));
@@ -227,7 +248,7 @@ impl HookHost {
             )
         };
         match (op, &seen) {
-            (_, None) if op != "list" => self.disk_file(op, path, recursive, max_depth),
+            (_, None) if op != "list" => self.disk_file(read),
             ("exists", Some(seen)) => Ok(json!(*seen != Seen::Absent)),
             (_, Some(Seen::Absent)) => Err(not_found()),
             ("readText", Some(Seen::File(bytes))) => String::from_utf8(bytes.to_vec())
@@ -245,14 +266,18 @@ impl HookHost {
                 ))
             }
             ("list", _) => {
-                let disk = self.disk_file(op, path, recursive, max_depth);
+                let disk = self.disk_file(read);
                 let Some(key) = key.filter(|_| !self.overlay.is_empty()) else {
                     return disk;
                 };
                 if disk.is_err() && seen.is_none() {
                     return disk;
                 }
-                let depth = if recursive { max_depth } else { Some(1) };
+                let depth = if read.recursive {
+                    read.max_depth
+                } else {
+                    Some(1)
+                };
                 Ok(self.overlay.list(&key, path, disk.ok(), depth))
             }
             _ => Err(unsupported(&member)),
@@ -261,28 +286,27 @@ impl HookHost {
 
     /// A file read from the disk (the files directory or a bundle), ignoring the run's
     /// writes.
-    fn disk_file(
-        &self,
-        op: &str,
-        path: &str,
-        recursive: bool,
-        max_depth: Option<usize>,
-    ) -> Result<Value, HostError> {
-        let member = format!("file.{op}");
-        match self.bundle_path(path) {
+    fn disk_file(&self, read: FileRead<'_>) -> Result<Value, HostError> {
+        match self.bundle_path(read.path) {
             Some(found) => {
                 let (root, inner) = found?;
                 let world = HostWorld::default().with_files_dir(root);
-                world_file(&world, op, &inner, recursive, max_depth, &member)
-                    .map(|v| rebase(v, &inner, path))
+                world_file(
+                    &world,
+                    FileRead {
+                        path: &inner,
+                        ..read
+                    },
+                )
+                .map(|v| rebase(v, &inner, read.path))
             }
-            None => world_file(&self.world, op, path, recursive, max_depth, &member),
+            None => world_file(&self.world, read),
         }
     }
 
     /// The bytes of the file at `path` as the run sees it.
     fn file_bytes(&self, path: &str) -> Option<Vec<u8>> {
-        let read = self.read_file("readBytes", path, false, None).ok()?;
+        let read = self.read_file(FileRead::of("readBytes", path)).ok()?;
         let encoded = read.get("$bytes")?.as_str()?;
         base64::engine::general_purpose::STANDARD
             .decode(encoded)
@@ -292,7 +316,7 @@ impl HookHost {
     /// The files and directories of what `source` is, as `(relative path, bytes of a
     /// file or None for a directory)`; the source itself is `""`.
     fn file_tree(&self, source: &str) -> Vec<(String, Option<Vec<u8>>)> {
-        let Ok(stat) = self.read_file("stat", source, false, None) else {
+        let Ok(stat) = self.read_file(FileRead::of("stat", source)) else {
             return Vec::new();
         };
         if stat["kind"] == "file" {
@@ -302,7 +326,10 @@ impl HookHost {
                 .unwrap_or_default();
         }
         let mut tree = vec![(String::new(), None)];
-        if let Ok(listed) = self.read_file("list", source, true, None) {
+        if let Ok(listed) = self.read_file(FileRead {
+            recursive: true,
+            ..FileRead::of("list", source)
+        }) {
             for entry in listed["entries"].as_array().into_iter().flatten() {
                 let Some(rel) = entry["relativePath"].as_str() else {
                     continue;
@@ -331,7 +358,7 @@ impl HookHost {
         };
         let mut written = std::mem::take(&mut self.overlay);
         let on_disk = |p: &str| {
-            self.disk_file("exists", p, false, None)
+            self.disk_file(FileRead::of("exists", p))
                 .is_ok_and(|v| v == Value::Bool(true))
         };
         match member {
@@ -488,23 +515,18 @@ impl HookHost {
 }
 
 /// A file member answered from `world`.
-fn world_file(
-    world: &HostWorld,
-    op: &str,
-    path: &str,
-    recursive: bool,
-    max_depth: Option<usize>,
-    member: &str,
-) -> Result<Value, HostError> {
-    match op {
+fn world_file(world: &HostWorld, read: FileRead<'_>) -> Result<Value, HostError> {
+    let member = format!("file.{}", read.op);
+    let path = read.path;
+    match read.op {
         "exists" => Ok(json!(world.file_exists(path))),
         "readText" => world.read_text(path).map(Value::String),
         "readBytes" => world.read_bytes(path).map(|b| bytes(&b)),
         "stat" => world.stat(path),
-        "list" => world.list(path, recursive, max_depth),
-        _ => return Err(unsupported(member)),
+        "list" => world.list(path, read.recursive, read.max_depth),
+        _ => return Err(unsupported(&member)),
     }
-    .map_err(|e| world_error(member, &e))
+    .map_err(|e| world_error(&member, &e))
 }
 
 /// Bytes as they cross to hooks: `{"$bytes": "<base64>"}`.
