@@ -134,15 +134,29 @@ export interface ItemDetail {
   item: AttachmentItem & Record<string, unknown>;
 }
 
-export interface NoteDetail {
-  kind: string;
-  title: string;
-  content: string;
-  revision: number;
-  noteKind?: string;
-  payload?: unknown;
-  provenance?: unknown;
-}
+/** `library.getNoteDetail`: an ordinary note's content in the asked format, or a managed note's payload. */
+export type NoteDetail =
+  | {
+      kind: "ordinary";
+      ref: PortableItemRef;
+      parentRef?: PortableItemRef;
+      title: string;
+      format: "html" | "text";
+      content: string;
+      revision: string;
+    }
+  | {
+      kind: "managed";
+      noteKind?: string;
+      ref: PortableItemRef;
+      parentRef?: PortableItemRef;
+      title: string;
+      payload: unknown;
+      payloadBytes: number;
+      detailBytes: number;
+      health: { state: "current" | "stale" };
+      revision: string;
+    };
 
 export interface FileStat {
   path: string;
@@ -215,7 +229,8 @@ export interface HostApi {
       ref: PortableItemRef,
       page?: Page,
     ): Promise<{ notes: { ref: PortableItemRef; title?: string }[]; hasMore: boolean; nextCursor?: string }>;
-    getNoteDetail(ref: PortableItemRef, options?: { format: "html" }): Promise<NoteDetail>;
+    /** `format` is required, as on the reference host. */
+    getNoteDetail(ref: PortableItemRef, options: { format: "html" | "text" }): Promise<NoteDetail>;
   };
   metadata: {
     translateIdentifier(query: { type: string; value: string }): Promise<{

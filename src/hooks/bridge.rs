@@ -16,7 +16,7 @@ use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
 use crate::hooks::redact::{Redactions, TEMPORARY};
 use crate::host::effects::{CallSite, Effect, EffectLog, is_write};
 use crate::host::overlay::{self, FileOverlay, Seen};
-use crate::host::world::{HostWorld, HostWorldError, PageRequest};
+use crate::host::world::{HostWorld, HostWorldError, NoteFormat, PageRequest};
 use crate::sandbox::{HostBridge, HostError};
 use crate::selection::PortableItemRef;
 
@@ -428,7 +428,17 @@ impl HookHost {
             "getItemDetail" => self.world.get_item_detail(&reference),
             "getItemAttachments" => self.world.get_item_attachments(&reference, &page()),
             "getItemNotes" => self.world.get_item_notes(&reference, &page()),
-            "getNoteDetail" => self.world.get_note_detail(&reference),
+            "getNoteDetail" => {
+                let format = args.pointer("/1/format").and_then(Value::as_str);
+                let Some(format) = format.and_then(NoteFormat::parse) else {
+                    return Err(HostError::workflow(
+                        "invalid_request",
+                        format!("{member}: options.format must be \"html\" or \"text\""),
+                        json!({"reason": "invalid_value", "field": "format"}),
+                    ));
+                };
+                self.world.get_note_detail(&reference, format)
+            }
             _ => return Err(unsupported(&member)),
         }
         .map_err(|e| world_error(&member, &e))

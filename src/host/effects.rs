@@ -38,7 +38,7 @@ const WRITE_MEMBERS: &[(&str, bool)] = &[
     ("attachments.move", true),
     ("attachments.remove", true),
     ("statusTags.transition", true),
-    ("mutations.preview", true),
+    ("mutations.preview", false),
     ("mutations.execute", true),
     ("mutations.getOperation", false),
     ("file.writeText", false),

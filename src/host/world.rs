@@ -332,7 +332,11 @@ impl HostWorld {
     /// `library.getNoteDetail(ref)`: `{kind, title, content, revision, noteKind?,
     /// payload?}`; `kind` is `managed` when the note has a managed kind or payload,
     /// else `plain`; `revision` is always 1.
-    pub fn get_note_detail(&self, reference: &PortableItemRef) -> HostResult<Value> {
+    pub fn get_note_detail(
+        &self,
+        reference: &PortableItemRef,
+        format: NoteFormat,
+    ) -> HostResult<Value> {
         let record = self
             .find(&ItemLocator::Ref(reference.clone()))
             .filter(|r| r.kind == Some(DetailKind::Note))
@@ -344,25 +348,89 @@ impl HostWorld {
         let mut m = Map::new();
         m.insert(
             "kind".into(),
-            if managed { "managed" } else { "plain" }.into(),
+            if managed { "managed" } else { "ordinary" }.into(),
         );
+        if let Some(kind) = &record.note_kind {
+            m.insert("noteKind".into(), kind.clone().into());
+        }
+        if let Some(r) = &record.reference {
+            m.insert("ref".into(), r.to_value());
+        }
+        if let Some(p) = &record.parent_ref {
+            m.insert("parentRef".into(), p.to_value());
+        }
         m.insert(
             "title".into(),
             record.title.clone().unwrap_or_default().into(),
         );
-        m.insert(
-            "content".into(),
-            record.html.clone().unwrap_or_default().into(),
-        );
-        m.insert("revision".into(), 1.into());
-        if let Some(kind) = &record.note_kind {
-            m.insert("noteKind".into(), kind.clone().into());
+        if managed {
+            let payload = record.payload.clone().unwrap_or(Value::Null);
+            m.insert("payloadBytes".into(), payload.to_string().len().into());
+            m.insert("payload".into(), payload);
+            m.insert("health".into(), json!({"state": "current"}));
+        } else {
+            let html = record.html.clone().unwrap_or_default();
+            let content = match format {
+                NoteFormat::Html => html,
+                NoteFormat::Text => strip_tags(&html),
+            };
+            m.insert("format".into(), format.as_str().into());
+            m.insert("content".into(), content.into());
         }
-        if let Some(payload) = &record.payload {
-            m.insert("payload".into(), payload.clone());
+        m.insert("revision".into(), "1".into());
+        if managed {
+            let detail_bytes = Value::Object(m.clone()).to_string().len();
+            m.insert("detailBytes".into(), detail_bytes.into());
         }
         Ok(Value::Object(m))
     }
+}
+
+/// The `format` of `library.getNoteDetail`: the note's HTML, or its text without tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteFormat {
+    /// The HTML as stored.
+    Html,
+    /// The text, tags stripped.
+    Text,
+}
+
+impl NoteFormat {
+    /// `html` or `text`; `None` for anything else.
+    pub fn parse(format: &str) -> Option<NoteFormat> {
+        match format {
+            "html" => Some(NoteFormat::Html),
+            "text" => Some(NoteFormat::Text),
+            _ => None,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            NoteFormat::Html => "html",
+            NoteFormat::Text => "text",
+        }
+    }
+}
+
+/// `html` without its tags, entities for `<`, `>`, `&`, quotes and spaces decoded.
+fn strip_tags(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
+        .replace("&amp;", "&")
 }
 
 /// `{ref, parentRef?, title, itemType}` of a non-attachment item.

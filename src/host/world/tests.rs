@@ -48,13 +48,20 @@ fn grouped_nested_data_is_readable() {
         .get_item_notes(&r("PARENT01"), &PageRequest::default())
         .unwrap();
     assert_eq!(notes["notes"].as_array().unwrap().len(), 2);
-    let note = w.get_note_detail(&r("NOTERF01")).unwrap();
-    assert_eq!(note["kind"], "plain");
+    let note = w.get_note_detail(&r("NOTERF01"), NoteFormat::Html).unwrap();
+    assert_eq!(note["kind"], "ordinary");
+    assert_eq!(note["format"], "html");
+    assert_eq!(note["revision"], "1");
     assert!(
         note["content"]
             .as_str()
             .unwrap()
             .starts_with("<h1>References")
+    );
+    let text = w.get_note_detail(&r("NOTERF01"), NoteFormat::Text).unwrap();
+    assert!(
+        text["content"].as_str().unwrap().starts_with("References"),
+        "{text}"
     );
     let by_id = w.item_attachments(&ItemLocator::GroupedId(10)).unwrap();
     assert_eq!(by_id.len(), 3);
@@ -63,7 +70,9 @@ fn grouped_nested_data_is_readable() {
         "not_found"
     );
     assert_eq!(
-        w.get_note_detail(&r("ATTPDF01")).unwrap_err().code(),
+        w.get_note_detail(&r("ATTPDF01"), NoteFormat::Html)
+            .unwrap_err()
+            .code(),
         "not_found"
     );
 }
@@ -78,7 +87,12 @@ fn canonical_inputs_use_the_library_and_the_path_convention() {
         .unwrap();
     assert_eq!(page["attachments"].as_array().unwrap().len(), 3);
     assert_eq!(page["hasMore"], false);
-    let digest = w.get_note_detail(&r("NOTEDG01")).unwrap();
+    let digest = w.get_note_detail(&r("NOTEDG01"), NoteFormat::Html).unwrap();
+    assert_eq!(digest["health"]["state"], "current");
+    assert!(
+        digest.get("content").is_none(),
+        "managed notes carry their payload"
+    );
     assert_eq!(digest["kind"], "managed");
     assert_eq!(digest["noteKind"], "digest");
     let single = world("canonical-single-pdf");
