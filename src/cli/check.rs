@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use hookrun::hooks::{CheckReport, check_library};
-use hookrun::manifest::{Category, Diagnostic};
+use hookrun::manifest::Diagnostic;
 
 use super::call::LimitArgs;
 use super::library::LibraryArgs;
@@ -27,11 +27,10 @@ pub struct CheckArgs {
 /// Severity as `check` reports it: a problem that makes a host skip the
 /// workflow is an error here, whatever level the loader gives it.
 fn level(d: &Diagnostic) -> &'static str {
-    match d.category {
-        Category::ScanRuntimeWarning | Category::LegacyHookApi | Category::WorkflowOverridden => {
-            "warning"
-        }
-        _ => "error",
+    if d.category.is_advisory() {
+        "warning"
+    } else {
+        "error"
     }
 }
 

@@ -63,18 +63,9 @@ fn check_discovery(found: Discovery, options: SandboxOptions) -> CheckReport {
         diagnostics.extend(problems);
     }
     diagnostics.extend(legacy_hook_api(&workflows, &diagnostics));
-    // Warnings about a workflow that still loads (a duplicate or overridden id) do
-    // not fail it.
     let skipped: Vec<String> = diagnostics
         .iter()
-        .filter(|d| {
-            !matches!(
-                d.category,
-                Category::ScanRuntimeWarning
-                    | Category::WorkflowOverridden
-                    | Category::LegacyHookApi
-            )
-        })
+        .filter(|d| !d.category.is_advisory())
         .filter_map(|d| d.workflow_id.clone())
         .collect();
     for w in &mut checked {

@@ -73,6 +73,16 @@ impl Category {
         }
     }
 
+    /// Whether the category only advises: the workflow it names still loads (a
+    /// duplicate or overridden id, a legacy hook line, another scan warning).
+    /// Every other category means the workflow was skipped.
+    pub fn is_advisory(self) -> bool {
+        matches!(
+            self,
+            Category::ScanRuntimeWarning | Category::LegacyHookApi | Category::WorkflowOverridden
+        )
+    }
+
     /// The level the contract assigns: `scan_path_error` is an error, everything else a
     /// warning (the affected workflow is skipped, the others still load).
     pub fn level(self) -> Level {
