@@ -297,6 +297,11 @@ impl Migrator {
     }
 }
 
+/// A key as a JSON-pointer segment (RFC 6901).
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
 /// The value at a JSON pointer below the top-level object `doc`.
 fn lookup<'a>(doc: &'a Map<String, Value>, pointer: &str) -> Option<&'a Value> {
     let mut parts = pointer.trim_start_matches('/').split('/');

@@ -5,8 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::rules::escape;
-use super::{Migrator, insert_after, lookup};
+use super::{Migrator, escape, insert_after, lookup};
 
 /// What a legacy unit or selector policy plans, in v2 terms.
 struct Plan {

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Migrator, insert_after, lookup, object_slot};
+use super::{Migrator, escape, insert_after, lookup, object_slot};
 
 const JOB_KIND: &str = "skillrunner.job.v1";
 const SEQUENCE_KIND: &str = "skillrunner.sequence.v1";
@@ -503,9 +503,4 @@ fn hooks(m: &mut Migrator) {
             );
         }
     }
-}
-
-/// A key as a JSON-pointer segment.
-pub(super) fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }

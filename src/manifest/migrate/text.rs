@@ -8,6 +8,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::escape;
+
 /// Renders `value` (the migration of `original_value`, parsed from `original`) as JSON
 /// text shaped like `original`.
 pub fn render_like(original: &str, original_value: &Value, value: &Value) -> String {
@@ -106,7 +108,7 @@ impl Style<'_> {
                     out.push_str(": ");
                     let len = pointer.len();
                     pointer.push('/');
-                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                    pointer.push_str(&escape(key));
                     self.write(item, pointer, depth + 1, out);
                     pointer.truncate(len);
                 }
@@ -236,7 +238,7 @@ impl<'a> Spans<'a> {
                     pointer.push('/');
                     if open == b'{' {
                         let key: String = serde_json::from_str(self.string()?).ok()?;
-                        pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                        pointer.push_str(&escape(&key));
                         self.skip_ws();
                         (self.peek()? == b':').then_some(())?;
                         self.pos += 1;
