@@ -124,21 +124,29 @@ fn write_frame(
     out.flush()
 }
 
+/// A part's length from its four bytes, refused past [`MAX_FRAME`].
+fn part_length(head: [u8; 4]) -> io::Result<usize> {
+    let len = u32::from_le_bytes(head);
+    if len > MAX_FRAME {
+        return Err(io::Error::other(format!("a frame length of {len} bytes")));
+    }
+    Ok(len as usize)
+}
+
+/// A frame's JSON header from its bytes.
+fn parse_header(bytes: &[u8]) -> io::Result<Value> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| io::Error::other(format!("a frame that is not JSON ({e})")))
+}
+
 /// Reads a part's length; `Ok(None)` at a clean end of input.
 fn read_length(input: &mut impl Read) -> io::Result<Option<usize>> {
-    let mut len = [0u8; 4];
-    match input.read_exact(&mut len) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-        Err(e) => return Err(e),
+    let mut head = [0u8; 4];
+    match input.read_exact(&mut head) {
+        Ok(()) => part_length(head).map(Some),
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(None),
+        Err(e) => Err(e),
     }
-    let len = u32::from_le_bytes(len);
-    if len > MAX_FRAME {
-        return Err(io::Error::other(format!(
-            "a frame length of {len} bytes is not the protocol"
-        )));
-    }
-    Ok(Some(len as usize))
 }
 
 /// Reads one frame; `Ok(None)` at a clean end of input.
@@ -148,8 +156,7 @@ pub(super) fn read_frame(input: &mut impl Read) -> io::Result<Option<Frame>> {
     };
     let mut text = vec![0u8; len];
     input.read_exact(&mut text)?;
-    let header = serde_json::from_slice(&text)
-        .map_err(|e| io::Error::other(format!("a frame that is not JSON ({e})")))?;
+    let header = parse_header(&text)?;
     let len =
         read_length(input)?.ok_or_else(|| io::Error::other("a frame without its attachment"))?;
     let mut attachment = vec![0u8; len];
@@ -161,14 +168,13 @@ pub(super) fn read_frame(input: &mut impl Read) -> io::Result<Option<Frame>> {
 /// else the frame and the bytes it took.
 fn parse_frame(buf: &[u8]) -> io::Result<Option<(Frame, usize)>> {
     let part = |at: usize| -> io::Result<Option<(usize, usize)>> {
-        let Some(head) = buf.get(at..at + 4) else {
+        let Some(head) = buf
+            .get(at..at + 4)
+            .and_then(|h| <[u8; 4]>::try_from(h).ok())
+        else {
             return Ok(None);
         };
-        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
-        if len > MAX_FRAME {
-            return Err(io::Error::other(format!("a frame length of {len} bytes")));
-        }
-        let end = at + 4 + len as usize;
+        let end = at + 4 + part_length(head)?;
         Ok((buf.len() >= end).then_some((at + 4, end)))
     };
     let Some((start, end)) = part(0)? else {
@@ -177,8 +183,7 @@ fn parse_frame(buf: &[u8]) -> io::Result<Option<(Frame, usize)>> {
     let Some((bin_start, bin_end)) = part(end)? else {
         return Ok(None);
     };
-    let header = serde_json::from_slice(&buf[start..end])
-        .map_err(|e| io::Error::other(format!("a frame that is not JSON ({e})")))?;
+    let header = parse_header(&buf[start..end])?;
     Ok(Some(((header, buf[bin_start..bin_end].to_vec()), bin_end)))
 }
 
