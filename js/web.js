@@ -35,6 +35,9 @@
     // A USVString: lone surrogates become U+FFFD, as Web IDL converts them.
     const toUSV = (value) => StringPrototypeToWellFormed.call(StringCtor(value));
 
+    // The name-value pairs of a query, with or without its leading `?`.
+    const queryPairs = (query) => JSONParse(formParse(query.startsWith("?") ? query.slice(1) : query));
+
     // ---- URLSearchParams ---------------------------------------------------
     const paramsOf = new WeakMap();
     class URLSearchParams {
@@ -59,9 +62,7 @@
             }
           }
         } else {
-          let text = toUSV(init);
-          if (text.startsWith("?")) text = text.slice(1);
-          state.list = JSONParse(formParse(text));
+          state.list = queryPairs(toUSV(init));
         }
       }
       get size() { return state(this).list.length; }
@@ -193,7 +194,7 @@
             u.parts = setPart(u.parts[0], name, value);
           }
           if (name === "href" || name === "search") {
-            paramsOf.get(u.params).list = JSONParse(formParse(u.parts[9].replace(/^\?/, "")));
+            paramsOf.get(u.params).list = queryPairs(u.parts[9]);
           }
         };
       }
