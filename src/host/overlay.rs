@@ -23,6 +23,14 @@ enum Entry {
     Removed,
 }
 
+impl Entry {
+    /// Whether the disk's entries under this path no longer show: it was removed,
+    /// became a file, or was made afresh as a directory.
+    fn hides_below(&self) -> bool {
+        !matches!(self, Entry::Directory { fresh: false })
+    }
+}
+
 /// What the overlay says about a path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seen {
@@ -93,15 +101,9 @@ impl FileOverlay {
             Some(Entry::Removed) => return Some(Seen::Absent),
             None => {}
         }
-        for parent in parents(path) {
-            match self.entries.get(parent) {
-                Some(Entry::Removed | Entry::File(_)) | Some(Entry::Directory { fresh: true }) => {
-                    return Some(Seen::Absent);
-                }
-                Some(Entry::Directory { fresh: false }) | None => {}
-            }
-        }
-        None
+        parents(path)
+            .any(|parent| self.entries.get(parent).is_some_and(Entry::hides_below))
+            .then_some(Seen::Absent)
     }
 
     /// Makes the directories above `path` that the run's reads would not find.
@@ -152,8 +154,8 @@ impl FileOverlay {
         self.entries.retain(|key, _| !key.starts_with(&prefix));
     }
 
-    /// The entries the run left strictly below the directory `dir`, as
-    /// `(relative path, file bytes or None for a directory or Some(None) removed)`.
+    /// The entries the run left strictly below the directory `dir`, with their paths
+    /// relative to it.
     fn below(&self, dir: &str) -> Vec<(String, &Entry)> {
         let prefix = if dir.is_empty() {
             String::new()
@@ -175,7 +177,7 @@ impl FileOverlay {
         let fresh = self
             .entries
             .get(dir)
-            .is_some_and(|e| matches!(e, Entry::Directory { fresh: true }));
+            .is_some_and(|e| *e == Entry::Directory { fresh: true });
         let mut entries: BTreeMap<String, Value> = BTreeMap::new();
         if !fresh
             && let Some(disk) = disk
@@ -189,11 +191,7 @@ impl FileOverlay {
         }
         let within = |rel: &str| depth.is_none_or(|d| rel.matches('/').count() < d);
         for (rel, entry) in self.below(dir) {
-            let hides_below = match entry {
-                Entry::Removed | Entry::File(_) | Entry::Directory { fresh: true } => true,
-                Entry::Directory { fresh: false } => false,
-            };
-            if hides_below {
+            if entry.hides_below() {
                 let prefix = format!("{rel}/");
                 entries.retain(|key, _| !key.starts_with(&prefix));
             }
