@@ -146,14 +146,17 @@ fn written_manifests_pass_check_and_a_second_run_changes_nothing() {
         .collect();
     assert!(levels.iter().all(|l| *l == "warning"), "{check}");
 
-    let snapshot: Vec<Vec<u8>> = [
-        "g0-digest",
-        "g1-tag-suggest",
-        "g2-translate-package/translate",
-    ]
-    .iter()
-    .map(|d| fs::read(root.join(d).join("workflow.json")).unwrap())
-    .collect();
+    let manifests = || -> Vec<Vec<u8>> {
+        [
+            "g0-digest",
+            "g1-tag-suggest",
+            "g2-translate-package/translate",
+        ]
+        .iter()
+        .map(|d| fs::read(root.join(d).join("workflow.json")).unwrap())
+        .collect()
+    };
+    let snapshot = manifests();
     let again = stdout_json(
         bin().arg("migrate").arg(&root).arg("--json").arg("--write"),
         1,
@@ -167,15 +170,7 @@ fn written_manifests_pass_check_and_a_second_run_changes_nothing() {
         };
         assert_eq!(file["status"], expected, "{path}");
     }
-    let after: Vec<Vec<u8>> = [
-        "g0-digest",
-        "g1-tag-suggest",
-        "g2-translate-package/translate",
-    ]
-    .iter()
-    .map(|d| fs::read(root.join(d).join("workflow.json")).unwrap())
-    .collect();
-    assert_eq!(snapshot, after);
+    assert_eq!(snapshot, manifests());
 }
 
 #[test]
