@@ -127,7 +127,6 @@ pub(crate) fn load_in(context: &Context, manifest_path: &Path) -> Loaded {
         .and_then(Value::as_str)
         .filter(|id| !id.is_empty())
         .map(str::to_string);
-    let generation = Generation::detect(&manifest);
     match build(context, manifest_path, manifest) {
         Ok(workflow) => Loaded {
             workflow: Some(workflow),
@@ -138,7 +137,7 @@ pub(crate) fn load_in(context: &Context, manifest_path: &Path) -> Loaded {
                 .lead(manifest_path)
                 .with_entry(context.entry.as_deref());
             let mut problems = invalid.problems;
-            if generation.is_legacy() {
+            if let Some(generation) = invalid.legacy {
                 problems.insert(0, legacy_lead(manifest_path, generation));
             }
             let mut loaded = skipped(context, manifest_path, id.as_deref(), problems);
@@ -202,6 +201,8 @@ struct Invalid {
     problems: Vec<Diagnostic>,
     /// Whether the schema passed and the problems are semantic.
     semantic: bool,
+    /// The generation of a manifest written before schema v2.
+    legacy: Option<Generation>,
 }
 
 impl Invalid {
@@ -232,11 +233,16 @@ impl From<Vec<Diagnostic>> for Rejected {
 }
 
 fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Workflow, Rejected> {
-    let planning = validated_planning(&manifest).map_err(Rejected::Invalid)?;
+    let planning = validated_planning(&manifest).map_err(|mut invalid| {
+        // Only a manifest that fails is looked at for the generation it was written for.
+        invalid.legacy = Some(Generation::detect(&manifest)).filter(|g| g.is_legacy());
+        Rejected::Invalid(invalid)
+    })?;
     let parameters = Parameters::from_manifest(&manifest).map_err(|e| {
         Rejected::Invalid(Invalid {
             problems: typed_error("parameters", &e),
             semantic: false,
+            legacy: None,
         })
     })?;
     let text = |pointer: &str| {
@@ -326,6 +332,7 @@ fn validated_planning(manifest: &Value) -> Result<PlanningSpec, Invalid> {
     let schema = |problems| Invalid {
         problems,
         semantic: false,
+        legacy: None,
     };
     let schema_errors = validate_manifest(manifest);
     if !schema_errors.is_empty() {
@@ -340,6 +347,7 @@ fn validated_planning(manifest: &Value) -> Result<PlanningSpec, Invalid> {
         Err(Invalid {
             problems: semantic_errors,
             semantic: true,
+            legacy: None,
         })
     }
 }
