@@ -102,10 +102,15 @@ pub fn run_list(args: ListArgs) -> Result<u8> {
     } else {
         print_table(&rows);
     }
+    print_diagnostics(&library);
+    Ok(0)
+}
+
+/// The library's diagnostics (overrides, skipped workflows) on standard error.
+fn print_diagnostics(library: &Library) {
     for d in library.diagnostics() {
         eprintln!("{}: {}", d.category.as_str(), d.message);
     }
-    Ok(0)
 }
 
 fn print_table(rows: &[Value]) {
@@ -161,9 +166,7 @@ pub struct LockArgs {
 /// Writes the lock of the roots' winners.
 pub fn run_lock(args: LockArgs) -> Result<u8> {
     let library = open_roots(&args.roots)?;
-    for d in library.diagnostics() {
-        eprintln!("{}: {}", d.category.as_str(), d.message);
-    }
+    print_diagnostics(&library);
     let base = match args.out.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),

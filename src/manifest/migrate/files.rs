@@ -121,7 +121,8 @@ pub fn migrate_path(path: &Path) -> Result<Vec<FileMigration>, MigrateError> {
             Some(WORKFLOW_FILE) => {
                 let package = enclosing_package(path);
                 let mut file = workflow_file(path, package.as_deref())?;
-                attach_hook_uses(&mut file, &hook_scope(path))?;
+                let scope = package.unwrap_or_else(|| manifest_dir(path));
+                attach_hook_uses(&mut file, &scope)?;
                 out.push(file);
             }
             Some(PACKAGE_FILE) => out.extend(package_files(path)?),
@@ -155,7 +156,7 @@ pub fn migrate_path(path: &Path) -> Result<Vec<FileMigration>, MigrateError> {
             .and_then(|p| p.parent());
         let mut file = workflow_file(manifest, package)?;
         if package.is_none() {
-            attach_hook_uses(&mut file, manifest.parent().unwrap_or(Path::new(".")))?;
+            attach_hook_uses(&mut file, &manifest_dir(manifest))?;
         }
         out.push(file);
     }
@@ -367,8 +368,12 @@ pub fn legacy_uses_below(
 /// The directory whose hook sources belong to a manifest: its package root when it is
 /// part of a package, else its own directory.
 pub fn hook_scope(manifest: &Path) -> PathBuf {
-    enclosing_package(manifest)
-        .unwrap_or_else(|| manifest.parent().unwrap_or(Path::new(".")).to_path_buf())
+    enclosing_package(manifest).unwrap_or_else(|| manifest_dir(manifest))
+}
+
+/// The directory holding a manifest.
+fn manifest_dir(manifest: &Path) -> PathBuf {
+    manifest.parent().unwrap_or(Path::new(".")).to_path_buf()
 }
 
 /// The `.js` and `.mjs` files below `root` with their text, sorted by path.
