@@ -12,6 +12,8 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=js/prelude.js");
     println!("cargo:rerun-if-changed=js/facade.js");
+    println!("cargo:rerun-if-changed=js/host-api.json");
+    println!("cargo:rerun-if-changed=js/web.js");
     println!("cargo:rustc-env=HOOKRUN_BOOT_GLOBAL={BOOT_GLOBAL}");
     println!("cargo::rustc-check-cfg=cfg(hookrun_snapshot)");
     #[cfg(feature = "quickjs")]

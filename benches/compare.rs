@@ -399,7 +399,7 @@ impl Workload {
             world: HostWorld::from_selection(selection),
             selection: selection.clone(),
             settings: Settings::default(),
-            identifiers: Default::default(),
+            answers: Default::default(),
         };
         let options = RunOptions {
             jobs,

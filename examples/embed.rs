@@ -62,7 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         selection,
         settings: Settings::default(),
         world,
-        identifiers: Map::new(),
+        answers: Default::default(),
     };
     let options = RunOptions {
         sandbox: SandboxOptions {

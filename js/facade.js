@@ -1,12 +1,14 @@
 // The objects hooks receive besides plain data: the `runtime` object with its
 // Host API facade, bundle readers and result contexts. Evaluated with the
-// prelude, before any hook module; its completion value is a factory the
-// prelude's `configure` calls with its internals.
+// prelude, before any hook module. This file is a function expression that
+// `src/sandbox/scripts.rs` applies to the Host API declaration
+// (`js/host-api.json`); the completion value is a factory the prelude's
+// `configure` calls with its internals.
 //
 // Every member answers through `hostCall`, which the Rust host bridge serves.
 // Calls made after the hook returned are refused (`canceled`), like the
 // reference host's per-call cancellation signal.
-(function hookrunFacade() {
+(function hookrunFacade(API) {
   "use strict";
 
   const ObjectCreate = Object.create;
@@ -19,7 +21,13 @@
   const PromiseCtor = Promise;
   const Uint8ArrayCtor = Uint8Array;
   const StringFromCharCode = String.fromCharCode;
+  const StringSplit = String.prototype.split;
   const ErrorCtor = Error;
+  const ReflectApply = Reflect.apply;
+  const ArrayBufferCtor = ArrayBuffer;
+  const ArrayBufferIsView = ArrayBuffer.isView;
+  const ArrayPrototypeSlice = Array.prototype.slice;
+  const ArraySlice = (array) => ReflectApply(ArrayPrototypeSlice, array, []);
 
   // A prototype-less copy of `source`'s own enumerable properties.
   function ownCopy(source) {
@@ -29,25 +37,23 @@
     return copy;
   }
 
-  // Host API members a sandboxed hook may call, by namespace (contract 03 §8).
-  const HOST_MEMBERS = {
-    library: ["getItemDetail", "getItemAttachments", "getItemNotes", "getNoteDetail"],
-    metadata: ["translateIdentifier"],
-    file: [
-      "readText", "readBytes", "exists", "stat", "list",
-      "writeText", "makeDirectory", "copy", "move", "remove",
-    ],
-    notes: ["create", "updateContent", "remove", "upsertPayload"],
-    managedNotes: ["writeCustom", "writeConversation"],
-    literatureArtifacts: [
-      "applyAnalysis", "upsertDigest", "upsertReferences",
-      "upsertCitationAnalysis", "upsertScore",
-    ],
-    attachments: ["create", "replaceFile", "updateMetadata", "move", "remove"],
-    statusTags: ["transition"],
-    mutations: ["preview", "execute", "getOperation"],
-    context: ["getSelectedItems"],
-  };
+  // The Host API as a tree: namespace -> (member -> spec | sub-namespace). A
+  // spec is the member's declaration plus its dotted `path`.
+  const TREE = ObjectCreate(null);
+  {
+    const paths = ObjectKeys(API.members);
+    for (let i = 0; i < paths.length; i++) {
+      const parts = ReflectApply(StringSplit, paths[i], ["."]);
+      let node = TREE;
+      for (let j = 0; j < parts.length - 1; j++) {
+        node = node[parts[j]] || (node[parts[j]] = ObjectCreate(null));
+      }
+      const spec = ownCopy(API.members[paths[i]]);
+      spec.path = paths[i];
+      node[parts[parts.length - 1]] = ObjectFreeze(spec);
+    }
+  }
+  const isSpec = (node) => typeof node.path === "string";
 
   const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const B64_INDEX = ObjectCreate(null);
@@ -84,6 +90,24 @@
       out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + "==";
     } else if (rest === 2) {
       const n = (text.charCodeAt(i) << 16) | (text.charCodeAt(i + 1) << 8);
+      out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + "=";
+    }
+    return out;
+  }
+
+  function base64FromBytes(bytes) {
+    let out = "";
+    let i = 0;
+    for (; i + 2 < bytes.length; i += 3) {
+      const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+      out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+    }
+    const rest = bytes.length - i;
+    if (rest === 1) {
+      const n = bytes[i] << 16;
+      out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + "==";
+    } else if (rest === 2) {
+      const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
       out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + "=";
     }
     return out;
@@ -128,7 +152,7 @@
     });
     ObjectDefineProperty(globalThis, "__zsHostApiVersion", {
       __proto__: null,
-      get: () => (versionOverride === undefined ? (currentHostApi === undefined ? undefined : 12) : versionOverride),
+      get: () => (versionOverride === undefined ? (currentHostApi === undefined ? undefined : API.version) : versionOverride),
       set: (value) => { versionOverride = value; },
       enumerable: false,
       configurable: false,
@@ -136,9 +160,10 @@
   }
 
   // `hostCall` answers host members; `put` (defines an own property without running
-  // setters a hook put on the prototype chain) and `promiseThen` (the captured
-  // `Promise.prototype.then`) are the prelude's.
-  return function facade(hostCall, { put, promiseThen }) {
+  // setters a hook put on the prototype chain), `promiseThen` (the captured
+  // `Promise.prototype.then`) and `log(level, message)` (a line of the hook's log)
+  // are the prelude's.
+  return function facade(hostCall, { put, promiseThen, log }) {
     defineHostApiGlobals();
     let activeCall = 0;
     let callCounter = 0;
@@ -154,18 +179,145 @@
       return value;
     }
 
-    function member(callId, name) {
+    function refuseIfEnded(callId, name) {
+      if (callId === activeCall) return;
+      const err = new ErrorCtor(`${name} was called after the hook returned`);
+      put(err, "name", "WorkflowHostError");
+      put(err, "code", "canceled");
+      put(err, "retryable", false);
+      put(err, "details", { reason: "caller_signal" });
+      throw err;
+    }
+
+    // Bytes cross as {"$bytes": "<base64>"} both ways: typed arrays and array
+    // buffers inside the arguments (a few levels deep) are encoded.
+    function encodeBytes(value, depth) {
+      if (value === null || typeof value !== "object" || depth > 8) return value;
+      if (value instanceof ArrayBufferCtor) return { $bytes: base64FromBytes(new Uint8ArrayCtor(value)) };
+      if (ArrayBufferIsView(value)) {
+        return { $bytes: base64FromBytes(new Uint8ArrayCtor(value.buffer, value.byteOffset, value.byteLength)) };
+      }
+      let copy;
+      if (ArrayIsArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          const e = encodeBytes(v, depth + 1);
+          if (e !== v) {
+            if (copy === undefined) copy = ArraySlice(value);
+            copy[i] = e;
+          }
+        }
+      } else {
+        const keys = ObjectKeys(value);
+        for (let i = 0; i < keys.length; i++) {
+          const v = value[keys[i]];
+          const e = encodeBytes(v, depth + 1);
+          if (e !== v) {
+            if (copy === undefined) copy = ownCopy(value);
+            copy[keys[i]] = e;
+          }
+        }
+      }
+      return copy === undefined ? value : copy;
+    }
+
+    // Calls the host for `spec` (a declared member, or `{path}` for the bundle and
+    // result members) and returns its answer.
+    function answer(spec, args) {
+      if (spec.bytes) args = encodeBytes(args, 0);
+      if (spec.frozen) return deepFreeze(revive(hostCall(spec.path, args)));
+      if (spec.answer === "log") {
+        const line = hostCall(spec.path, args);
+        log(line.level, line.message);
+        return undefined;
+      }
+      if (spec.deniedLog !== undefined) {
+        try {
+          return revive(hostCall(spec.path, args));
+        } catch (e) {
+          if (e.code === "interaction_required") log("warn", spec.deniedLog);
+          throw e;
+        }
+      }
+      return revive(hostCall(spec.path, args));
+    }
+
+    // A member that calls back into the hook: the host answers with the calls to
+    // make, `{calls: [[...args]], result, returns: "result" | "callback", finish}`;
+    // each call is awaited in turn, then the host is told the member is done.
+    async function withCallback(spec, args) {
+      const callback = args[spec.callback];
+      const hostArgs = [];
+      for (let i = 0; i < args.length; i++) hostArgs[i] = i === spec.callback ? null : args[i];
+      if (typeof callback !== "function") hostArgs[spec.callback] = "not a function";
+      const plan = hostCall(spec.path, hostArgs);
+      let last;
+      let ended = false;
+      try {
+        for (let i = 0; i < plan.calls.length; i++) {
+          const callArgs = spec.scope === "archive"
+            ? [archiveScope(plan.calls[i][0], () => ended)]
+            : plan.calls[i];
+          last = await ReflectApply(callback, undefined, callArgs);
+        }
+      } finally {
+        ended = true;
+        if (plan.finish !== undefined) hostCall(`${spec.path}#finish`, [plan.finish]);
+      }
+      return plan.returns === "callback" ? last : plan.result;
+    }
+
+    // What `archive.withExtractedZip` hands its callback: the extracted entries,
+    // readable until the callback's promise settles.
+    function archiveScope(view, isEnded) {
+      const root = view.rootPath;
+      const scope = ObjectCreate(null);
+      const live = (fn) => (...args) => {
+        if (isEnded()) {
+          const err = new ErrorCtor("Extracted archive scope has ended");
+          put(err, "name", "WorkflowHostError");
+          put(err, "code", "invalid_request");
+          put(err, "retryable", false);
+          put(err, "details", { reason: "invalid_value" });
+          throw err;
+        }
+        return ReflectApply(fn, undefined, args);
+      };
+      const at = (name) => `${root}/${name}`;
+      ObjectDefineProperty(scope, "rootPath", { __proto__: null, get: () => root, enumerable: true });
+      scope.entries = ObjectFreeze(view.entries);
+      scope.resolvePath = live(at);
+      scope.readText = live((name) => new PromiseCtor((resolve) => resolve(hostCall("file.readText", [at(name)]))));
+      scope.readBytes = live((name) => new PromiseCtor((resolve) => resolve(revive(hostCall("file.readBytes", [at(name)])))));
+      scope.measureEntries = live((names) => new PromiseCtor((resolve) => {
+        const entries = [];
+        for (let i = 0; i < names.length; i++) {
+          entries[i] = { name: names[i], content: { kind: "file", sourcePath: at(names[i]) } };
+        }
+        resolve(hostCall("archive.measureEntries", [{ entries }]));
+      }));
+      return ObjectFreeze(scope);
+    }
+
+    function member(callId, spec) {
+      if (spec.sync) {
+        return function hostMember(...args) {
+          refuseIfEnded(callId, spec.path);
+          return answer(spec, args);
+        };
+      }
+      if (spec.callback !== undefined) {
+        return function hostMember(...args) {
+          return new PromiseCtor((resolve) => {
+            refuseIfEnded(callId, spec.path);
+            resolve(withCallback(spec, args));
+          });
+        };
+      }
       return function hostMember(...args) {
         return new PromiseCtor((resolve) => {
-          if (callId !== activeCall) {
-            const err = new ErrorCtor(`${name} was called after the hook returned`);
-            put(err, "name", "WorkflowHostError");
-            put(err, "code", "canceled");
-            put(err, "retryable", false);
-            put(err, "details", { reason: "caller_signal" });
-            throw err;
-          }
-          resolve(revive(hostCall(name, args)));
+          refuseIfEnded(callId, spec.path);
+          resolve(answer(spec, args));
         });
       };
     }
@@ -187,20 +339,21 @@
     // namespace cost more than the rest of a call. Each getter belongs to its
     // call, so a namespace first read from a facade kept past its call still
     // refuses to run, and reads through a proxy or a derived object work.
-    const namespaceNames = ObjectKeys(HOST_MEMBERS);
+    const namespaceNames = ObjectKeys(TREE);
 
-    function makeNamespace(callId, ns) {
+    function makeNamespace(callId, node) {
       const group = ObjectCreate(null);
-      const names = HOST_MEMBERS[ns];
+      const names = ObjectKeys(node);
       for (let j = 0; j < names.length; j++) {
-        group[names[j]] = member(callId, `${ns}.${names[j]}`);
+        const child = node[names[j]];
+        group[names[j]] = isSpec(child) ? member(callId, child) : makeNamespace(callId, child);
       }
       return ObjectFreeze(group);
     }
 
     function makeHostApi(callId, spec) {
       const api = ObjectCreate(null);
-      api.version = 12;
+      api.version = API.version;
       api.interactionMode = spec.interactionMode || "non_interactive";
       const built = ObjectCreate(null);
       for (let i = 0; i < namespaceNames.length; i++) {
@@ -208,7 +361,7 @@
         ObjectDefineProperty(api, ns, {
           __proto__: null,
           enumerable: true,
-          get: () => built[ns] || (built[ns] = makeNamespace(callId, ns)),
+          get: () => built[ns] || (built[ns] = makeNamespace(callId, TREE[ns])),
         });
       }
       return ObjectFreeze(api);
@@ -218,7 +371,7 @@
       const hostApi = makeHostApi(callId, spec);
       const runtime = ObjectCreate(null);
       runtime.hostApi = hostApi;
-      runtime.hostApiVersion = 12;
+      runtime.hostApiVersion = API.version;
       runtime.invocationMode = spec.invocationMode || "non-interactive";
       runtime.debugMode = !!spec.debugMode;
       runtime.workflowId = spec.workflowId || "";
@@ -241,7 +394,7 @@
 
     function makeBundleReader(callId, spec) {
       const reader = ObjectCreate(null);
-      const call = (op) => member(callId, `bundle.${op}`);
+      const call = (op) => member(callId, { path: `bundle.${op}` });
       const bound = (op) => {
         const f = call(op);
         return (...args) => f(spec.id, ...args);
@@ -259,8 +412,8 @@
 
     function makeResultContext(callId, spec, reader) {
       const context = spec.data;
-      const resolve = member(callId, "result.resolveArtifact");
-      const resolveBytes = member(callId, "result.resolveArtifactBytes");
+      const resolve = member(callId, { path: "result.resolveArtifact" });
+      const resolveBytes = member(callId, { path: "result.resolveArtifactBytes" });
       const resolveArtifact = (options) => resolve(spec.id, options);
       put(context, "bundleReader", reader);
       put(context, "resolveArtifact", resolveArtifact);
@@ -374,4 +527,4 @@
 
     return ObjectFreeze({ animate, finish, btoa, atob });
   };
-})();
+})

@@ -121,12 +121,20 @@ export interface Page {
 
 export interface AttachmentItem {
   ref: PortableItemRef;
-  parentRef?: PortableItemRef;
-  title?: string;
-  filename?: string;
-  contentType?: string;
-  createdAt?: string;
-  file: { state: "available" | "missing" | "not_applicable"; path?: string };
+  parentRef: PortableItemRef | null;
+  revision: string;
+  title: string;
+  filename: string | null;
+  contentType: string | null;
+  charset: string | null;
+  url: string | null;
+  linkMode: "stored_file" | "stored_url" | "linked_file" | "linked_url" | "embedded_image";
+  role: "ordinary" | "note_image" | "note_payload";
+  createdAt: string;
+  file:
+    | { state: "available"; path: string; sizeBytes: number; modifiedAt: null }
+    | { state: "missing" }
+    | { state: "not_applicable" };
 }
 
 export interface ItemDetail {
@@ -176,7 +184,16 @@ export interface FileListing {
 export interface WriteOutcome<T = Record<string, unknown>> {
   outcome: "committed" | "unchanged" | string;
   result?: T;
-  receipt?: { operationId: string };
+  receipt?: {
+    schema: "zotero-agents.mutation-receipt.v1";
+    receiptId: string;
+    operationId: string;
+    operation: string;
+    outcome: "committed" | "unchanged";
+    committedAt: string;
+    effectDigest: string;
+    changes: { entity: { kind: string; ref: PortableItemRef }; effect: "created" | "updated" | "deleted" | "unchanged"; before: unknown; after: unknown }[];
+  };
   attempt?: { error?: { message: string } };
 }
 
@@ -216,66 +233,143 @@ export interface WorkflowHostError extends Error {
   details: Record<string, unknown>;
 }
 
+/** A host read whose shape the fixture decides (`hostAnswers`). */
+export type FixtureAnswer = Promise<unknown>;
+
+/** One page of a paged library read. */
+export interface PageInfo {
+  limit: number;
+  total: number | null;
+  returned: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** A regular item's summary (`listItems`, `traverseItems` batches). */
+export interface RegularSummary {
+  ref: PortableItemRef;
+  kind: "regular";
+  itemType: string;
+  title: string;
+  parentRef: null;
+  state: "active" | "trashed";
+  revision: string;
+  tags: string[];
+  collectionRefs: PortableItemRef[];
+  creators: CanonicalCreator[];
+  date: string;
+  year: string | null;
+  publicationTitle: string;
+}
+
+export type CanonicalCreator =
+  | { representation: "two_field"; creatorType: string; firstName: string; lastName: string }
+  | { representation: "single_field"; creatorType: string; name: string };
+
+/** The archive `archive.withExtractedZip` hands its callback, readable until the callback settles. */
+export interface ExtractedArchive {
+  readonly rootPath: string;
+  readonly entries: readonly string[];
+  resolvePath(name: string): string;
+  readText(name: string): Promise<string>;
+  readBytes(name: string): Promise<Uint8Array>;
+  measureEntries(names: string[]): Promise<ArchiveMeasure>;
+}
+
+export interface ArchiveMeasure {
+  files: Record<string, { sizeBytes: number; sha256: string }>;
+  totalEntries: number;
+  totalBytes: number;
+}
+
+export type ArchiveEntry = {
+  name: string;
+  content: { kind: "file"; sourcePath: string } | { kind: "text"; text: string } | { kind: "bytes"; bytes: Uint8Array };
+};
+
+/** Host API version 12, as the reference host declares it (`js/host-api.json`). */
 export interface HostApi {
   readonly version: 12;
   readonly interactionMode: "interactive" | "non_interactive";
+  addon: {
+    /** Synchronous. */
+    getConfig(): { addonName: string; addonRef: string; addonVersion: string };
+  };
+  environment: {
+    /** Synchronous. */
+    getInfo(): { zoteroVersion: string; platform: "win32" | "darwin" | "linux" | "unknown"; locale: string };
+  };
+  context: {
+    /** Synchronous; throws `interaction_required` in non-interactive runs. */
+    getCurrentView(): unknown;
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    getSelectedItems(page?: Page): Promise<unknown>;
+  };
   library: {
+    listItems(input?: {
+      libraryId?: number;
+      collectionRef?: PortableItemRef;
+      tag?: string;
+      itemType?: string;
+      query?: string;
+      limit?: number;
+      cursor?: string;
+    }): Promise<PageInfo & { items: RegularSummary[]; totalScanned: number; criteria: Record<string, unknown> }>;
+    traverseItems(
+      input: { scope: "top-level-regular"; pageSize?: number; maxItems?: number; maxPages?: number } & Record<string, unknown>,
+      control: unknown,
+      onBatch: (batch: { batchIndex: number; items: (RegularSummary & { tagDigest: string })[] }) => unknown,
+    ): Promise<{ outcome: "completed" | "resource_limited" | "canceled"; visitedItems: number; visitedBatches: number } & Record<string, unknown>>;
+    withItemSnapshot(
+      request: { libraryId: number; batchSize?: number },
+      control: { signal?: unknown },
+      onBatch: (batch: { snapshotId: string; batchIndex: number; items: RegularSummary[] }) => unknown,
+    ): Promise<{ outcome: "completed" | "canceled" } & Record<string, unknown>>;
+    listCollections(input?: { libraryId?: number; limit?: number; cursor?: string }): Promise<PageInfo & { collections: unknown[] }>;
+    listSavedSearches(input?: { libraryId?: number; limit?: number; cursor?: string }): Promise<PageInfo & { savedSearches: unknown[] }>;
     getItemDetail(ref: PortableItemRef): Promise<ItemDetail>;
-    getItemAttachments(
-      ref: PortableItemRef,
-      page?: Page,
-    ): Promise<{ attachments: AttachmentItem[]; hasMore: boolean; nextCursor?: string }>;
-    getItemNotes(
-      ref: PortableItemRef,
-      page?: Page,
-    ): Promise<{ notes: { ref: PortableItemRef; title?: string }[]; hasMore: boolean; nextCursor?: string }>;
+    getItemNotes(ref: PortableItemRef, page?: Page): Promise<PageInfo & { notes: NoteSummary[] }>;
     /** `format` is required, as on the reference host. */
     getNoteDetail(ref: PortableItemRef, options: { format: "html" | "text" }): Promise<NoteDetail>;
+    listNotePayloads(ref: PortableItemRef, page?: Page): Promise<PageInfo & { payloads: unknown[] }>;
+    getNotePayload(ref: PortableItemRef, options: { payloadType: string }): Promise<{ summary: unknown; value: unknown }>;
+    getItemAttachments(ref: PortableItemRef, page?: Page): Promise<PageInfo & { attachments: AttachmentItem[] }>;
+    listAnnotations(ref: PortableItemRef, page?: Page): Promise<PageInfo & { annotations: unknown[] }>;
+    exportPortableItems(refs: PortableItemRef[]): Promise<
+      { schema: "zotero-agents.portable-regular-item.v1"; itemType: string; fields: Record<string, string>; creators: CanonicalCreator[]; tags: string[] }[]
+    >;
   };
   metadata: {
     translateIdentifier(query: { type: string; value: string }): Promise<{
-      outcome: "matched" | "ambiguous" | string;
+      outcome: "matched" | "ambiguous" | "not_found" | string;
       item?: Record<string, unknown>;
       evidence?: unknown;
       reason?: string;
     }>;
   };
-  file: {
-    readText(path: string): Promise<string>;
-    readBytes(path: string): Promise<Uint8Array>;
-    exists(path: string): Promise<boolean>;
-    stat(path: string): Promise<FileStat>;
-    list(request: { path: string; recursive?: boolean; maxDepth?: number }): Promise<FileListing>;
-    writeText(path: string, content: string): Promise<void>;
-    makeDirectory(request: { path: string }): Promise<void>;
-    copy(request: { sourcePath: string; targetPath: string; overwrite?: boolean }): Promise<void>;
-    move(request: { sourcePath: string; targetPath: string; overwrite?: boolean }): Promise<void>;
-    remove(request: { path: string; recursive?: boolean; missing?: "error" | "ignore" }): Promise<{ removed: boolean }>;
-  };
-  notes: {
-    create(request: {
-      operationId: string;
-      parentRef: PortableItemRef;
-      content: HtmlContent;
-    }): Promise<WriteOutcome<{ note: { ref: PortableItemRef; parentRef: PortableItemRef } }>>;
-    updateContent(request: {
-      operationId: string;
-      noteRef: PortableItemRef;
-      content: HtmlContent;
-    }): Promise<WriteOutcome<{ note: { ref: PortableItemRef } }>>;
-    remove(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    upsertPayload(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
+  mutations: {
+    /** Takes no `operationId`. */
+    preview(request: { operation: string } & Record<string, unknown>): Promise<{
+      schema: "zotero-agents.mutation-preview.v1";
+      operation: string;
+      outcome: "would_change" | "unchanged";
+      plan: Record<string, unknown>;
+      token: { value: string };
+    }>;
+    execute(request: { operation: string; operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
+    getOperation(request: { operationId: string }): Promise<{ state: "settled"; result: WriteOutcome } | { state: "running" | "unavailable" }>;
   };
   managedNotes: {
     writeCustom(request: {
       operationId: string;
-      target: { kind: "create"; parentRef: PortableItemRef };
+      target: { kind: "create"; parentRef: PortableItemRef } | { kind: "update"; noteRef: PortableItemRef };
       content: { title: string; markdown: string };
-    }): Promise<WriteOutcome<{ note: { ref: PortableItemRef; parentRef: PortableItemRef } }>>;
+    }): Promise<WriteOutcome<{ note: NoteDetail }>>;
     writeConversation(request: {
       operationId: string;
-      target: { kind: "create"; parentRef: PortableItemRef };
-    } & Record<string, unknown>): Promise<WriteOutcome>;
+      target: { kind: "create"; parentRef: PortableItemRef } | { kind: "update"; noteRef: PortableItemRef };
+      content: { title: string; markdown: string };
+    }): Promise<WriteOutcome<{ note: NoteDetail }>>;
   };
   literatureArtifacts: {
     applyAnalysis(request: {
@@ -287,11 +381,36 @@ export interface HostApi {
       citationAnalysis?: unknown;
       compactCitationSnippets?: boolean;
       matchingMetadata?: unknown;
-    }): Promise<WriteOutcome>;
-    upsertDigest(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    upsertReferences(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    upsertCitationAnalysis(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    upsertScore(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
+    }): Promise<WriteOutcome<{ notes: NoteDetail[] }>>;
+    upsertDigest(request: { operationId: string; parentRef: PortableItemRef; markdown: string }): Promise<WriteOutcome<{ note: NoteDetail }>>;
+    upsertReferences(request: { operationId: string; parentRef: PortableItemRef; references: unknown }): Promise<WriteOutcome<{ note: NoteDetail }>>;
+    upsertCitationAnalysis(request: { operationId: string; parentRef: PortableItemRef; citationAnalysis: unknown }): Promise<WriteOutcome<{ note: NoteDetail }>>;
+    upsertScore(request: { operationId: string; parentRef: PortableItemRef; score: unknown }): Promise<WriteOutcome<{ note: NoteDetail }>>;
+  };
+  notes: {
+    /** `placement: {kind: "child", parentRef}` as on the reference host, or the contract's `parentRef`. */
+    create(request: {
+      operationId: string;
+      placement?: { kind: "child"; parentRef: PortableItemRef };
+      parentRef?: PortableItemRef;
+      content: HtmlContent | { format: "text"; value: string };
+      initialTags?: string[];
+    }): Promise<WriteOutcome<{ note: NoteResult }>>;
+    updateContent(request: {
+      operationId: string;
+      noteRef: PortableItemRef;
+      content: HtmlContent | { format: "text"; value: string };
+    }): Promise<WriteOutcome<{ note: NoteResult }>>;
+    remove(request: { operationId: string; noteRef: PortableItemRef; disposition: "permanent" }): Promise<WriteOutcome<{ noteRef: PortableItemRef; outcome: "permanently_deleted" }>>;
+    upsertPayload(request: {
+      operationId: string;
+      noteRef: PortableItemRef;
+      payload: { payloadType: string; noteKind: string; schemaVersion: string; format: "json" | "markdown" | "text"; value: unknown };
+    }): Promise<WriteOutcome<{ note: NoteSummary; payload: unknown; outcome: "created" | "replaced" | "unchanged" }>>;
+  };
+  images: {
+    /** Answered from the fixture (`hostAnswers`). */
+    prepareForNoteEmbedding(input: Record<string, unknown>): FixtureAnswer;
   };
   attachments: {
     create(request: {
@@ -299,34 +418,173 @@ export interface HostApi {
       placement: { kind: "child"; parentRef: PortableItemRef };
       source:
         | { kind: "linked_file"; path: string }
-        | { kind: "stored_file"; main: { source: unknown; targetFilename?: string }; companions?: unknown[] }
+        | { kind: "stored_file"; main: { source: { kind: "local_path"; path: string } | { kind: "resource"; resourceRef: unknown }; targetFilename?: string }; companions?: unknown[] }
         | { kind: "linked_url"; url: string }
         | { kind: "stored_url"; url: string };
-      metadata: { title: string; contentType: string } & Record<string, unknown>;
-    }): Promise<WriteOutcome<{ attachment: { ref: PortableItemRef; parentRef: PortableItemRef } }>>;
-    replaceFile(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    updateMetadata(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    move(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    remove(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
+      metadata?: { title?: string; contentType?: string; charset?: string } & Record<string, unknown>;
+    }): Promise<WriteOutcome<{ attachment: AttachmentItem }>>;
+    updateMetadata(request: {
+      operationId: string;
+      attachmentRef: PortableItemRef;
+      patch: { title?: string | null; url?: string | null; contentType?: string | null; charset?: string | null };
+    }): Promise<WriteOutcome<{ attachment: AttachmentItem }>>;
+    replaceFile(request: { operationId: string; attachmentRef: PortableItemRef; source: Record<string, unknown> }): Promise<WriteOutcome<{ attachment: AttachmentItem; outcome: "replaced" | "unchanged" }>>;
+    move(request: { operationId: string; attachmentRef: PortableItemRef; placement: { kind: "child"; parentRef: PortableItemRef } }): Promise<WriteOutcome<{ attachment: AttachmentItem; outcome: "moved" | "unchanged" }>>;
+    remove(request: { operationId: string; attachmentRef: PortableItemRef; disposition: "permanent" }): Promise<WriteOutcome<{ attachmentRef: PortableItemRef; outcome: "permanently_deleted" }>>;
+  };
+  bibliography: {
+    /** Answered from the fixture (`hostAnswers`). */
+    listFormats(control?: unknown): FixtureAnswer;
+    /** Answered from the fixture (`hostAnswers`). */
+    render(input: Record<string, unknown>): FixtureAnswer;
+  };
+  researchBundles: {
+    /** Answered from the fixture (`hostAnswers`). */
+    materializePapers(input: Record<string, unknown>): FixtureAnswer;
+    /** Answered from the fixture (`hostAnswers`). */
+    importPapers(input: Record<string, unknown>): FixtureAnswer;
   };
   statusTags: {
+    /** Synchronous; a frozen `{key: "status:key"}` map of the five built-in keys. */
+    getPolicy(): Readonly<Record<StatusKey, string>>;
     transition(request: {
       operationId: string;
       itemRef: PortableItemRef;
       expectedRevision?: number;
       add?: StatusKey[];
       remove?: StatusKey[];
-    }): Promise<WriteOutcome>;
+    }): Promise<WriteOutcome<{ itemRef: PortableItemRef; added: string[]; removed: string[]; unchanged: string[]; revision: string }>>;
   };
-  mutations: {
-    preview(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    execute(request: { operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
-    getOperation(request: Record<string, unknown>): Promise<WriteOutcome>;
-  };
-  context: {
+  file: {
+    readText(path: string): Promise<string>;
+    writeText(path: string, content: string): Promise<void>;
+    readBytes(path: string): Promise<Uint8Array>;
+    writeBytes(path: string, bytes: Uint8Array | ArrayBuffer): Promise<void>;
+    copy(request: { sourcePath: string; targetPath: string; overwrite?: boolean }): Promise<void>;
+    exists(path: string): Promise<boolean>;
+    makeDirectory(request: { path: string; recursive?: boolean }): Promise<void>;
+    materializeWorkflowInputFile(request: {
+      key: string;
+      fileName?: string;
+      content: { kind: "text"; text: string } | { kind: "bytes"; bytes: Uint8Array };
+    }): Promise<{ path: string; sizeBytes: number; sha256: string }>;
+    /** Synchronous. */
+    getTempDirectoryPath(): string;
     /** Rejects with `interaction_required` in non-interactive runs. */
-    getSelectedItems(page?: Page): Promise<never>;
+    pickDirectory(options?: unknown): Promise<unknown>;
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    pickFile(options?: unknown): Promise<unknown>;
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    pickSaveFile(options?: unknown): Promise<unknown>;
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    pickFiles(options?: unknown): Promise<unknown>;
+    stat(path: string): Promise<FileStat>;
+    list(request: { path: string; recursive?: boolean; maxDepth?: number }): Promise<FileListing>;
+    move(request: { sourcePath: string; targetPath: string; overwrite?: boolean }): Promise<void>;
+    remove(request: { path: string; recursive?: boolean; missing?: "error" | "ignore" }): Promise<{ removed: boolean }>;
   };
+  archive: {
+    measureEntries(input: { entries: ArchiveEntry[] }): Promise<ArchiveMeasure>;
+    writeZipAtomic(input: { targetPath: string; entries: ArchiveEntry[] }): Promise<ArchiveMeasure & { targetPath: string }>;
+    withExtractedZip<T>(input: { sourcePath: string }, control: unknown, callback: (archive: ExtractedArchive) => T | Promise<T>): Promise<T>;
+  };
+  resources: {
+    /** Synchronous; `null` unless the fixture answers it. */
+    getInput(key?: string): unknown;
+    /** Synchronous; `[]` unless the fixture answers it. */
+    getInputs(): unknown[];
+    /** Answered from the fixture (`hostAnswers`). */
+    get(input: unknown): FixtureAnswer;
+    /** Answered from the fixture (`hostAnswers`). */
+    materializeFile(input: unknown): FixtureAnswer;
+    /** Answered from the fixture (`hostAnswers`). */
+    allocateOutput(input: unknown): FixtureAnswer;
+    /** Answered from the fixture (`hostAnswers`). */
+    publishOutput(input: unknown): FixtureAnswer;
+    /** Synchronous; `[]` unless the fixture answers it. */
+    listOutputs(): unknown[];
+  };
+  clipboard: {
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    readText(): Promise<string>;
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    writeText(text: string): Promise<void>;
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    hasText(): Promise<boolean>;
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    clear(): Promise<void>;
+  };
+  editor: {
+    /** Rejects with `interaction_required` in non-interactive runs. */
+    openSession(input: unknown): Promise<unknown>;
+  };
+  notifications: {
+    /** Synchronous; throws `interaction_required` in non-interactive runs (and logs a warning). */
+    toast(input: { text: string; type?: "default" | "success" | "error" }): void;
+  };
+  logging: {
+    /** Synchronous; a line of the hook's log. */
+    appendRuntimeLog(input: {
+      level: "debug" | "info" | "warn" | "error";
+      stage: string;
+      message: string;
+      operation?: string;
+      phase?: string;
+      details?: unknown;
+    }): void;
+  };
+  /** Every member is answered from the fixture (`hostAnswers`). */
+  synthesis: {
+    workflowApply: {
+      applyLiteratureDigest(input: unknown): FixtureAnswer;
+      applyTopicPlan(input: unknown): FixtureAnswer;
+      applyTopicSynthesisResult(input: unknown): FixtureAnswer;
+    };
+    topics: {
+      getReport(input: unknown): FixtureAnswer;
+    };
+    artifacts: {
+      readPaperArtifacts(input: unknown): FixtureAnswer;
+    };
+    tags: {
+      loadVocabulary(input?: unknown): FixtureAnswer;
+      saveVocabulary(input: unknown): FixtureAnswer;
+      exportVocabularyForRegulator(input?: unknown): FixtureAnswer;
+      listStagedSuggestions(input?: unknown): FixtureAnswer;
+      stageSuggestions(input: unknown): FixtureAnswer;
+      promoteStagedSuggestions(input: unknown): FixtureAnswer;
+      discardStagedSuggestions(input: unknown): FixtureAnswer;
+      withAuditRun(input: unknown, control?: unknown, callback?: unknown): FixtureAnswer;
+      acknowledgeRegulation(input: unknown): FixtureAnswer;
+    };
+  };
+}
+
+/** A note as `notes.create` and `notes.updateContent` answer it. */
+export interface NoteResult {
+  id?: number;
+  key: string;
+  libraryId: number;
+  title: string;
+  html: string;
+  text: string;
+  textExcerpt: string;
+  textLength: number;
+  htmlLength: number;
+  parent?: { key: string };
+  ref: PortableItemRef;
+  revision: string;
+}
+
+/** A note's summary (`getItemNotes`, note details). */
+export interface NoteSummary {
+  ref: PortableItemRef;
+  parentRef: PortableItemRef | null;
+  title: string;
+  textExcerpt: string;
+  textLength: number;
+  htmlLength: number;
+  revision: string;
 }
 
 /** The cancellation signal of one hook run; aborted once the hook returned. */

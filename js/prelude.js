@@ -210,6 +210,12 @@
     };
   }
 
+  // A line of the hook's log from the Host API (`logging.appendRuntimeLog`).
+  function runtimeLog(level, message) {
+    if (!logsOpen) return;
+    logsOpen = op_hookrun_log(LEVELS[level] === undefined ? LEVELS.log : LEVELS[level], `${message}`);
+  }
+
   const consoleObject = ObjectCreate(null);
   consoleObject.debug = makeLogger(LEVELS.debug);
   consoleObject.trace = consoleObject.debug;
@@ -433,7 +439,7 @@
       structuredClone: ops.op_structured_clone,
     });
     detachPrepareStackTrace();
-    facade = makeFacade(hostCall, { __proto__: null, put, promiseThen });
+    facade = makeFacade(hostCall, { __proto__: null, put, promiseThen, log: runtimeLog });
     if (config.deterministic) {
       installDeterminism(config.deterministic.nowMs, config.deterministic.seed);
     }

@@ -159,18 +159,15 @@ fn declared_types_match_what_the_runtime_passes() {
         "HookRuntime fields"
     );
 
-    let (host_fields, host_members) = declared("HostApi");
+    // The members of each namespace are checked against the declaration in
+    // tests/host_api.rs.
+    let (host_fields, _) = declared("HostApi");
     let passed = shape["hostApi"].as_object().unwrap();
     let mut passed_names: Vec<&String> = passed.keys().collect();
     passed_names.sort();
     let mut declared_names: Vec<&String> = host_fields.iter().collect();
     declared_names.sort();
-    assert_eq!(passed_names, declared_names, "HostApi members");
-    for (namespace, members) in host_members {
-        let mut members = members;
-        members.sort();
-        assert_eq!(passed[&namespace], json!(members), "hostApi.{namespace}");
-    }
+    assert_eq!(passed_names, declared_names, "HostApi namespaces");
 }
 
 #[test]

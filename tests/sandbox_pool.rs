@@ -229,7 +229,7 @@ fn a_pooled_run_reuses_the_runtime_of_the_previous_run() {
             world: HostWorld::from_selection(&selection),
             selection: selection.clone(),
             settings: Settings::default(),
-            identifiers: Default::default(),
+            answers: Default::default(),
         };
         let report = run(&workflow, input, &mut NoResults, &options);
         assert!(report.ok(), "{:?}", report.errors);

@@ -1,78 +1,24 @@
 //! Host writes, recorded instead of performed.
 //!
-//! Every write member a hook calls (`notes.*`, `attachments.*`,
-//! `statusTags.transition`, `literatureArtifacts.*`, `managedNotes.*`,
-//! `mutations.*`, and the file writes) is checked for the arguments the contract
-//! requires, recorded as an [`Effect`] in call order, and answered with a
-//! synthetic `committed` outcome. Writes are idempotent by `operationId`: an id
-//! repeated with the same member and the same request replays the first outcome and
-//! records nothing new; repeated with another member or request it fails with the
-//! reference host's `conflict` error (`idempotency_conflict`), the first write stays
-//! bound to the id, and the refused attempt is recorded as an effect with an `error`.
+//! Every write member a hook calls (the `write` and `file-write` members of
+//! `js/host-api.json`) is recorded as an [`Effect`] in call order, with the reply
+//! the hook got. Library writes are idempotent by `operationId`: an id repeated
+//! with the same member and the same request replays the first reply and records
+//! nothing new; repeated with another member or request it fails with the
+//! reference host's `conflict` error (`idempotency_conflict`), the first write
+//! stays bound to the id, and the refused attempt is recorded as an effect with
+//! an `error`. What a write changes and answers is worked out by the host world
+//! (`crate::host::world`); this log keeps the order, the bindings and the limit.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
+use crate::host::api::{Answer, host_api};
 use crate::sandbox::HostError;
-
-/// Write members of the Host API, with whether they take an `operationId`.
-const WRITE_MEMBERS: &[(&str, bool)] = &[
-    ("notes.create", true),
-    ("notes.updateContent", true),
-    ("notes.remove", true),
-    ("notes.upsertPayload", true),
-    ("managedNotes.writeCustom", true),
-    ("managedNotes.writeConversation", true),
-    ("literatureArtifacts.applyAnalysis", true),
-    ("literatureArtifacts.upsertDigest", true),
-    ("literatureArtifacts.upsertReferences", true),
-    ("literatureArtifacts.upsertCitationAnalysis", true),
-    ("literatureArtifacts.upsertScore", true),
-    ("attachments.create", true),
-    ("attachments.replaceFile", true),
-    ("attachments.updateMetadata", true),
-    ("attachments.move", true),
-    ("attachments.remove", true),
-    ("statusTags.transition", true),
-    ("mutations.preview", false),
-    ("mutations.execute", true),
-    ("mutations.getOperation", false),
-    ("file.writeText", false),
-    ("file.makeDirectory", false),
-    ("file.copy", false),
-    ("file.move", false),
-    ("file.remove", false),
-];
-
-/// Fields `literatureArtifacts.applyAnalysis` accepts; anything else is refused.
-const APPLY_ANALYSIS_FIELDS: &[&str] = &[
-    "operationId",
-    "parentRef",
-    "digest",
-    "score",
-    "references",
-    "citationAnalysis",
-    "compactCitationSnippets",
-    "matchingMetadata",
-];
-
-/// Status tag keys `statusTags.transition` accepts.
-const STATUS_KEYS: &[&str] = &[
-    "need-metadata-curation",
-    "need-fulltext",
-    "need-markdown",
-    "need-analysis",
-    "need-deep-reading",
-];
-
-/// Whether `member` is a write the recorder handles.
-pub fn is_write(member: &str) -> bool {
-    WRITE_MEMBERS.iter().any(|(m, _)| *m == member)
-}
 
 /// One recorded write.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -190,47 +136,87 @@ impl EffectLog {
         }
     }
 
-    /// Validates and records a write; returns the synthetic reply.
-    pub fn record(
+    /// How many items the run's writes created so far (the last `NEW…` key's number).
+    pub fn created(&self) -> u64 {
+        self.created
+    }
+
+    /// Notes that the run's writes have created items up to number `created`.
+    pub fn set_created(&mut self, created: u64) {
+        self.created = self.created.max(created);
+    }
+
+    /// The reply a write bound to `operation_id` got, if any.
+    pub fn bound(&self, operation_id: &str) -> Option<&Value> {
+        self.bindings.get(operation_id).map(|b| &b.reply)
+    }
+
+    /// The `operationId` a library write's request must carry: `Ok(None)` for
+    /// members that take none (file writes).
+    pub fn operation_id(member: &str, args: &Value) -> Result<Option<String>, HostError> {
+        let takes = host_api()
+            .member(member)
+            .is_some_and(|m| m.answer == Answer::Write);
+        if !takes {
+            return Ok(None);
+        }
+        args.pointer("/0/operationId")
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty() && s.chars().count() <= 128)
+            .map(|id| Some(id.to_string()))
+            .ok_or_else(|| {
+                let mut error = HostError::workflow(
+                    "invalid_request",
+                    format!("{member}: invalid request (missing_field: operationId)"),
+                    json!({"reason": "missing_field", "field": "operationId", "operation": member}),
+                );
+                error.name = "ZoteroHostCapabilityError".into();
+                error
+            })
+    }
+
+    /// The reply of a write repeating the one `operation_id` is bound to, or the
+    /// `conflict` error (recorded as a refused attempt) when it is bound to another;
+    /// `Ok(None)` for an id not bound yet.
+    pub fn replay(
+        &mut self,
+        site: &CallSite,
+        member: &str,
+        args: &Value,
+        operation_id: &str,
+    ) -> Result<Option<Value>, HostError> {
+        let request = args.get(0).cloned().unwrap_or(Value::Null);
+        let Some(bound) = self.bindings.get(operation_id) else {
+            return Ok(None);
+        };
+        if bound.member == member && bound.request == request {
+            return Ok(Some(bound.reply.clone()));
+        }
+        let error = conflict();
+        self.push(
+            site,
+            member,
+            args.clone(),
+            Value::Null,
+            Some(error.to_json()),
+        );
+        Err(error)
+    }
+
+    /// Records a write and the reply it got, binding `operation_id` to it; fails
+    /// with [`HostError::write_limit`] when it would pass the run's write limit.
+    pub fn commit(
         &mut self,
         site: &CallSite,
         member: &str,
         args: Value,
-    ) -> Result<Value, HostError> {
-        let takes_operation = WRITE_MEMBERS
-            .iter()
-            .find(|(m, _)| *m == member)
-            .map(|(_, op)| *op)
-            .ok_or_else(|| unsupported(member))?;
-        let request = args.get(0).cloned().unwrap_or(Value::Null);
-        let operation_id = if takes_operation {
-            let id = request
-                .get("operationId")
-                .and_then(Value::as_str)
-                .filter(|s| !s.trim().is_empty())
-                .ok_or_else(|| invalid(member, "missing_field", "operationId"))?;
-            Some(id.to_string())
-        } else {
-            None
-        };
-        // The request is validated before the id is looked up, as on the reference
-        // host; a replay or a conflict takes no new item key.
-        let created = self.created;
-        let result = self.reply(member, &request, &args)?;
-        if let Some(bound) = operation_id.as_ref().and_then(|id| self.bindings.get(id)) {
-            self.created = created;
-            if bound.member == member && bound.request == request {
-                return Ok(bound.reply.clone());
-            }
-            let error = conflict();
-            self.push(site, member, args, Value::Null, Some(error.to_json()));
-            return Err(error);
-        }
+        operation_id: Option<String>,
+        reply: Value,
+    ) -> Result<(), HostError> {
         let size = json_len(&args);
         let before = self.written.fetch_add(size, Ordering::Relaxed);
         if before + size > self.max_write_bytes {
             self.written.fetch_sub(size, Ordering::Relaxed);
-            self.created = created;
             self.limit_reached = true;
             return Err(HostError::write_limit(
                 member,
@@ -241,13 +227,18 @@ impl EffectLog {
         if let Some(id) = operation_id {
             let binding = Binding {
                 member: member.to_string(),
-                request,
-                reply: result.clone(),
+                request: args.get(0).cloned().unwrap_or(Value::Null),
+                reply: reply.clone(),
             };
             self.bindings.insert(id, binding);
         }
-        self.push(site, member, args, result.clone(), None);
-        Ok(result)
+        self.push(site, member, args, reply, None);
+        Ok(())
+    }
+
+    /// Records a call the host refused with `error`.
+    pub fn refused(&mut self, site: &CallSite, member: &str, args: Value, error: Value) {
+        self.push(site, member, args, Value::Null, Some(error));
     }
 
     fn push(
@@ -268,117 +259,6 @@ impl EffectLog {
             error,
         });
     }
-
-    fn reply(&mut self, member: &str, request: &Value, args: &Value) -> Result<Value, HostError> {
-        let committed = |result: Value| {
-            let mut reply = Map::new();
-            reply.insert("outcome".into(), json!("committed"));
-            reply.insert("result".into(), result);
-            if let Some(id) = request.get("operationId") {
-                reply.insert("receipt".into(), json!({"operationId": id}));
-            }
-            Value::Object(reply)
-        };
-        Ok(match member {
-            "notes.create" => {
-                let parent = portable_ref(member, request, "parentRef")?;
-                html_content(member, request)?;
-                committed(json!({"note": {"ref": self.new_ref(&parent), "parentRef": parent}}))
-            }
-            "notes.updateContent" => {
-                let note = portable_ref(member, request, "noteRef")?;
-                html_content(member, request)?;
-                committed(json!({"note": {"ref": note}}))
-            }
-            "managedNotes.writeCustom" | "managedNotes.writeConversation" => {
-                let target = request.get("target").cloned().unwrap_or(Value::Null);
-                let parent = portable_ref(member, &target, "parentRef")?;
-                committed(json!({"note": {"ref": self.new_ref(&parent), "parentRef": parent}}))
-            }
-            "literatureArtifacts.applyAnalysis" => {
-                if let Some(obj) = request.as_object()
-                    && let Some(extra) = obj
-                        .keys()
-                        .find(|k| !APPLY_ANALYSIS_FIELDS.contains(&k.as_str()))
-                {
-                    return Err(HostError::workflow(
-                        "invalid_request",
-                        format!("{member}: unknown field {extra}"),
-                        json!({"reason": "invalid_schema", "field": member, "operation": member}),
-                    ));
-                }
-                let parent = portable_ref(member, request, "parentRef")?;
-                committed(json!({"parentRef": parent}))
-            }
-            "attachments.create" => {
-                let placement = request.get("placement").cloned().unwrap_or(Value::Null);
-                let parent = portable_ref(member, &placement, "parentRef")?;
-                let source_kind = request.pointer("/source/kind").and_then(Value::as_str);
-                if !matches!(
-                    source_kind,
-                    Some("linked_file" | "stored_file" | "linked_url" | "stored_url")
-                ) {
-                    return Err(invalid(member, "invalid_value", "source.kind"));
-                }
-                committed(
-                    json!({"attachment": {"ref": self.new_ref(&parent), "parentRef": parent}}),
-                )
-            }
-            "statusTags.transition" => {
-                let item = portable_ref(member, request, "itemRef")?;
-                for list in ["add", "remove"] {
-                    let keys = request
-                        .get(list)
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
-                    if keys
-                        .iter()
-                        .any(|k| !k.as_str().is_some_and(|k| STATUS_KEYS.contains(&k)))
-                    {
-                        return Err(invalid(member, "unsupported_value", list));
-                    }
-                }
-                committed(json!({
-                    "itemRef": item,
-                    "add": request.get("add").cloned().unwrap_or(json!([])),
-                    "remove": request.get("remove").cloned().unwrap_or(json!([])),
-                }))
-            }
-            "file.writeText" => {
-                file_path(member, args.get(0))?;
-                Value::Null
-            }
-            "file.makeDirectory" | "file.remove" => {
-                file_path(member, request.get("path"))?;
-                if member == "file.remove" {
-                    json!({"removed": true})
-                } else {
-                    Value::Null
-                }
-            }
-            "file.copy" | "file.move" => {
-                file_path(member, request.get("sourcePath"))?;
-                file_path(member, request.get("targetPath"))?;
-                Value::Null
-            }
-            _ => committed(json!({})),
-        })
-    }
-
-    /// A new synthetic item ref in the parent's library: `NEW00001`, `NEW00002`, …
-    fn new_ref(&mut self, parent: &Value) -> Value {
-        self.created += 1;
-        json!({"libraryId": parent["libraryId"], "key": format!("NEW{:05}", self.created)})
-    }
-}
-
-fn unsupported(member: &str) -> HostError {
-    HostError::workflow(
-        "unsupported_operation",
-        format!("{member} is not supported by this host"),
-        json!({"memberOrOperation": member, "reason": "not_supported"}),
-    )
 }
 
 /// The bytes `value` takes as JSON, counted without building the text.
@@ -411,60 +291,6 @@ fn conflict() -> HostError {
     error
 }
 
-fn invalid(member: &str, reason: &str, field: &str) -> HostError {
-    HostError::workflow(
-        "invalid_request",
-        format!("{member}: invalid request ({reason}: {field})"),
-        json!({"reason": reason, "field": field, "operation": member}),
-    )
-}
-
-/// `request[field]` as a complete portable ref `{libraryId ≥ 1, key}`.
-fn portable_ref(member: &str, request: &Value, field: &str) -> Result<Value, HostError> {
-    let value = request
-        .get(field)
-        .ok_or_else(|| invalid(member, "missing_field", field))?;
-    let complete = value.as_object().is_some_and(|o| {
-        o.len() == 2
-            && o.get("libraryId")
-                .and_then(Value::as_u64)
-                .is_some_and(|id| id >= 1)
-            && o.get("key")
-                .and_then(Value::as_str)
-                .is_some_and(|k| !k.trim().is_empty())
-    });
-    if complete {
-        Ok(value.clone())
-    } else {
-        Err(HostError::workflow(
-            "invalid_ref",
-            format!(
-                "{member}: {field} must be a complete portable item reference {{libraryId, key}}"
-            ),
-            json!({"kind": field, "reason": "invalid_value"}),
-        ))
-    }
-}
-
-fn html_content(member: &str, request: &Value) -> Result<(), HostError> {
-    let ok = request.pointer("/content/format").and_then(Value::as_str) == Some("html")
-        && request
-            .pointer("/content/value")
-            .is_some_and(Value::is_string);
-    if ok {
-        Ok(())
-    } else {
-        Err(invalid(member, "invalid_value", "content"))
-    }
-}
-
-fn file_path(member: &str, path: Option<&Value>) -> Result<(), HostError> {
-    match path.and_then(Value::as_str) {
-        Some(p) if !p.is_empty() => Ok(()),
-        _ => Err(invalid(member, "missing_field", "path")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,29 +302,28 @@ mod tests {
         }
     }
 
-    fn parent() -> Value {
-        json!({"libraryId": 1, "key": "PAR1"})
+    fn note(id: &str, html: &str) -> Value {
+        json!([{"operationId": id, "parentRef": {"libraryId": 1, "key": "PARENT01"},
+                "content": {"format": "html", "value": html}}])
     }
 
     #[test]
-    fn writes_are_recorded_in_order_with_synthetic_results() {
+    fn writes_are_recorded_in_order_and_bound_to_their_operation_id() {
         let mut log = EffectLog::default();
-        let reply = log
-            .record(
-                &site(),
-                "notes.create",
-                json!([{"operationId": "op-1", "parentRef": parent(), "content": {"format": "html", "value": "<p>x</p>"}}]),
-            )
-            .unwrap();
-        assert_eq!(reply["outcome"], "committed");
-        assert_eq!(
-            reply["result"]["note"]["ref"],
-            json!({"libraryId": 1, "key": "NEW00001"})
-        );
-        log.record(
+        log.commit(
             &site(),
-            "statusTags.transition",
-            json!([{"operationId": "op-2", "itemRef": parent(), "remove": ["need-markdown"]}]),
+            "notes.create",
+            note("op-1", "a"),
+            Some("op-1".into()),
+            json!({"outcome": "committed"}),
+        )
+        .unwrap();
+        log.commit(
+            &site(),
+            "file.writeText",
+            json!(["a.md", "x"]),
+            None,
+            Value::Null,
         )
         .unwrap();
         let calls: Vec<_> = log
@@ -506,107 +331,88 @@ mod tests {
             .iter()
             .map(|e| (e.seq, e.call.as_str()))
             .collect();
-        assert_eq!(calls, [(1, "notes.create"), (2, "statusTags.transition")]);
+        assert_eq!(calls, [(1, "notes.create"), (2, "file.writeText")]);
+        assert_eq!(log.bound("op-1"), Some(&json!({"outcome": "committed"})));
         assert_eq!(log.effects()[0].unit_id, "unit-1");
-    }
-
-    #[test]
-    fn a_repeated_operation_id_replays_without_recording() {
-        let mut log = EffectLog::default();
-        let args = json!([{"operationId": "same", "parentRef": parent(), "content": {"format": "html", "value": ""}}]);
-        let first = log.record(&site(), "notes.create", args.clone()).unwrap();
-        let second = log.record(&site(), "notes.create", args).unwrap();
-        assert_eq!(first, second);
-        assert_eq!(log.effects().len(), 1);
     }
 
     /// The reference host binds an id to its first write (member and request, the
     /// call-control argument aside, keys in any order) and refuses any other.
     #[test]
-    fn an_operation_id_bound_to_another_write_is_a_conflict() {
+    fn a_repeated_id_replays_and_an_id_bound_to_another_write_is_a_conflict() {
         let mut log = EffectLog::default();
-        let note = |id: &str, html: &str| {
-            json!({"operationId": id, "parentRef": parent(),
-                   "content": {"format": "html", "value": html}})
-        };
-        let first = log
-            .record(&site(), "notes.create", json!([note("op", "<p>a</p>")]))
-            .unwrap();
-        let reordered = json!([{"content": {"value": "<p>a</p>", "format": "html"},
-                                "parentRef": parent(), "operationId": "op"}, {"signal": 1}]);
+        log.commit(
+            &site(),
+            "notes.create",
+            note("op", "a"),
+            Some("op".into()),
+            json!({"first": true}),
+        )
+        .unwrap();
+        let reordered = json!([{"content": {"value": "a", "format": "html"},
+            "parentRef": {"key": "PARENT01", "libraryId": 1}, "operationId": "op"}, {"signal": 1}]);
         assert_eq!(
-            log.record(&site(), "notes.create", reordered).unwrap(),
-            first
+            log.replay(&site(), "notes.create", &reordered, "op")
+                .unwrap(),
+            Some(json!({"first": true}))
         );
-        let created = log.created;
         for (member, args) in [
-            ("notes.create", json!([note("op", "<p>b</p>")])),
-            (
-                "statusTags.transition",
-                json!([{"operationId": "op", "itemRef": parent(), "remove": ["need-analysis"]}]),
-            ),
+            ("notes.create", note("op", "b")),
+            ("statusTags.transition", json!([{"operationId": "op"}])),
         ] {
-            let err = log.record(&site(), member, args).unwrap_err();
+            let err = log.replay(&site(), member, &args, "op").unwrap_err();
             assert_eq!(err.name, "ZoteroHostCapabilityError");
             assert_eq!(
                 err.message,
                 "operationId is already bound to different semantic input"
             );
             assert_eq!(err.fields["code"], "conflict");
-            assert_eq!(err.fields["retryable"], false);
             assert_eq!(
                 err.fields["details"],
                 json!({"reason": "idempotency_conflict"})
             );
         }
-        assert_eq!(log.created, created, "a conflict takes no new key");
-        // The first write stays bound; both refused attempts are recorded, marked.
         assert_eq!(
-            log.record(&site(), "notes.create", json!([note("op", "<p>a</p>")]))
+            log.replay(&site(), "notes.create", &note("new", "a"), "new")
                 .unwrap(),
-            first
+            None
         );
         let effects = log.effects();
         assert_eq!(effects.len(), 3);
-        assert!(effects[0].error.is_none());
         assert!(effects[1..].iter().all(
             |e| e.result.is_null() && e.error.as_ref().is_some_and(|e| e["code"] == "conflict")
         ));
-        // An invalid request that reuses the id is an invalid request.
-        let bad = json!([{"operationId": "op", "parentRef": parent()}]);
-        let err = log.record(&site(), "notes.create", bad).unwrap_err();
-        assert_eq!(err.fields["code"], "invalid_request");
     }
 
     #[test]
-    fn invalid_writes_fail_with_contract_host_errors() {
-        let mut log = EffectLog::default();
-        let err = log
-            .record(&site(), "notes.create", json!([{"parentRef": parent()}]))
-            .unwrap_err();
+    fn library_writes_need_an_operation_id_and_file_writes_do_not() {
+        let err = EffectLog::operation_id("notes.create", &json!([{}])).unwrap_err();
         assert_eq!(err.fields["code"], "invalid_request");
-        assert_eq!(err.fields["details"]["reason"], "missing_field");
-        let err = log
-            .record(
-                &site(),
-                "notes.create",
-                json!([{"operationId": "a", "parentRef": {"key": "X"}}]),
-            )
-            .unwrap_err();
-        assert_eq!(err.fields["code"], "invalid_ref");
-        let err = log
-            .record(
-                &site(),
-                "literatureArtifacts.applyAnalysis",
-                json!([{"operationId": "b", "parentRef": parent(), "surprise": 1}]),
-            )
-            .unwrap_err();
+        assert_eq!(err.fields["details"]["field"], "operationId");
         assert_eq!(
-            err.fields["details"],
-            json!({"reason": "invalid_schema", "field": "literatureArtifacts.applyAnalysis", "operation": "literatureArtifacts.applyAnalysis"})
+            EffectLog::operation_id("notes.create", &json!([{"operationId": "x"}])).unwrap(),
+            Some("x".into())
         );
-        let err = log.record(&site(), "notes.explode", json!([])).unwrap_err();
-        assert_eq!(err.fields["code"], "unsupported_operation");
+        assert_eq!(
+            EffectLog::operation_id("file.writeText", &json!(["a", "b"])).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn a_write_past_the_limit_is_refused_and_not_recorded() {
+        let mut log = EffectLog::with_write_limit(10);
+        let err = log
+            .commit(
+                &site(),
+                "file.writeText",
+                json!(["a.md", "0123456789"]),
+                None,
+                Value::Null,
+            )
+            .unwrap_err();
+        assert_eq!(err.fields["code"], "resource_limited");
         assert!(log.effects().is_empty());
+        assert_eq!(log.take_write_limit(), Some(10));
     }
 }

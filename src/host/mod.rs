@@ -1,6 +1,8 @@
 //! The world hooks and the planner may read (library facts, attachment files) and
 //! the record of what hooks wrote.
 
+pub mod answers;
+pub mod api;
 pub mod effects;
 pub mod overlay;
 pub mod world;

@@ -32,20 +32,27 @@
 //! missing. Without a files directory every file is missing. Paths handed out
 //! (`file.path`) are these directory-relative paths; the file members accept them.
 
+mod dto;
 mod files;
 mod paging;
+mod reads;
 mod record;
 #[cfg(test)]
 mod tests;
+mod writes;
+mod zotero;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use paging::paged;
+pub use dto::digest;
+pub use files::iso_from_millis;
 pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
+pub use reads::ItemCriteria;
 use record::{DetailKind, Record};
+pub use writes::{Keys, Prepared, STATUS_KEYS, StoredFile};
 
 use crate::plan::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};
 use crate::selection::grouped::base_name;
@@ -68,6 +75,24 @@ pub enum HostWorldError {
     /// Invalid paging or library input.
     #[error("{0}")]
     InvalidRequest(String),
+    /// The item exists but is of another kind.
+    #[error("{key} is not a {kind} item")]
+    WrongKind {
+        /// The kind the read needs.
+        kind: String,
+        /// Ref identity.
+        key: String,
+    },
+    /// A request past one of the host's limits.
+    #[error("{resource} is limited to {limit}")]
+    ResourceLimited {
+        /// What is limited.
+        resource: String,
+        /// The limit.
+        limit: u64,
+        /// What the request asked for.
+        observed: Value,
+    },
     /// An I/O failure inside the files directory.
     #[error("cannot read {path}: {message}")]
     Io {
@@ -84,6 +109,8 @@ impl HostWorldError {
         match self {
             Self::NotFound { .. } | Self::Io { .. } => "not_found",
             Self::UnsafePath(_) | Self::InvalidRequest(_) => "invalid_request",
+            Self::WrongKind { .. } => "invalid_ref",
+            Self::ResourceLimited { .. } => "resource_limited",
         }
     }
 }
@@ -197,7 +224,28 @@ impl HostWorld {
         }
     }
 
+    /// A parent named by a known item's `parentRef` exists in the library even when
+    /// no source describes it: it is known as a regular item without data.
+    fn add_implied_parents(&mut self) {
+        let implied: Vec<PortableItemRef> = self
+            .records
+            .iter()
+            .filter_map(|r| r.parent_ref.clone())
+            .filter(|p| !self.by_ref.contains_key(p))
+            .collect();
+        for reference in implied {
+            if !self.by_ref.contains_key(&reference) {
+                self.upsert(Record {
+                    reference: Some(reference),
+                    kind: Some(DetailKind::Regular),
+                    ..Record::default()
+                });
+            }
+        }
+    }
+
     fn reindex(&mut self) {
+        self.add_implied_parents();
         let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, r) in self.records.iter().enumerate() {
             let parent = r
@@ -240,6 +288,22 @@ impl HostWorld {
             .collect())
     }
 
+    /// The records whose parent is `record`, in the order they were first seen.
+    fn child_records<'a>(&'a self, record: &Record) -> impl Iterator<Item = &'a Record> + 'a {
+        let index = self.lookup(record);
+        index
+            .and_then(|i| self.children.get(&i))
+            .into_iter()
+            .flatten()
+            .filter_map(|i| self.records.get(*i))
+    }
+
+    /// The record of `record`'s parent.
+    fn parent_record(&self, record: &Record) -> Option<&Record> {
+        let parent = record.parent_ref.as_ref()?;
+        self.by_ref.get(parent).and_then(|i| self.records.get(*i))
+    }
+
     /// The files-directory-relative path of an attachment record.
     fn attachment_path(record: &Record) -> Option<String> {
         record.path.clone().or_else(|| {
@@ -252,6 +316,7 @@ impl HostWorld {
         let path = Self::attachment_path(record);
         let file_state = match &path {
             None => FileState::NotApplicable,
+            Some(_) if record.stored => FileState::Available,
             Some(p) => FileState::from_exists(self.file_exists(p)),
         };
         Some(WorldAttachment {
@@ -281,57 +346,8 @@ impl HostWorld {
         }
     }
 
-    /// `library.getItemDetail(ref)`: `{kind, item}` (contract `03-hooks.md` §8.2).
-    pub fn get_item_detail(&self, reference: &PortableItemRef) -> HostResult<Value> {
-        let record = self.find_required(&ItemLocator::Ref(reference.clone()), "item")?;
-        let kind = record.kind.unwrap_or(DetailKind::Regular);
-        let item = match kind {
-            DetailKind::Attachment => self.attachment_json(record),
-            _ => base_json(record),
-        };
-        Ok(json!({"kind": kind.as_str(), "item": item}))
-    }
-
-    fn attachment_json(&self, record: &Record) -> Value {
-        let Some(a) = self.attachment(record) else {
-            return base_json(record);
-        };
-        let mut file = Map::new();
-        file.insert("state".into(), a.file_state.as_str().into());
-        if let Some(path) = &a.path {
-            file.insert("path".into(), path.clone().into());
-        }
-        json!({"ref": a.reference.to_value(),
-            "parentRef": a.parent_ref.as_ref().map(PortableItemRef::to_value),
-            "title": a.title, "filename": a.filename, "contentType": a.content_type,
-            "createdAt": a.created_at, "file": file})
-    }
-
-    /// `library.getItemAttachments(ref, page)`: `{attachments, hasMore, nextCursor}`.
-    pub fn get_item_attachments(
-        &self,
-        parent: &PortableItemRef,
-        page: &PageRequest,
-    ) -> HostResult<Value> {
-        let list = self.children_of(&ItemLocator::Ref(parent.clone()), DetailKind::Attachment)?;
-        let items: Vec<Value> = list.iter().map(|r| self.attachment_json(r)).collect();
-        paged("attachments", items, page)
-    }
-
-    /// `library.getItemNotes(ref, page)`: `{notes: [{ref, title, parentRef}], hasMore,
-    /// nextCursor}`.
-    pub fn get_item_notes(
-        &self,
-        parent: &PortableItemRef,
-        page: &PageRequest,
-    ) -> HostResult<Value> {
-        let list = self.children_of(&ItemLocator::Ref(parent.clone()), DetailKind::Note)?;
-        paged("notes", list.into_iter().map(base_json).collect(), page)
-    }
-
-    /// `library.getNoteDetail(ref)`: `{kind, title, content, revision, noteKind?,
-    /// payload?}`; `kind` is `managed` when the note has a managed kind or payload,
-    /// else `plain`; `revision` is always 1.
+    /// `library.getNoteDetail(ref, {format})`: an ordinary note's content in
+    /// `format`, or a managed note's payload (a note with a managed kind or payload).
     pub fn get_note_detail(
         &self,
         reference: &PortableItemRef,
@@ -344,46 +360,55 @@ impl HostWorld {
                 kind: "note".into(),
                 key: reference.identity(),
             })?;
-        let managed = record.note_kind.is_some() || record.payload.is_some();
-        let mut m = Map::new();
-        m.insert(
-            "kind".into(),
-            if managed { "managed" } else { "ordinary" }.into(),
-        );
-        if let Some(kind) = &record.note_kind {
-            m.insert("noteKind".into(), kind.clone().into());
-        }
-        if let Some(r) = &record.reference {
-            m.insert("ref".into(), r.to_value());
-        }
-        if let Some(p) = &record.parent_ref {
-            m.insert("parentRef".into(), p.to_value());
-        }
-        m.insert(
-            "title".into(),
-            record.title.clone().unwrap_or_default().into(),
-        );
-        if managed {
-            let payload = record.payload.clone().unwrap_or(Value::Null);
-            m.insert("payloadBytes".into(), payload.to_string().len().into());
-            m.insert("payload".into(), payload);
-            m.insert("health".into(), json!({"state": "current"}));
-        } else {
-            let html = record.html.clone().unwrap_or_default();
-            let content = match format {
-                NoteFormat::Html => html,
-                NoteFormat::Text => strip_tags(&html),
-            };
-            m.insert("format".into(), format.as_str().into());
-            m.insert("content".into(), content.into());
-        }
-        m.insert("revision".into(), "1".into());
-        if managed {
-            let detail_bytes = Value::Object(m.clone()).to_string().len();
-            m.insert("detailBytes".into(), detail_bytes.into());
-        }
-        Ok(Value::Object(m))
+        Ok(note_detail(record, format))
     }
+}
+
+/// A note's detail as `getNoteDetail` answers it.
+fn note_detail(record: &Record, format: NoteFormat) -> Value {
+    let managed = record.note_kind.is_some() || record.payload.is_some();
+    let mut m = Map::new();
+    m.insert(
+        "kind".into(),
+        if managed { "managed" } else { "ordinary" }.into(),
+    );
+    if let Some(kind) = &record.note_kind {
+        m.insert("noteKind".into(), kind.clone().into());
+    }
+    if let Some(r) = &record.reference {
+        m.insert("ref".into(), r.to_value());
+    }
+    m.insert(
+        "parentRef".into(),
+        record
+            .parent_ref
+            .as_ref()
+            .map_or(Value::Null, PortableItemRef::to_value),
+    );
+    m.insert(
+        "title".into(),
+        record.title.clone().unwrap_or_default().into(),
+    );
+    if managed {
+        let payload = record.payload.clone().unwrap_or(Value::Null);
+        m.insert("payloadBytes".into(), payload.to_string().len().into());
+        m.insert("payload".into(), payload);
+        m.insert("health".into(), json!({"state": "current"}));
+    } else {
+        let html = record.html.clone().unwrap_or_default();
+        let content = match format {
+            NoteFormat::Html => html,
+            NoteFormat::Text => strip_tags(&html),
+        };
+        m.insert("format".into(), format.as_str().into());
+        m.insert("content".into(), content.into());
+    }
+    m.insert("revision".into(), record.revision().into());
+    if managed {
+        let detail_bytes = Value::Object(m.clone()).to_string().len();
+        m.insert("detailBytes".into(), detail_bytes.into());
+    }
+    Value::Object(m)
 }
 
 /// The `format` of `library.getNoteDetail`: the note's HTML, or its text without tags.
@@ -414,7 +439,7 @@ impl NoteFormat {
 }
 
 /// `html` without its tags, entities for `<`, `>`, `&`, quotes and spaces decoded.
-fn strip_tags(html: &str) -> String {
+pub(crate) fn strip_tags(html: &str) -> String {
     let mut text = String::with_capacity(html.len());
     let mut in_tag = false;
     for c in html.chars() {
@@ -431,25 +456,6 @@ fn strip_tags(html: &str) -> String {
         .replace("&#39;", "'")
         .replace("&nbsp;", " ")
         .replace("&amp;", "&")
-}
-
-/// `{ref, parentRef?, title, itemType}` of a non-attachment item.
-fn base_json(record: &Record) -> Value {
-    let mut m = Map::new();
-    if let Some(r) = &record.reference {
-        m.insert("ref".into(), r.to_value());
-    }
-    if let Some(p) = &record.parent_ref {
-        m.insert("parentRef".into(), p.to_value());
-    }
-    m.insert(
-        "title".into(),
-        record.title.clone().unwrap_or_default().into(),
-    );
-    if let Some(t) = &record.item_type {
-        m.insert("itemType".into(), t.clone().into());
-    }
-    Value::Object(m)
 }
 
 fn describe(locator: &ItemLocator) -> String {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use crate::host::answers::HostAnswers;
 use crate::plan::Mode;
 use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
 use crate::run::runner::RunInput;
@@ -60,8 +61,9 @@ pub struct Case {
     pub files: Option<PathBuf>,
     /// Library description for the host world.
     pub library: Option<Value>,
-    /// Answers to `metadata.translateIdentifier`, keyed `<type>:<value>`.
-    pub identifiers: Map<String, Value>,
+    /// Answers to `metadata.translateIdentifier`, keyed `<type>:<value>`, and to the
+    /// Host API members that need a service or a person (`hostAnswers`).
+    pub answers: HostAnswers,
     /// Result per request key (`unit-1`, `unit-1/part-2`, or `*`).
     pub results: BTreeMap<String, CaseResult>,
     /// Expected outcomes, for `hookrun test`.
@@ -80,6 +82,7 @@ const MEMBERS: &[&str] = &[
     "files",
     "library",
     "identifiers",
+    "hostAnswers",
     "results",
     "expect",
 ];
@@ -139,6 +142,11 @@ impl Case {
                 ));
             }
         };
+        let members = match obj.get("hostAnswers") {
+            None | Some(Value::Null) => BTreeMap::new(),
+            Some(value) => HostAnswers::parse_members(value)
+                .map_err(|e| err(&format!("/hostAnswers{}", e.pointer), e.message))?,
+        };
         let mut results = BTreeMap::new();
         match obj.get("results") {
             None | Some(Value::Null) => {}
@@ -164,7 +172,10 @@ impl Case {
             mode: text("mode")?,
             files,
             library: json_member("library")?,
-            identifiers,
+            answers: HostAnswers {
+                identifiers,
+                members,
+            },
             results,
             expect: obj.get("expect").cloned(),
         })
@@ -208,7 +219,7 @@ impl Case {
             selection,
             settings,
             world,
-            identifiers: self.identifiers.clone(),
+            answers: self.answers.clone(),
         })
     }
 

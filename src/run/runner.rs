@@ -6,8 +6,9 @@ use std::rc::Rc;
 
 use serde_json::json;
 
-use crate::hooks::bridge::{HookHost, IdentifierAnswers};
+use crate::hooks::bridge::{HookHost, HostSettings};
 use crate::hooks::{HookEnv, RuntimeInfo};
+use crate::host::answers::HostAnswers;
 use crate::host::world::HostWorld;
 use crate::manifest::{HookName, Workflow};
 use crate::plan::{Mode, NoValidInputUnitsError, PlanState, Unit, plan};
@@ -32,8 +33,9 @@ pub struct RunInput {
     pub settings: Settings,
     /// What hooks and filters may read.
     pub world: HostWorld,
-    /// Answers to `metadata.translateIdentifier`, keyed `<type>:<value>`.
-    pub identifiers: IdentifierAnswers,
+    /// What the fixture answers for the members a simulated world cannot:
+    /// identifier look-ups and the `fixture` members of the Host API.
+    pub answers: HostAnswers,
 }
 
 /// How a run behaves.
@@ -102,7 +104,12 @@ pub fn run(
             return report;
         }
     };
-    let mut host = HookHost::new(input.world, input.identifiers);
+    let settings = HostSettings {
+        interactive: options.runtime.invocation_mode == "interactive",
+        clock_ms: options.sandbox.determinism.map(|d| d.now_ms),
+        locale: options.runtime.locale.clone(),
+    };
+    let mut host = HookHost::new(input.world, input.answers).with_settings(settings);
     if let Some(max) = options.max_write_bytes {
         host = host.with_write_limit(max);
     }

@@ -11,5 +11,14 @@ pub(crate) const PRELUDE: (&str, &str) = ("hookrun:prelude", include_str!("../..
 /// The web-platform globals (`js/web.js`), whose completion value is their installer.
 pub(crate) const WEB: (&str, &str) = ("hookrun:web", include_str!("../../js/web.js"));
 
-/// The host facade (`js/facade.js`).
-pub(crate) const FACADE: (&str, &str) = ("hookrun:facade", include_str!("../../js/facade.js"));
+/// The host facade (`js/facade.js`), applied to the Host API declaration
+/// (`js/host-api.json`).
+pub(crate) const FACADE: (&str, &str) = (
+    "hookrun:facade",
+    concat!(
+        include_str!("../../js/facade.js"),
+        "(",
+        include_str!("../../js/host-api.json"),
+        ");"
+    ),
+);

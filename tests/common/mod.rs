@@ -143,6 +143,6 @@ pub fn probe_input(titles: &[&str]) -> hookrun::run::RunInput {
         world: hookrun::host::world::HostWorld::from_selection(&selection),
         selection,
         settings: hookrun::run::Settings::default(),
-        identifiers: Default::default(),
+        answers: Default::default(),
     }
 }

@@ -125,7 +125,7 @@ fn modified_at(meta: &fs::Metadata) -> String {
 }
 
 /// Formats milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-pub(super) fn iso_from_millis(millis: u128) -> String {
+pub fn iso_from_millis(millis: u128) -> String {
     let secs = millis / 1000;
     let days = i64::try_from(secs / 86_400).unwrap_or_default();
     let rem = secs % 86_400;

@@ -18,7 +18,8 @@ pub struct PageRequest {
     pub cursor: Option<String>,
 }
 
-/// One page of `items` under `key`, with `hasMore` and `nextCursor`.
+/// One page of `items` under `key`, with `limit`, `total`, `returned`, `hasMore`
+/// and `nextCursor` (`null` on the last page).
 pub(super) fn paged(key: &str, items: Vec<Value>, page: &PageRequest) -> HostResult<Value> {
     let limit = match page.limit {
         None => DEFAULT_PAGE_LIMIT,
@@ -39,9 +40,14 @@ pub(super) fn paged(key: &str, items: Vec<Value>, page: &PageRequest) -> HostRes
     };
     let end = start.saturating_add(limit).min(items.len());
     let has_more = end < items.len();
+    let total = items.len();
     let slice: Vec<Value> = items.into_iter().skip(start).take(end - start).collect();
     let mut m = Map::new();
+    let returned = slice.len();
     m.insert(key.into(), Value::Array(slice));
+    m.insert("limit".into(), limit.into());
+    m.insert("total".into(), total.into());
+    m.insert("returned".into(), returned.into());
     m.insert("hasMore".into(), has_more.into());
     m.insert(
         "nextCursor".into(),

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::HostResult;
 use super::HostWorldError;
+use super::zotero::{ZoteroData, is_export_member};
 use crate::selection::grouped::base_name;
 use crate::selection::{GroupedEntry, ItemBase, ItemFact, ItemKind, PortableItemRef};
 
@@ -65,7 +66,32 @@ pub(super) struct Record {
     pub(super) note_kind: Option<String>,
     pub(super) issue: Option<String>,
     pub(super) payload: Option<Value>,
+    /// Fields, creators, tags, collections, relations and dates.
+    pub(super) zotero: ZoteroData,
+    /// Writes of this run that changed the item; its revision counts them.
+    pub(super) edits: u64,
+    /// An attachment whose file the run stored (its file is there whatever the disk says).
+    pub(super) stored: bool,
 }
+
+/// Members of a library fixture item besides Zotero's JSON export.
+const LIBRARY_MEMBERS: &[&str] = &[
+    "ref",
+    "kind",
+    "parentRef",
+    "title",
+    "itemType",
+    "filename",
+    "contentType",
+    "createdAt",
+    "path",
+    "html",
+    "noteKind",
+    "issue",
+    "payload",
+    "fields",
+    "libraryID",
+];
 
 macro_rules! fill {
     ($into:expr, $from:expr, $($field:ident),*) => {
@@ -94,6 +120,13 @@ impl Record {
             issue,
             payload
         );
+        self.zotero.absorb(other.zotero);
+        self.stored |= other.stored;
+    }
+
+    /// The item's revision: its Zotero version plus the writes of this run.
+    pub(super) fn revision(&self) -> String {
+        (self.zotero.version.unwrap_or(1) + self.edits).to_string()
     }
 
     pub(super) fn from_fact(fact: &ItemFact) -> Self {
@@ -117,6 +150,14 @@ impl Record {
     ) -> Self {
         let kind = kind.map(|k| DetailKind::of(k, item.item_type.as_deref()));
         let path = item.data_str("path").map(str::to_owned);
+        // The selection's Zotero export, as far as it reads; the selection itself was
+        // checked when it was loaded.
+        let zotero = item
+            .raw
+            .get("data")
+            .and_then(Value::as_object)
+            .and_then(|data| ZoteroData::parse(data, "").ok())
+            .unwrap_or_default();
         Self {
             reference: item.portable_ref(),
             id: item.id,
@@ -130,6 +171,7 @@ impl Record {
             created_at: item.data_str("dateAdded").map(str::to_owned),
             path,
             html: item.note_html().map(str::to_owned),
+            zotero,
             ..Self::default()
         }
     }
@@ -143,12 +185,29 @@ impl Record {
         if let Some(mime) = entry.mime_type.clone() {
             record.content_type = Some(mime);
         }
+        // A grouped parent's `tags` and `collections` sit next to its item.
+        if let Ok(extra) = ZoteroData::parse(&entry.raw, "") {
+            record.zotero.absorb(ZoteroData {
+                fields: Default::default(),
+                ..extra
+            });
+        }
         record
     }
 
     pub(super) fn from_library(value: &Value, ptr: &str) -> HostResult<Self> {
         let bad = |what: &str| HostWorldError::InvalidRequest(format!("{ptr}: {what}"));
         let obj = value.as_object().ok_or_else(|| bad("expected an object"))?;
+        if let Some(extra) = obj
+            .keys()
+            .find(|k| !LIBRARY_MEMBERS.contains(&k.as_str()) && !is_export_member(k))
+        {
+            return Err(HostWorldError::InvalidRequest(format!(
+                "{ptr}/{extra}: unknown member; a library item has {} and the members of Zotero's JSON export (its fields, creators, tags, collections, relations, dateAdded, dateModified, …)",
+                LIBRARY_MEMBERS.join(", ")
+            )));
+        }
+        let zotero = ZoteroData::parse(obj, ptr)?;
         let text = |key: &str| -> HostResult<Option<String>> {
             match obj.get(key) {
                 None | Some(Value::Null) => Ok(None),
@@ -156,35 +215,75 @@ impl Record {
                 Some(_) => Err(bad(&format!("{key}: expected a string"))),
             }
         };
-        let reference = |key: &str| -> HostResult<Option<PortableItemRef>> {
-            match obj.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => PortableItemRef::parse(v, &format!("{ptr}/{key}"))
-                    .map(Some)
-                    .map_err(|e| HostWorldError::InvalidRequest(e.to_string())),
-            }
-        };
+        let reference = |key: &str| reference_of(obj, key, ptr);
         let kind = match text("kind")? {
             None => DetailKind::Regular,
             Some(k) => DetailKind::parse(&k)
                 .ok_or_else(|| bad("kind: expected regular, attachment, note or annotation"))?,
         };
+        let library_id = match obj.get("libraryID") {
+            None | Some(Value::Null) => 1,
+            Some(v) => v
+                .as_u64()
+                .filter(|id| *id >= 1)
+                .ok_or_else(|| bad("libraryID: expected a library id (1 or more)"))?,
+        };
+        // Zotero's export names an item by `key` and its parent by `parentItem`.
+        let by_key = |key: &str| -> HostResult<Option<PortableItemRef>> {
+            Ok(text(key)?.map(|key| PortableItemRef { library_id, key }))
+        };
+        let reference = match reference("ref")? {
+            Some(r) => r,
+            None => by_key("key")?.ok_or_else(|| bad("ref (or key) is required"))?,
+        };
+        let parent_ref = match reference_of(obj, "parentRef", ptr)? {
+            Some(r) => Some(r),
+            None => by_key("parentItem")?,
+        };
+        let kind = match (obj.get("kind"), text("itemType")?.as_deref()) {
+            (None, Some("attachment")) => DetailKind::Attachment,
+            (None, Some("note")) => DetailKind::Note,
+            (None, Some("annotation")) => DetailKind::Annotation,
+            _ => kind,
+        };
         Ok(Self {
-            reference: Some(reference("ref")?.ok_or_else(|| bad("ref is required"))?),
+            reference: Some(reference),
             kind: Some(kind),
-            parent_ref: reference("parentRef")?,
-            title: text("title")?,
+            parent_ref,
+            title: text("title")?.or_else(|| {
+                zotero
+                    .fields
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            }),
             item_type: text("itemType")?,
             filename: text("filename")?,
             content_type: text("contentType")?,
-            created_at: text("createdAt")?,
+            created_at: text("createdAt")?.or_else(|| zotero.date_added.clone()),
             path: text("path")?,
-            html: text("html")?,
+            html: text("html")?.or(text("note")?),
             note_kind: text("noteKind")?,
             issue: text("issue")?,
             payload: obj.get("payload").filter(|v| !v.is_null()).cloned(),
             id: None,
             parent_id: None,
+            zotero,
+            edits: 0,
+            stored: false,
         })
+    }
+}
+
+fn reference_of(
+    obj: &serde_json::Map<String, Value>,
+    key: &str,
+    ptr: &str,
+) -> HostResult<Option<PortableItemRef>> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => PortableItemRef::parse(v, &format!("{ptr}/{key}"))
+            .map(Some)
+            .map_err(|e| HostWorldError::InvalidRequest(e.to_string())),
     }
 }

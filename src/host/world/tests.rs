@@ -32,13 +32,18 @@ fn r(key: &str) -> PortableItemRef {
 fn grouped_nested_data_is_readable() {
     let w = world("grouped-parent-with-attachments-notes");
     let detail = w.get_item_detail(&r("ATTPDF01")).unwrap();
+    let size = fs::metadata(format!("{FIXTURES}/files/attachments/ATTPDF01/cats.pdf"))
+        .unwrap()
+        .len();
     assert_eq!(
         detail,
         json!({"kind": "attachment", "item": {"ref": {"libraryId": 1, "key": "ATTPDF01"},
-            "parentRef": {"libraryId": 1, "key": "PARENT01"}, "title": "Full Text PDF",
-            "filename": "cats.pdf", "contentType": "application/pdf",
+            "parentRef": {"libraryId": 1, "key": "PARENT01"}, "revision": "1",
+            "title": "Full Text PDF", "filename": "cats.pdf", "contentType": "application/pdf",
+            "charset": null, "url": null, "linkMode": "stored_file", "role": "ordinary",
             "createdAt": "2026-02-01T10:05:00Z",
-            "file": {"state": "available", "path": "attachments/ATTPDF01/cats.pdf"}}})
+            "file": {"state": "available", "path": "attachments/ATTPDF01/cats.pdf",
+                     "sizeBytes": size, "modifiedAt": null}}})
     );
     assert_eq!(
         w.get_item_detail(&r("PARENT01")).unwrap()["kind"],
@@ -179,7 +184,7 @@ fn library_errors_name_the_pointer() {
         (json!({"items": [5]}), "/items/0: expected an object"),
         (
             json!({"items": [{"kind": "regular"}]}),
-            "/items/0: ref is required",
+            "/items/0: ref (or key) is required",
         ),
         (
             json!({"items": [{"ref": {"libraryId": 1, "key": "K"}, "kind": "book"}]}),
@@ -302,4 +307,93 @@ fn recursive_listings_survive_link_loops_and_refuse_trees_past_the_bounds() {
     assert!(!text.contains(&dir.path().display().to_string()), "{text}");
     // A depth the caller asks for is a cut-off, not an error.
     assert!(w.list("deep", true, Some(10)).is_ok());
+}
+
+#[test]
+fn library_items_in_zotero_export_shape_answer_in_the_reference_shapes() {
+    let library = json!({"items": [
+        {"key": "PAPER001", "itemType": "journalArticle", "title": "Cats",
+         "DOI": "10.1000/cats", "date": "2021-05-01", "publicationTitle": "Feline Review",
+         "creators": [{"creatorType": "author", "firstName": "Ada", "lastName": "Lovelace"},
+                      {"creatorType": "author", "name": "Cat Society"}],
+         "tags": [{"tag": "cats"}], "collections": ["COLL0001"],
+         "relations": {"dc:relation": ["http://zotero.org/users/1/items/PAPER002"]},
+         "dateAdded": "2021-01-01T00:00:00Z", "dateModified": "2021-02-01T00:00:00Z", "version": 7},
+        {"ref": {"libraryId": 1, "key": "PAPER002"}, "itemType": "book",
+         "fields": {"title": "Dogs", "ISBN": "978-0"}},
+        {"key": "NOTE0001", "parentItem": "PAPER001", "itemType": "note", "note": "<p>Hello <b>cats</b></p>"}
+    ]});
+    let w = HostWorld::default().with_library(&library).unwrap();
+    let detail = w.get_item_detail(&r("PAPER001")).unwrap();
+    let item = &detail["item"];
+    assert_eq!(detail["kind"], "regular");
+    assert_eq!(item["fields"]["DOI"], "10.1000/cats");
+    assert_eq!(item["year"], "2021");
+    assert_eq!(item["publicationTitle"], "Feline Review");
+    assert_eq!(item["revision"], "7");
+    assert_eq!(item["tags"], json!(["cats"]));
+    assert_eq!(
+        item["collectionRefs"],
+        json!([{"libraryId": 1, "key": "COLL0001"}])
+    );
+    assert_eq!(
+        item["relatedRefs"],
+        json!([{"libraryId": 1, "key": "PAPER002"}])
+    );
+    assert_eq!(
+        item["childCounts"],
+        json!({"notes": 1, "attachments": 0, "annotations": 0})
+    );
+    assert_eq!(item["createdAt"], "2021-01-01T00:00:00Z");
+    assert_eq!(item["modifiedAt"], "2021-02-01T00:00:00Z");
+    assert_eq!(
+        item["creators"],
+        json!([{"representation": "two_field", "creatorType": "author", "firstName": "Ada", "lastName": "Lovelace"},
+               {"representation": "single_field", "creatorType": "author", "name": "Cat Society"}])
+    );
+    let notes = w
+        .get_item_notes(&r("PAPER001"), &PageRequest::default())
+        .unwrap();
+    assert_eq!(notes["notes"][0]["textExcerpt"], "Hello cats");
+    assert_eq!(notes["total"], 1);
+    assert_eq!(notes["nextCursor"], Value::Null);
+    let exported = w
+        .export_portable_items(&json!([{"libraryId": 1, "key": "PAPER002"}]))
+        .unwrap();
+    assert_eq!(exported[0]["fields"]["ISBN"], "978-0");
+    assert_eq!(
+        exported[0]["schema"],
+        "zotero-agents.portable-regular-item.v1"
+    );
+    let listed = w.list_items(&json!({"query": "lovelace"})).unwrap();
+    assert_eq!(listed["returned"], 1);
+    assert_eq!(listed["items"][0]["ref"]["key"], "PAPER001");
+    let err = w
+        .export_portable_items(&json!([{"libraryId": 1, "key": "NOTE0001"}]))
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_ref");
+}
+
+#[test]
+fn library_members_zotero_does_not_know_are_refused_with_their_pointer() {
+    for (item, want) in [
+        (
+            json!({"key": "K", "doi": "10.1/x"}),
+            "/items/0/doi: unknown member",
+        ),
+        (
+            json!({"key": "K", "fields": {"Doi": "x"}}),
+            "/items/0/fields/Doi: Doi is not a Zotero field",
+        ),
+        (
+            json!({"key": "K", "creators": [{"last": "x"}]}),
+            "/items/0/creators/0: unknown creator member last",
+        ),
+    ] {
+        let err = HostWorld::default()
+            .with_library(&json!({"items": [item]}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with(want), "{err}");
+    }
 }

@@ -1,0 +1,357 @@
+//! The host side of a hook call: answers `runtime.hostApi` reads from the host
+//! world, records writes as effects, and serves bundle readers and result
+//! contexts by id.
+//!
+//! Members are dispatched as `js/host-api.json` declares them
+//! ([`crate::host::api`]): reads answered from the world (`library.rs`,
+//! `files.rs`, `services.rs`), writes recorded and applied to the run's copy of
+//! the world and its file overlay (`writes.rs`), members that need a person or a
+//! service answered from the fixture or refused as the reference host refuses
+//! them (`services.rs`).
+//!
+//! Files inside a bundle are visible to the file members under the virtual
+//! directory `/bundles/<id>` that `getExtractedDir()` returns, so hooks never
+//! see where bundles are extracted on the host.
+
+mod files;
+mod library;
+mod services;
+mod writes;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
+use crate::hooks::redact::{Redactions, TEMPORARY};
+use crate::host::answers::HostAnswers;
+use crate::host::api::{Answer, host_api};
+use crate::host::effects::{CallSite, Effect, EffectLog};
+use crate::host::overlay::FileOverlay;
+use crate::host::world::{HostWorld, HostWorldError};
+use crate::sandbox::{HostBridge, HostError};
+
+/// Virtual directory under which bundle contents are visible to hooks.
+pub const BUNDLES_DIR: &str = "/bundles/";
+
+/// How a [`HookHost`] answers what does not come from its world.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostSettings {
+    /// Answer members that need a person (from the fixture), as an interactive host.
+    pub interactive: bool,
+    /// Stamp write receipts with this clock (ms since the epoch) instead of now.
+    pub clock_ms: Option<i64>,
+    /// `environment.getInfo().locale`.
+    pub locale: String,
+}
+
+impl Default for HostSettings {
+    fn default() -> HostSettings {
+        HostSettings {
+            interactive: false,
+            clock_ms: None,
+            locale: "en-US".into(),
+        }
+    }
+}
+
+/// What a member that calls back into the hook answers the facade: the calls to
+/// make, each a list of arguments, and what the member resolves to.
+struct Plan;
+
+impl Plan {
+    /// The calls, then `result`.
+    fn result(calls: Vec<Value>, result: Value) -> Value {
+        json!({"calls": calls, "result": result, "returns": "result"})
+    }
+
+    /// The calls, then what the last one returned; `finish` is handed back when
+    /// the member is done.
+    fn callback(calls: Vec<Value>, finish: String) -> Value {
+        json!({"calls": calls, "returns": "callback", "finish": finish})
+    }
+}
+
+/// Everything the hooks of one run may reach.
+pub struct HookHost {
+    /// The run's copy of the world; recorded library writes change it.
+    world: HostWorld,
+    answers: HostAnswers,
+    /// Whether members that need a person are answered (from the fixture).
+    interactive: bool,
+    /// The frozen clock of a deterministic run, in ms since the epoch.
+    clock_ms: Option<i64>,
+    /// `environment.getInfo().locale`.
+    locale: String,
+    /// Directories made under the temporary directory so far.
+    extractions: u64,
+    effects: EffectLog,
+    site: CallSite,
+    contexts: HashMap<String, ResultContext>,
+    deferred: HashMap<String, Value>,
+    /// What the run's recorded file writes changed, as later reads see it.
+    overlay: FileOverlay,
+}
+
+impl HookHost {
+    /// A host over `world`, answering what the world cannot from `answers`.
+    pub fn new(world: HostWorld, answers: HostAnswers) -> HookHost {
+        HookHost {
+            world,
+            answers,
+            interactive: false,
+            clock_ms: None,
+            locale: "en-US".into(),
+            extractions: 0,
+            effects: EffectLog::default(),
+            site: CallSite::default(),
+            contexts: HashMap::new(),
+            deferred: HashMap::new(),
+            overlay: FileOverlay::default(),
+        }
+    }
+
+    /// The same host with a write limit for the run: see [`EffectLog::with_write_limit`].
+    pub fn with_write_limit(mut self, max_write_bytes: u64) -> HookHost {
+        self.effects = EffectLog::with_write_limit(max_write_bytes);
+        self
+    }
+
+    /// The same host set up as `settings` say.
+    pub fn with_settings(mut self, settings: HostSettings) -> HookHost {
+        self.interactive = settings.interactive;
+        self.clock_ms = settings.clock_ms;
+        self.locale = settings.locale;
+        self
+    }
+
+    /// A host for another thread of the same run: the same world and
+    /// answers, an empty effect log numbering created items
+    /// `key_offset` after this host's (see [`EffectLog::branch`]), and no
+    /// result contexts.
+    pub fn fork(&self, key_offset: u64) -> HookHost {
+        HookHost {
+            world: self.world.clone(),
+            answers: self.answers.clone(),
+            interactive: self.interactive,
+            clock_ms: self.clock_ms,
+            locale: self.locale.clone(),
+            extractions: self.extractions,
+            effects: self.effects.branch(key_offset),
+            site: CallSite::default(),
+            contexts: HashMap::new(),
+            deferred: HashMap::new(),
+            overlay: self.overlay.clone(),
+        }
+    }
+
+    /// Appends effects recorded by a [`fork`](Self::fork) of this host.
+    pub fn absorb_effects(&mut self, effects: Vec<Effect>) {
+        self.effects.absorb(effects);
+    }
+
+    /// The host world.
+    pub fn world(&self) -> &HostWorld {
+        &self.world
+    }
+
+    /// Sets who the following calls come from.
+    pub fn set_site(&mut self, unit_id: &str, hook: &str) {
+        self.site = CallSite {
+            unit_id: unit_id.to_string(),
+            hook: hook.to_string(),
+        };
+    }
+
+    /// Holds the argument members the next call receives on demand
+    /// (`deferred.take`), replacing those of the previous call.
+    pub fn set_deferred(&mut self, members: Vec<(String, Value)>) {
+        self.deferred = members.into_iter().collect();
+    }
+
+    /// Registers a result context (and its bundle reader) under `id`.
+    pub fn add_context(&mut self, id: &str, context: ResultContext) {
+        self.contexts.insert(id.to_string(), context);
+    }
+
+    /// Drops a result context, removing its temporary bundle files.
+    pub fn remove_context(&mut self, id: &str) {
+        self.contexts.remove(id);
+    }
+
+    /// The result context registered under `id`.
+    pub fn context(&self, id: &str) -> Option<&ResultContext> {
+        self.contexts.get(id)
+    }
+
+    /// Takes the effects recorded so far.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        self.effects.take()
+    }
+
+    fn context_mut(&mut self, id: &Value) -> Result<&mut ResultContext, HostError> {
+        let id = id.as_str().unwrap_or_default();
+        self.contexts
+            .get_mut(id)
+            .ok_or_else(|| HostError::plain("Error", format!("bundle {id} is no longer available")))
+    }
+
+    fn bundle(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
+        let entry = args
+            .get(1)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let id = args.get(0).cloned().unwrap_or(Value::Null);
+        let reader = self.context_mut(&id)?.reader();
+        match op {
+            "readText" => reader.read_text(&entry).map(Value::String),
+            "readBytes" => reader.read_bytes(&entry).map(|b| bytes(&b)),
+            "list" => reader.list().map(|l| json!(l)),
+            "getExtractedDir" => reader
+                .extracted_dir()
+                .map(|_| json!(format!("{BUNDLES_DIR}{}", id.as_str().unwrap_or_default()))),
+            _ => return Err(unsupported(&format!("bundle.{op}"))),
+        }
+        .map_err(bundle_error)
+    }
+
+    fn result(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
+        let id = args.get(0).cloned().unwrap_or(Value::Null);
+        let request: ArtifactRequest =
+            serde_json::from_value(args.get(1).cloned().unwrap_or(json!({})))
+                .map_err(|e| HostError::invalid_request(&format!("result.{op}"), &e.to_string()))?;
+        let context = self.context_mut(&id)?;
+        let no_local_files = |_: &Path| None;
+        let found = match op {
+            "resolveArtifact" => context
+                .resolve_artifact(&request, &no_local_files)
+                .map(|a| serde_json::to_value(a).unwrap_or_default()),
+            "resolveArtifactBytes" => context
+                .resolve_artifact_bytes(&request, &no_local_files)
+                .map(|a| {
+                    let mut v = serde_json::to_value(&a.location).unwrap_or_default();
+                    v["bytes"] = bytes(&a.bytes);
+                    v
+                }),
+            _ => return Err(unsupported(&format!("result.{op}"))),
+        };
+        found.map_err(bundle_error)
+    }
+}
+
+impl HostBridge for HookHost {
+    fn take_write_limit(&mut self) -> Option<u64> {
+        self.effects.take_write_limit()
+    }
+
+    fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+        self.dispatch(member, args)
+            .map_err(|error| self.redactions().error(error))
+    }
+}
+
+impl HookHost {
+    /// The host directories a hook's messages must not name, and what they show instead.
+    fn redactions(&self) -> Redactions {
+        let mut redactions = Redactions::default();
+        if let Some(files) = self.world.files_dir() {
+            redactions.add(files, "");
+        }
+        for (id, context) in &self.contexts {
+            for path in context.reader().host_paths() {
+                redactions.add(path, &format!("{BUNDLES_DIR}{id}"));
+            }
+        }
+        redactions.add(&std::env::temp_dir(), TEMPORARY);
+        redactions
+    }
+
+    fn dispatch(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+        let Some(declared) = host_api().member(member) else {
+            return self.internal(member, args);
+        };
+        match declared.answer {
+            Answer::Write | Answer::FileWrite => self.write(member, args),
+            Answer::Host => self.read(member, &args),
+            Answer::Person => self.person(member, declared, &args),
+            Answer::Fixture => self.fixture(member, declared, &args),
+            Answer::Log => services::runtime_log(&args),
+        }
+    }
+
+    /// A declared read or service.
+    fn read(&mut self, member: &str, args: &Value) -> Result<Value, HostError> {
+        let (namespace, op) = member.split_once('.').unwrap_or((member, ""));
+        match namespace {
+            "library" => self.library(op, args),
+            "file" => self.file(op, args),
+            "archive" => self.archive(op, args),
+            "metadata" => Ok(self.translate_identifier(args)),
+            "mutations" => self.mutation_read(op, args),
+            _ => self.service(member, args),
+        }
+    }
+
+    /// The members the facade itself uses: bundle readers, result contexts,
+    /// deferred argument members and the end of a callback member.
+    fn internal(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+        if let Some(callback_member) = member.strip_suffix("#finish") {
+            return self.finish_callback(callback_member, &args);
+        }
+        let (namespace, op) = member.split_once('.').unwrap_or((member, ""));
+        match namespace {
+            "bundle" => self.bundle(op, &args),
+            "result" => self.result(op, &args),
+            "deferred" if op == "take" => {
+                let id = args.get(0).and_then(Value::as_str).unwrap_or_default();
+                self.deferred.remove(id).ok_or_else(|| {
+                    HostError::plain(
+                        "Error",
+                        format!("argument member {id} is no longer available"),
+                    )
+                })
+            }
+            _ => Err(unsupported(member)),
+        }
+    }
+}
+
+/// Bytes as they cross to hooks: `{"$bytes": "<base64>"}`.
+fn bytes(data: &[u8]) -> Value {
+    json!({"$bytes": base64::engine::general_purpose::STANDARD.encode(data)})
+}
+
+fn unsupported(member: &str) -> HostError {
+    HostError::workflow(
+        "unsupported_operation",
+        format!("{member} is not supported by this host"),
+        json!({"memberOrOperation": member, "reason": "not_supported"}),
+    )
+}
+
+fn world_error(member: &str, error: &HostWorldError) -> HostError {
+    let code = error.code();
+    let details = match error {
+        HostWorldError::NotFound { kind, key } => json!({"kind": kind, "opaqueKey": key}),
+        HostWorldError::UnsafePath(_) => json!({"reason": "unsafe_path", "operation": member}),
+        HostWorldError::WrongKind { kind, .. } => json!({"kind": kind, "reason": "wrong_kind"}),
+        HostWorldError::ResourceLimited {
+            resource,
+            limit,
+            observed,
+        } => json!({"resource": resource, "limit": limit, "observed": observed}),
+        _ => json!({"reason": "invalid_value", "operation": member}),
+    };
+    HostError::workflow(code, format!("{member}: {error}"), details)
+}
+
+fn bundle_error(error: BundleError) -> HostError {
+    let mut e = HostError::plain("Error", error.to_string());
+    if let Some(code) = error.code() {
+        e.fields.insert("code".into(), json!(code));
+    }
+    e
+}

@@ -1,0 +1,257 @@
+//! Host services: the add-on and environment facts, the status tag policy, the
+//! runtime log, members that need a person or a service (answered from the
+//! fixture or refused as the reference host refuses them), the archive members
+//! and the mutation reads (`preview`, `getOperation`).
+
+use serde_json::{Map, Value, json};
+
+use super::{HookHost, Plan, unsupported};
+use crate::host::api::Member;
+use crate::host::world::{Keys, STATUS_KEYS};
+use crate::sandbox::HostError;
+
+/// The runtime log's largest message, in bytes.
+const MAX_LOG_MESSAGE: usize = 16 * 1024;
+
+impl HookHost {
+    /// `addon.getConfig`, `environment.getInfo`, `statusTags.getPolicy`.
+    pub(super) fn service(&mut self, member: &str, _args: &Value) -> Result<Value, HostError> {
+        match member {
+            "addon.getConfig" => Ok(json!({"addonName": "hookrun", "addonRef": "hookrun",
+                "addonVersion": env!("CARGO_PKG_VERSION")})),
+            "environment.getInfo" => Ok(json!({"zoteroVersion": "unknown",
+                "platform": match std::env::consts::OS { "windows" => "win32", "macos" => "darwin", "linux" => "linux", _ => "unknown" },
+                "locale": self.locale})),
+            "statusTags.getPolicy" => Ok(Value::Object(
+                STATUS_KEYS
+                    .iter()
+                    .map(|k| ((*k).to_string(), format!("status:{k}").into()))
+                    .collect::<Map<_, _>>(),
+            )),
+            _ => Err(unsupported(member)),
+        }
+    }
+
+    /// A member that needs a person: refused in non-interactive runs, answered from
+    /// the fixture in interactive ones. A refused toast is still recorded.
+    pub(super) fn person(
+        &mut self,
+        member: &str,
+        declared: &Member,
+        args: &Value,
+    ) -> Result<Value, HostError> {
+        if self.interactive {
+            return self.fixture(member, declared, args);
+        }
+        let mut error = HostError::workflow(
+            "interaction_required",
+            format!("{member} requires an interactive Workflow Host"),
+            json!({"member": member}),
+        );
+        if let Some(name) = &declared.error_name {
+            error.name = name.clone();
+        }
+        if member == "notifications.toast" {
+            self.effects
+                .refused(&self.site, member, args.clone(), error.to_json());
+        }
+        Err(error)
+    }
+
+    /// A member answered from the fixture's `hostAnswers`.
+    pub(super) fn fixture(
+        &mut self,
+        member: &str,
+        declared: &Member,
+        args: &Value,
+    ) -> Result<Value, HostError> {
+        if let Some(found) = self.answers.find(member, args) {
+            return match &found.reply {
+                Ok(value) => Ok(value.clone()),
+                Err(fields) => {
+                    let mut error = HostError::workflow(
+                        fields["code"].as_str().unwrap_or("execution_failed"),
+                        fields["message"].as_str().unwrap_or_default(),
+                        fields.get("details").cloned().unwrap_or(json!({})),
+                    );
+                    if let Some(name) = declared.error_name.as_ref() {
+                        error.name = name.clone();
+                    }
+                    Err(error)
+                }
+            };
+        }
+        if let Some(absent) = &declared.absent {
+            return Ok(absent.clone());
+        }
+        let shown: Vec<&Value> = args
+            .as_array()
+            .map(|a| a.iter().take_while(|v| !v.is_null()).collect())
+            .unwrap_or_default();
+        Err(HostError::workflow(
+            "unavailable",
+            format!(
+                "{member} needs a service this simulated host does not have; answer it in the case's hostAnswers: {{\"{member}\": [{{\"args\": {}, \"answer\": …}}]}}",
+                serde_json::to_string(&shown).unwrap_or_default()
+            ),
+            declared
+                .unavailable
+                .clone()
+                .unwrap_or(json!({"reason": "runtime"})),
+        ))
+    }
+
+    /// `archive.measureEntries` and `archive.withExtractedZip`.
+    pub(super) fn archive(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
+        let member = format!("archive.{op}");
+        let input = args.get(0).unwrap_or(&Value::Null);
+        match op {
+            "measureEntries" => self.measure_entries(&member, input),
+            "withExtractedZip" => {
+                if args.get(2).is_some_and(Value::is_string) {
+                    return Err(HostError::workflow(
+                        "invalid_request",
+                        "Archive callback is required",
+                        json!({"reason": "missing_field", "field": "callback"}),
+                    ));
+                }
+                let source = input
+                    .get("sourcePath")
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.trim().is_empty())
+                    .ok_or_else(|| {
+                        HostError::workflow(
+                            "invalid_request",
+                            "Archive source path is required",
+                            json!({"reason": "missing_field", "field": "sourcePath"}),
+                        )
+                    })?;
+                let scope = self.extract_zip(source)?;
+                Ok(Plan::callback(vec![json!([scope.view])], scope.root))
+            }
+            _ => Err(unsupported(&member)),
+        }
+    }
+
+    /// The end of a callback member: an extracted archive's directory goes away.
+    pub(super) fn finish_callback(
+        &mut self,
+        member: &str,
+        args: &Value,
+    ) -> Result<Value, HostError> {
+        if member == "archive.withExtractedZip"
+            && let Some(root) = args.get(0).and_then(Value::as_str)
+        {
+            self.overlay.remove(root);
+        }
+        Ok(Value::Null)
+    }
+
+    /// `mutations.preview` and `mutations.getOperation`.
+    pub(super) fn mutation_read(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
+        let request = args.get(0).unwrap_or(&Value::Null);
+        match op {
+            "preview" => {
+                if request.get("operationId").is_some() {
+                    return Err(super::library::capability(HostError::workflow(
+                        "invalid_request",
+                        "mutation request does not match the canonical schema",
+                        json!({"reason": "invalid_schema", "field": "/operationId"}),
+                    )));
+                }
+                let mut with_id = request.clone();
+                with_id["operationId"] = "preview".into();
+                let mut keys = Keys {
+                    used: self.effects.created(),
+                };
+                let prepared =
+                    self.world
+                        .prepare_write("mutations.execute", &with_id, &mut keys)?;
+                let operation = request["operation"].clone();
+                let mut plan = json!({"operation": operation,
+                    "targets": prepared.changes.iter().map(|c| json!({"entity": c["entity"], "state": "active"})).collect::<Vec<_>>()});
+                if let Some(before) = prepared
+                    .changes
+                    .first()
+                    .and_then(|c| c["before"].get("revision"))
+                {
+                    plan["sourceRevision"] = before.clone();
+                }
+                let digest = crate::host::world::digest(&plan);
+                Ok(
+                    json!({"schema": "zotero-agents.mutation-preview.v1", "operation": operation,
+                    "outcome": if prepared.changed { "would_change" } else { "unchanged" },
+                    "observedAt": self.now_iso(), "domainPlanDigest": digest, "plan": plan,
+                    "token": {"value": digest}}),
+                )
+            }
+            "getOperation" => {
+                let id = request
+                    .get("operationId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                Ok(match self.effects.bound(id) {
+                    Some(reply) => json!({"state": "settled", "result": reply}),
+                    None => json!({"state": "unavailable"}),
+                })
+            }
+            _ => Err(unsupported(&format!("mutations.{op}"))),
+        }
+    }
+}
+
+/// `logging.appendRuntimeLog(input)`: checks the entry as the reference host does
+/// and answers the line for the hook's log, `{level, message}`.
+pub(super) fn runtime_log(args: &Value) -> Result<Value, HostError> {
+    let invalid = || {
+        HostError::workflow(
+            "invalid_request",
+            "Workflow log request is invalid",
+            json!({"reason": "invalid_schema", "field": "input"}),
+        )
+    };
+    let input = args.get(0).and_then(Value::as_object).ok_or_else(invalid)?;
+    const KEYS: &[&str] = &["level", "stage", "message", "operation", "phase", "details"];
+    if input.keys().any(|k| !KEYS.contains(&k.as_str())) {
+        return Err(invalid());
+    }
+    let level = input
+        .get("level")
+        .and_then(Value::as_str)
+        .filter(|l| ["debug", "info", "warn", "error"].contains(l))
+        .ok_or_else(invalid)?;
+    let (Some(stage), Some(message)) = (
+        input.get("stage").and_then(Value::as_str),
+        input.get("message").and_then(Value::as_str),
+    ) else {
+        return Err(invalid());
+    };
+    for field in ["stage", "operation", "phase"] {
+        let value = input.get(field);
+        let observed = match value {
+            None => continue,
+            Some(Value::String(s)) => s.chars().count(),
+            Some(_) => usize::MAX,
+        };
+        if observed > 128 {
+            return Err(HostError::workflow(
+                "resource_limited",
+                format!("Workflow log {field} exceeds the character limit"),
+                json!({"resource": "characters", "limit": 128, "observed": value}),
+            ));
+        }
+    }
+    if message.len() > MAX_LOG_MESSAGE {
+        return Err(HostError::workflow(
+            "resource_limited",
+            "Workflow log message exceeds the byte limit",
+            json!({"resource": "bytes", "limit": MAX_LOG_MESSAGE, "observed": message.len()}),
+        ));
+    }
+    let mut line = format!("[{stage}] {message}");
+    if let Some(details) = input.get("details") {
+        line.push(' ');
+        line.push_str(&details.to_string());
+    }
+    Ok(json!({"level": level, "message": line}))
+}

@@ -1,0 +1,189 @@
+//! What a fixture answers for the members a simulated world cannot compute
+//! honestly: identifier look-ups (`metadata.translateIdentifier`), and the
+//! members `js/host-api.json` declares `fixture` (bibliography, synthesis,
+//! research bundles, resources, prepared images) or `person` (asked in
+//! interactive runs).
+//!
+//! A case's `hostAnswers` member lists, per member, the calls it answers:
+//!
+//! ```json
+//! { "bibliography.render": [
+//!     { "args": [{"itemRefs": [{"libraryId": 1, "key": "ABCD2345"}], "formatPreference": [{"id": "bibtex"}]}],
+//!       "answer": {"content": "@article{…}", "usedFormat": {"id": "bibtex"}} },
+//!     { "args": [{"itemRefs": []}],
+//!       "error": {"code": "invalid_request", "message": "itemRefs must not be empty"} } ] }
+//! ```
+//!
+//! A call matches an entry when each of the entry's `args` equals the call's
+//! argument at the same position; later arguments (the call-control object) are
+//! not compared. The first matching entry answers.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::host::api::{Answer, host_api};
+
+/// One answered call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixtureAnswer {
+    /// The leading arguments the call must have.
+    pub args: Vec<Value>,
+    /// The value the member answers, or the host error (`{code, message, details?}`)
+    /// it fails with.
+    pub reply: Result<Value, Map<String, Value>>,
+}
+
+/// The fixture's answers for one run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HostAnswers {
+    /// Answers of `metadata.translateIdentifier`, keyed `<type>:<value>`.
+    pub identifiers: Map<String, Value>,
+    /// Answers of the `fixture` and `person` members, by member path.
+    pub members: BTreeMap<String, Vec<FixtureAnswer>>,
+}
+
+/// Why a `hostAnswers` member cannot be used: the JSON pointer below it and what
+/// is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{pointer}: {message}")]
+pub struct AnswersError {
+    /// Pointer relative to the `hostAnswers` member.
+    pub pointer: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl HostAnswers {
+    /// Checks a `hostAnswers` value: an object keyed by `fixture` or `person` member,
+    /// each a list of `{args, answer}` or `{args, error}`.
+    pub fn parse_members(
+        value: &Value,
+    ) -> Result<BTreeMap<String, Vec<FixtureAnswer>>, AnswersError> {
+        let err = |pointer: String, message: String| AnswersError { pointer, message };
+        let Some(members) = value.as_object() else {
+            return Err(err(
+                String::new(),
+                "expected an object keyed by Host API member".into(),
+            ));
+        };
+        let mut found = BTreeMap::new();
+        for (name, entries) in members {
+            let at = format!("/{}", name.replace('~', "~0").replace('/', "~1"));
+            match host_api().member(name).map(|m| m.answer) {
+                Some(Answer::Fixture | Answer::Person) => {}
+                Some(_) => {
+                    return Err(err(
+                        at,
+                        format!(
+                            "{name} is answered by the simulated world; hostAnswers covers only the members that need a service or a person"
+                        ),
+                    ));
+                }
+                None => return Err(err(at, format!("{name} is not a Host API v12 member"))),
+            }
+            let Some(entries) = entries.as_array() else {
+                return Err(err(at, "expected a list of {args, answer} entries".into()));
+            };
+            let parsed = entries
+                .iter()
+                .enumerate()
+                .map(|(i, entry)| parse_entry(entry).map_err(|m| err(format!("{at}/{i}"), m)))
+                .collect::<Result<_, _>>()?;
+            found.insert(name.clone(), parsed);
+        }
+        Ok(found)
+    }
+
+    /// The fixture's reply to `member` called with `args`, if it has one.
+    pub fn find(&self, member: &str, args: &Value) -> Option<&FixtureAnswer> {
+        let call = args.as_array().map(Vec::as_slice).unwrap_or_default();
+        self.members.get(member)?.iter().find(|entry| {
+            entry.args.len() <= call.len()
+                && entry.args.iter().zip(call).all(|(want, got)| want == got)
+        })
+    }
+}
+
+fn parse_entry(entry: &Value) -> Result<FixtureAnswer, String> {
+    let Some(obj) = entry.as_object() else {
+        return Err("expected {args, answer} or {args, error}".into());
+    };
+    if let Some(extra) = obj
+        .keys()
+        .find(|k| !["args", "answer", "error"].contains(&k.as_str()))
+    {
+        return Err(format!(
+            "unknown member {extra}; an entry has args and answer or error"
+        ));
+    }
+    let args = match obj.get("args") {
+        None => Vec::new(),
+        Some(Value::Array(args)) => args.clone(),
+        Some(_) => return Err("args: expected the list of the call's arguments".into()),
+    };
+    let reply = match (obj.get("answer"), obj.get("error")) {
+        (Some(answer), None) => Ok(answer.clone()),
+        (None, Some(Value::Object(error)))
+            if error.get("code").is_some_and(Value::is_string)
+                && error.get("message").is_some_and(Value::is_string) =>
+        {
+            Err(error.clone())
+        }
+        (None, Some(_)) => return Err("error: expected {code, message, details?}".into()),
+        _ => return Err("expected exactly one of answer and error".into()),
+    };
+    Ok(FixtureAnswer { args, reply })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_call_matches_its_leading_arguments_and_ignores_the_control_argument() {
+        let members = HostAnswers::parse_members(&json!({
+            "bibliography.render": [
+                {"args": [{"itemRefs": ["a"]}], "answer": {"content": "A"}},
+                {"args": [], "error": {"code": "unavailable", "message": "none"}}
+            ]
+        }))
+        .unwrap();
+        let answers = HostAnswers {
+            members,
+            ..HostAnswers::default()
+        };
+        let hit = answers
+            .find(
+                "bibliography.render",
+                &json!([{"itemRefs": ["a"]}, {"signal": {}}]),
+            )
+            .unwrap();
+        assert_eq!(hit.reply, Ok(json!({"content": "A"})));
+        let fallback = answers
+            .find("bibliography.render", &json!([{"itemRefs": ["b"]}]))
+            .unwrap();
+        assert_eq!(fallback.reply.as_ref().unwrap_err()["code"], "unavailable");
+        assert!(
+            answers
+                .find("bibliography.listFormats", &json!([]))
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn answers_for_world_members_or_unknown_members_are_refused_with_a_pointer() {
+        let err = HostAnswers::parse_members(&json!({"library.getItemDetail": []})).unwrap_err();
+        assert_eq!(err.pointer, "/library.getItemDetail");
+        assert!(err.message.contains("answered by the simulated world"));
+        let err = HostAnswers::parse_members(&json!({"library.nope": []})).unwrap_err();
+        assert!(err.message.contains("not a Host API v12 member"));
+        let err = HostAnswers::parse_members(
+            &json!({"bibliography.render": [{"args": [], "answer": 1, "error": {}}]}),
+        )
+        .unwrap_err();
+        assert_eq!(err.pointer, "/bibliography.render/0");
+    }
+}

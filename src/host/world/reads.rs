@@ -1,0 +1,434 @@
+//! The `library.*` reads, in the reference host's shapes.
+
+use serde_json::{Map, Value, json};
+
+use super::dto::digest;
+use super::paging::paged;
+use super::record::{DetailKind, Record};
+use super::{HostResult, HostWorld, HostWorldError, PageRequest};
+use crate::plan::ItemLocator;
+use crate::selection::PortableItemRef;
+
+/// Largest `listItems` page (the reference host's limit).
+const MAX_LIST_LIMIT: usize = 100;
+
+/// What `listItems` and `traverseItems` select: top-level regular items of a
+/// library, optionally in a collection, with a tag, of a type or matching a query.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ItemCriteria {
+    /// `libraryId` (default: every library).
+    pub library_id: Option<u64>,
+    /// `collectionRef.key`.
+    pub collection: Option<String>,
+    /// `tag`.
+    pub tag: Option<String>,
+    /// `itemType`.
+    pub item_type: Option<String>,
+    /// `query`, matched case-insensitively against key, title, date, publication,
+    /// abstract, creators and tags.
+    pub query: Option<String>,
+}
+
+impl ItemCriteria {
+    /// Reads the criteria members of a `listItems` / `traverseItems` input.
+    pub fn parse(input: &Value) -> HostResult<ItemCriteria> {
+        let text = |key: &str| -> HostResult<Option<String>> {
+            match input.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(HostWorldError::InvalidRequest(format!(
+                    "{key} must be a string"
+                ))),
+            }
+        };
+        let library_id = match input.get("libraryId") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().filter(|id| *id >= 1).ok_or_else(|| {
+                HostWorldError::InvalidRequest("libraryId must be a library id".into())
+            })?),
+        };
+        let collection = match input.get("collectionRef") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(
+                PortableItemRef::parse(v, "/collectionRef")
+                    .map_err(|e| HostWorldError::InvalidRequest(e.to_string()))?
+                    .key,
+            ),
+        };
+        Ok(ItemCriteria {
+            library_id,
+            collection,
+            tag: text("tag")?,
+            item_type: text("itemType")?,
+            query: text("query")?.map(|q| q.to_lowercase()),
+        })
+    }
+
+    fn matches(&self, record: &Record) -> bool {
+        let z = &record.zotero;
+        let Some(reference) = &record.reference else {
+            return false;
+        };
+        if self.library_id.is_some_and(|id| id != reference.library_id)
+            || self
+                .collection
+                .as_ref()
+                .is_some_and(|c| !z.collections.contains(c))
+            || self.tag.as_ref().is_some_and(|t| !z.tags.contains(t))
+            || self
+                .item_type
+                .as_ref()
+                .is_some_and(|t| record.item_type.as_ref() != Some(t))
+        {
+            return false;
+        }
+        let Some(query) = &self.query else {
+            return true;
+        };
+        let mut haystack = vec![
+            reference.key.clone(),
+            record.title.clone().unwrap_or_default(),
+        ];
+        for name in ["date", "publicationTitle", "abstractNote"] {
+            haystack.push(z.field(name).unwrap_or_default().to_owned());
+        }
+        haystack.extend(z.creators.iter().map(|c| c.display()));
+        haystack.extend(z.tags.iter().cloned());
+        haystack.iter().any(|h| h.to_lowercase().contains(query))
+    }
+
+    fn to_json(&self, library_id: u64) -> Value {
+        json!({"libraryId": self.library_id.unwrap_or(library_id),
+            "collectionRef": self.collection.as_ref().map(|key| json!({"libraryId": self.library_id.unwrap_or(library_id), "key": key})),
+            "tag": self.tag, "itemType": self.item_type, "query": self.query,
+            "order": "stable_identity"})
+    }
+}
+
+impl HostWorld {
+    fn record_of(&self, reference: &PortableItemRef, kind: &str) -> HostResult<&Record> {
+        self.find(&ItemLocator::Ref(reference.clone()))
+            .ok_or_else(|| HostWorldError::NotFound {
+                kind: kind.to_owned(),
+                key: reference.identity(),
+            })
+    }
+
+    /// `library.getItemDetail(ref)`: `{kind, item}` in the shape of the item's kind.
+    pub fn get_item_detail(&self, reference: &PortableItemRef) -> HostResult<Value> {
+        let record = self.record_of(reference, "item")?;
+        let kind = record.kind.unwrap_or(DetailKind::Regular);
+        let item = match kind {
+            DetailKind::Regular => self.regular_detail(record),
+            DetailKind::Note => self.note_summary(record),
+            DetailKind::Attachment => self.attachment_detail(record),
+            DetailKind::Annotation => self.annotation_detail(record),
+        };
+        Ok(json!({"kind": kind.as_str(), "item": item}))
+    }
+
+    fn children_json(
+        &self,
+        parent: &PortableItemRef,
+        kind: DetailKind,
+        shape: impl Fn(&Record) -> Value,
+    ) -> HostResult<Vec<Value>> {
+        let list = self.children_of(&ItemLocator::Ref(parent.clone()), kind)?;
+        Ok(list.into_iter().map(shape).collect())
+    }
+
+    /// `library.getItemAttachments(ref, page)`.
+    pub fn get_item_attachments(
+        &self,
+        parent: &PortableItemRef,
+        page: &PageRequest,
+    ) -> HostResult<Value> {
+        let items = self.children_json(parent, DetailKind::Attachment, |r| {
+            self.attachment_detail(r)
+        })?;
+        paged("attachments", items, page)
+    }
+
+    /// `library.getItemNotes(ref, page)`: note summaries.
+    pub fn get_item_notes(
+        &self,
+        parent: &PortableItemRef,
+        page: &PageRequest,
+    ) -> HostResult<Value> {
+        let items = self.children_json(parent, DetailKind::Note, |r| self.note_summary(r))?;
+        paged("notes", items, page)
+    }
+
+    /// `library.listAnnotations(ref, page)`: the annotations of an attachment.
+    pub fn list_annotations(
+        &self,
+        attachment: &PortableItemRef,
+        page: &PageRequest,
+    ) -> HostResult<Value> {
+        let items = self.children_json(attachment, DetailKind::Annotation, |r| {
+            self.annotation_detail(r)
+        })?;
+        paged("annotations", items, page)
+    }
+
+    /// The top-level regular items `criteria` selects, in stable order.
+    fn regular_items<'a>(&'a self, criteria: &'a ItemCriteria) -> impl Iterator<Item = &'a Record> {
+        self.records.iter().filter(move |r| {
+            r.kind.unwrap_or(DetailKind::Regular) == DetailKind::Regular
+                && r.parent_ref.is_none()
+                && r.parent_id.is_none()
+                && !r.zotero.deleted
+                && criteria.matches(r)
+        })
+    }
+
+    /// `library.listItems(input)`: one page of top-level regular items.
+    pub fn list_items(&self, input: &Value) -> HostResult<Value> {
+        let criteria = ItemCriteria::parse(input)?;
+        let limit = match input.get("limit") {
+            None | Some(Value::Null) => super::DEFAULT_PAGE_LIMIT,
+            Some(v) => match v.as_u64() {
+                Some(n @ 1..) if n as usize <= MAX_LIST_LIMIT => n as usize,
+                _ => {
+                    return Err(HostWorldError::ResourceLimited {
+                        resource: "items".into(),
+                        limit: MAX_LIST_LIMIT as u64,
+                        observed: v.clone(),
+                    });
+                }
+            },
+        };
+        let items: Vec<Value> = self
+            .regular_items(&criteria)
+            .map(|r| Value::Object(self.regular_summary(r)))
+            .collect();
+        let scanned = items.len();
+        let cursor = input
+            .get("cursor")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut page = paged(
+            "items",
+            items,
+            &PageRequest {
+                limit: Some(limit),
+                cursor,
+            },
+        )?;
+        let library_id = self
+            .records
+            .iter()
+            .find_map(|r| r.reference.as_ref())
+            .map_or(1, |r| r.library_id);
+        page["totalScanned"] = scanned.into();
+        page["criteria"] = criteria.to_json(library_id);
+        if let Some(m) = page.as_object_mut() {
+            m.remove("total");
+        }
+        Ok(page)
+    }
+
+    /// The batches `traverseItems` hands its callback, `pageSize` items each, and
+    /// how the traversal ended.
+    pub fn traverse_items(&self, input: &Value) -> HostResult<(Vec<Value>, Value)> {
+        if input.get("scope").and_then(Value::as_str) != Some("top-level-regular") {
+            return Err(HostWorldError::InvalidRequest(
+                "traversal scope is unsupported: scope must be \"top-level-regular\"".into(),
+            ));
+        }
+        let criteria = ItemCriteria::parse(input)?;
+        let budget = |key: &str, default: u64, max: u64| -> HostResult<u64> {
+            match input.get(key) {
+                None | Some(Value::Null) => Ok(default),
+                Some(v) => match v.as_u64() {
+                    Some(n @ 1..) if n <= max => Ok(n),
+                    Some(n @ 1..) => Err(HostWorldError::ResourceLimited {
+                        resource: "items".into(),
+                        limit: max,
+                        observed: n.into(),
+                    }),
+                    _ => Err(HostWorldError::InvalidRequest(format!(
+                        "traversal budget is invalid: {key}"
+                    ))),
+                },
+            }
+        };
+        let page_size = budget("pageSize", 100, 500)? as usize;
+        let max_items = budget("maxItems", 100_000, 1_000_000)? as usize;
+        let max_pages = budget("maxPages", 1_000, 10_000)? as usize;
+        let items: Vec<Value> = self
+            .regular_items(&criteria)
+            .map(|r| {
+                let mut summary = self.regular_summary(r);
+                let mut tags = r.zotero.tags.clone();
+                tags.sort();
+                tags.dedup();
+                let digest = digest(&json!(tags));
+                summary.insert("tags".into(), json!(tags));
+                summary.insert(
+                    "tagDigest".into(),
+                    digest.trim_start_matches("sha256:").into(),
+                );
+                Value::Object(summary)
+            })
+            .collect();
+        let library_id = criteria.library_id.unwrap_or(1);
+        let visited = items.len().min(max_items).min(page_size * max_pages);
+        let batches: Vec<Value> = items[..visited]
+            .chunks(page_size)
+            .enumerate()
+            .map(|(i, chunk)| json!([{"batchIndex": i, "items": chunk}]))
+            .collect();
+        let ending = if visited < items.len() {
+            let reason = if visited == max_items {
+                "max_items"
+            } else {
+                "max_pages"
+            };
+            json!({"outcome": "resource_limited", "libraryId": library_id, "visitedItems": visited,
+                "visitedBatches": batches.len(), "reason": reason, "resumeCursor": visited.to_string()})
+        } else {
+            let criteria_digest = digest(&criteria.to_json(library_id));
+            let coverage = digest(&json!(items));
+            json!({"outcome": "completed", "libraryId": library_id, "scope": "top-level-regular",
+                "visitedItems": visited, "visitedBatches": batches.len(),
+                "completionEvidence": {"evidenceId": format!("traversal-{}", &coverage[7..19]),
+                    "criteriaDigest": criteria_digest.trim_start_matches("sha256:"),
+                    "coverageDigest": coverage.trim_start_matches("sha256:")}})
+        };
+        Ok((batches, ending))
+    }
+
+    /// `library.exportPortableItems(refs)`: regular items in ref order.
+    pub fn export_portable_items(&self, refs: &Value) -> HostResult<Value> {
+        let refs = refs.as_array().ok_or_else(|| {
+            HostWorldError::InvalidRequest("refs must be a list of item refs".into())
+        })?;
+        let mut out = Vec::with_capacity(refs.len());
+        for (i, value) in refs.iter().enumerate() {
+            let reference = PortableItemRef::parse(value, &format!("/{i}"))
+                .map_err(|e| HostWorldError::InvalidRequest(e.to_string()))?;
+            let record = self.record_of(&reference, "item")?;
+            if record.kind.unwrap_or(DetailKind::Regular) != DetailKind::Regular {
+                return Err(HostWorldError::WrongKind {
+                    kind: "item".into(),
+                    key: reference.identity(),
+                });
+            }
+            out.push(self.portable(record));
+        }
+        Ok(Value::Array(out))
+    }
+
+    /// `library.listCollections(input)`: the collections the items name, by key.
+    pub fn list_collections(&self, input: &Value) -> HostResult<Value> {
+        let mut seen: Vec<(u64, String)> = Vec::new();
+        for record in &self.records {
+            let library_id = record.reference.as_ref().map_or(1, |r| r.library_id);
+            for key in &record.zotero.collections {
+                if !seen.iter().any(|(l, k)| *l == library_id && k == key) {
+                    seen.push((library_id, key.clone()));
+                }
+            }
+        }
+        let wanted = input.get("libraryId").and_then(Value::as_u64);
+        let items: Vec<Value> = seen
+            .into_iter()
+            .filter(|(l, _)| wanted.is_none_or(|w| w == *l))
+            .map(|(library_id, key)| {
+                json!({"ref": {"libraryId": library_id, "key": key}, "name": key, "parentRef": Value::Null,
+                    "revision": "1", "state": "active", "path": [key]})
+            })
+            .collect();
+        let mut page = paged("collections", items, &page_of(input))?;
+        page["libraryId"] = wanted.unwrap_or(1).into();
+        page["order"] = "stable_identity".into();
+        Ok(page)
+    }
+
+    /// `library.listSavedSearches(input)`: a simulated library has none.
+    pub fn list_saved_searches(&self, input: &Value) -> HostResult<Value> {
+        let mut page = paged("savedSearches", Vec::new(), &page_of(input))?;
+        page["libraryId"] = input.get("libraryId").cloned().unwrap_or(1.into());
+        page["order"] = "stable_identity".into();
+        Ok(page)
+    }
+
+    /// `library.listNotePayloads(ref, page)`: a managed note's payload.
+    pub fn list_note_payloads(
+        &self,
+        note: &PortableItemRef,
+        page: &PageRequest,
+    ) -> HostResult<Value> {
+        let record = self.note_record(note)?;
+        let payloads: Vec<Value> = payload_summary(record).into_iter().collect();
+        let mut found = paged("payloads", payloads, page)?;
+        found["scanned"] = found["returned"].clone();
+        found["total"] = Value::Null;
+        Ok(found)
+    }
+
+    /// `library.getNotePayload(ref, {payloadType})`: `{summary, value}`.
+    pub fn get_note_payload(
+        &self,
+        note: &PortableItemRef,
+        payload_type: &str,
+    ) -> HostResult<Value> {
+        let record = self.note_record(note)?;
+        match payload_summary(record) {
+            Some(summary) if summary["payloadType"] == payload_type => {
+                Ok(json!({"summary": summary, "value": record.payload}))
+            }
+            _ => Err(HostWorldError::NotFound {
+                kind: "payload".into(),
+                key: format!("{} {payload_type}", note.identity()),
+            }),
+        }
+    }
+
+    fn note_record(&self, note: &PortableItemRef) -> HostResult<&Record> {
+        let record = self.record_of(note, "note")?;
+        if record.kind != Some(DetailKind::Note) {
+            return Err(HostWorldError::WrongKind {
+                kind: "note".into(),
+                key: note.identity(),
+            });
+        }
+        Ok(record)
+    }
+}
+
+/// The payload a managed note carries, summarised.
+fn payload_summary(record: &Record) -> Option<Value> {
+    let payload = record.payload.as_ref()?;
+    let kind = record.note_kind.clone().unwrap_or_else(|| "custom".into());
+    let payload_type = payload
+        .get("type")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("{kind}-json"));
+    let mut m = Map::new();
+    m.insert("payloadType".into(), payload_type.into());
+    m.insert("noteKind".into(), kind.into());
+    m.insert("version".into(), 1.into());
+    m.insert("format".into(), "json".into());
+    m.insert("encoding".into(), "utf-8".into());
+    m.insert("estimatedBytes".into(), payload.to_string().len().into());
+    m.insert("source".into(), json!({"kind": "inline"}));
+    m.insert("state".into(), "available".into());
+    m.insert("issues".into(), json!([]));
+    Some(Value::Object(m))
+}
+
+fn page_of(input: &Value) -> PageRequest {
+    PageRequest {
+        limit: input
+            .get("limit")
+            .and_then(Value::as_u64)
+            .map(|l| l as usize),
+        cursor: input
+            .get("cursor")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    }
+}

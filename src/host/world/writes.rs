@@ -1,0 +1,1122 @@
+//! Library writes applied to the run's copy of the world: notes, attachments,
+//! managed notes, literature artifacts, status tags and `mutations.execute`.
+//!
+//! A write is first [prepared](HostWorld::prepare_write) (checked, and what it
+//! would change worked out, without changing anything), then
+//! [committed](HostWorld::commit). Each prepared write knows its reference-host
+//! result, whether it changes anything (`committed`) or not (`unchanged`), and the
+//! receipt's `changes`.
+
+use serde_json::{Map, Value, json};
+
+use super::dto::digest;
+use super::record::{DetailKind, Record};
+use super::zotero::{ZoteroData, is_field};
+use super::{HostWorld, NoteFormat, note_detail, strip_tags};
+use crate::plan::ItemLocator;
+use crate::sandbox::HostError;
+use crate::selection::PortableItemRef;
+
+/// Status tag keys `statusTags.transition` accepts, in the reference host's order.
+pub const STATUS_KEYS: &[&str] = &[
+    "need-metadata-curation",
+    "need-fulltext",
+    "need-markdown",
+    "need-analysis",
+    "need-deep-reading",
+];
+
+/// The singleton managed note kinds of `literatureArtifacts.upsert*`, with the
+/// request member that carries each payload.
+const ARTIFACTS: &[(&str, &str, &str)] = &[
+    ("upsertDigest", "digest", "markdown"),
+    ("upsertReferences", "references", "references"),
+    (
+        "upsertCitationAnalysis",
+        "citation-analysis",
+        "citationAnalysis",
+    ),
+    ("upsertScore", "literature-score", "score"),
+];
+
+/// Keys for the items a run creates: `NEW00001`, `NEW00002`, …
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keys {
+    /// How many keys were handed out before.
+    pub used: u64,
+}
+
+impl Keys {
+    fn next(&mut self, library_id: u64) -> PortableItemRef {
+        self.used += 1;
+        PortableItemRef {
+            library_id,
+            key: format!("NEW{:05}", self.used),
+        }
+    }
+}
+
+/// A stored file a write puts into the library: the run's file at `source` is
+/// copied to `target` (`attachments/<KEY>/<filename>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredFile {
+    /// The path the hook named.
+    pub source: String,
+    /// Where the library keeps it.
+    pub target: String,
+}
+
+/// A write worked out against the world, not yet applied.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The receipt's operation (`notes.create`, `managed_note.apply_parent_set`, …).
+    pub operation: String,
+    /// Whether it changes anything.
+    pub changed: bool,
+    /// The reference host's `result`.
+    pub result: Value,
+    /// The receipt's `changes`.
+    pub changes: Vec<Value>,
+    /// Files to place in the run's file overlay.
+    pub files: Vec<StoredFile>,
+    upserts: Vec<Record>,
+    removals: Vec<PortableItemRef>,
+}
+
+impl Prepared {
+    fn new(operation: &str) -> Prepared {
+        Prepared {
+            operation: operation.into(),
+            changed: false,
+            result: Value::Null,
+            changes: Vec::new(),
+            files: Vec::new(),
+            upserts: Vec::new(),
+            removals: Vec::new(),
+        }
+    }
+
+    /// Records `after` (created when `before` is `None`) and its receipt change.
+    fn put(&mut self, before: Option<&Record>, mut after: Record) {
+        let changed = before.is_none_or(|b| *b != after);
+        if let Some(b) = before
+            && changed
+        {
+            after.edits = b.edits + 1;
+        }
+        let version = |r: &Record| json!({"revision": r.revision(), "state": "active"});
+        self.changes.push(json!({
+            "entity": {"kind": "item", "ref": after.reference.as_ref().map(PortableItemRef::to_value)},
+            "effect": match (before, changed) { (None, _) => "created", (Some(_), true) => "updated", _ => "unchanged" },
+            "before": before.map(version), "after": version(&after),
+        }));
+        self.changed |= changed;
+        if changed {
+            self.upserts.push(after);
+        }
+    }
+
+    fn remove(&mut self, record: &Record) {
+        let Some(reference) = record.reference.clone() else {
+            return;
+        };
+        self.changes.push(json!({"entity": {"kind": "item", "ref": reference.to_value()},
+            "effect": "deleted", "before": {"revision": record.revision(), "state": "active"},
+            "after": {"revision": digest(&json!({"ref": reference.to_value(), "state": "deleted"})), "state": "deleted"}}));
+        self.changed = true;
+        self.removals.push(reference);
+    }
+}
+
+/// A broker error (`ZoteroHostCapabilityError`), as library writes raise them.
+fn broker(code: &str, message: String, details: Value) -> HostError {
+    let mut e = HostError::workflow(code, message, details);
+    e.name = "ZoteroHostCapabilityError".into();
+    e
+}
+
+fn invalid(operation: &str, reason: &str, field: &str) -> HostError {
+    broker(
+        "invalid_request",
+        format!("{operation}: invalid request ({reason}: {field})"),
+        json!({"reason": reason, "field": field, "operation": operation}),
+    )
+}
+
+/// `request[field]` as a complete portable ref.
+fn ref_at(operation: &str, request: &Value, field: &str) -> Result<PortableItemRef, HostError> {
+    let value = request
+        .get(field)
+        .ok_or_else(|| invalid(operation, "missing_field", field))?;
+    let complete = value.as_object().is_some_and(|o| {
+        o.len() == 2
+            && o.get("libraryId")
+                .and_then(Value::as_u64)
+                .is_some_and(|id| id >= 1)
+            && o.get("key")
+                .and_then(Value::as_str)
+                .is_some_and(|k| !k.trim().is_empty())
+    });
+    let parsed = complete
+        .then(|| PortableItemRef::parse(value, "").ok())
+        .flatten();
+    parsed.ok_or_else(|| {
+        broker(
+            "invalid_ref",
+            format!(
+                "{operation}: {field} must be a complete portable item reference {{libraryId, key}}"
+            ),
+            json!({"kind": field, "reason": "invalid_value"}),
+        )
+    })
+}
+
+fn text_at<'a>(request: &'a Value, pointer: &str) -> Option<&'a str> {
+    request.pointer(pointer).and_then(Value::as_str)
+}
+
+impl HostWorld {
+    fn existing(
+        &self,
+        operation: &str,
+        reference: &PortableItemRef,
+        kind: &str,
+    ) -> Result<&Record, HostError> {
+        self.find(&ItemLocator::Ref(reference.clone()))
+            .ok_or_else(|| {
+                broker(
+                    "not_found",
+                    format!("{operation}: {kind} {} was not found", reference.identity()),
+                    json!({"kind": kind, "opaqueKey": reference.identity()}),
+                )
+            })
+    }
+
+    fn of_kind(
+        &self,
+        operation: &str,
+        reference: &PortableItemRef,
+        kind: DetailKind,
+    ) -> Result<&Record, HostError> {
+        let record = self.existing(operation, reference, kind.as_str())?;
+        if record.kind.unwrap_or(DetailKind::Regular) != kind {
+            return Err(broker(
+                "invalid_ref",
+                format!(
+                    "{operation}: {} is not a {} item",
+                    reference.identity(),
+                    kind.as_str()
+                ),
+                json!({"kind": kind.as_str(), "reason": "wrong_kind"}),
+            ));
+        }
+        Ok(record)
+    }
+
+    /// Works out `member`'s write of `request` (its first argument) without
+    /// changing the world; items it creates take keys from `keys`.
+    pub fn prepare_write(
+        &self,
+        member: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        if !request.is_object() {
+            return Err(invalid(member, "invalid_schema", "request"));
+        }
+        match member {
+            "notes.create" => self.note_create(member, request, keys),
+            "notes.updateContent" => self.note_update(member, request),
+            "notes.remove" => self.remove_item(member, request, "noteRef", DetailKind::Note),
+            "notes.upsertPayload" => self.note_payload(member, request),
+            "attachments.create" => self.attachment_create(member, request, keys),
+            "attachments.updateMetadata" => self.attachment_metadata(member, request),
+            "attachments.replaceFile" => self.attachment_file(member, request),
+            "attachments.move" => self.attachment_move(member, request),
+            "attachments.remove" => {
+                self.remove_item(member, request, "attachmentRef", DetailKind::Attachment)
+            }
+            "statusTags.transition" => self.status_transition(member, request),
+            "managedNotes.writeCustom" => self.managed_write(member, request, "custom", keys),
+            "managedNotes.writeConversation" => {
+                self.managed_write(member, request, "conversation-note", keys)
+            }
+            "literatureArtifacts.applyAnalysis" => self.apply_analysis(member, request, keys),
+            "mutations.execute" => self.execute(request, keys),
+            _ => match member.strip_prefix("literatureArtifacts.") {
+                Some(op) => self.upsert_artifact(member, op, request, keys),
+                None => Err(broker(
+                    "unsupported_operation",
+                    format!("{member} is not supported by this host"),
+                    json!({"memberOrOperation": member, "reason": "not_supported"}),
+                )),
+            },
+        }
+    }
+
+    /// Applies a prepared write.
+    pub fn commit(&mut self, prepared: &Prepared) {
+        for reference in &prepared.removals {
+            if let Some(i) = self.by_ref.get(reference).copied() {
+                self.records[i].reference = None;
+                self.records[i].parent_ref = None;
+                self.by_ref.remove(reference);
+            }
+        }
+        for record in &prepared.upserts {
+            match record
+                .reference
+                .as_ref()
+                .and_then(|r| self.by_ref.get(r))
+                .copied()
+            {
+                Some(i) => self.records[i] = record.clone(),
+                None => {
+                    self.records.push(record.clone());
+                    if let Some(r) = &record.reference {
+                        self.by_ref.insert(r.clone(), self.records.len() - 1);
+                    }
+                }
+            }
+        }
+        self.reindex();
+    }
+
+    /// `{kind: "child", parentRef}` placement (or the contract's top-level
+    /// `parentRef`): the parent.
+    fn placement_parent(
+        &self,
+        operation: &str,
+        request: &Value,
+    ) -> Result<PortableItemRef, HostError> {
+        match (request.get("placement"), request.get("parentRef")) {
+            (Some(_), Some(_)) => Err(invalid(operation, "invalid_combination", "placement")),
+            (None, Some(_)) => ref_at(operation, request, "parentRef"),
+            (Some(placement), None) => match placement.get("kind").and_then(Value::as_str) {
+                Some("child") => ref_at(operation, placement, "parentRef"),
+                Some("top_level") => Err(broker(
+                    "unsupported_operation",
+                    format!(
+                        "{operation}: top-level placement is not simulated; place the item under a parent"
+                    ),
+                    json!({"memberOrOperation": operation, "reason": "not_supported"}),
+                )),
+                _ => Err(invalid(operation, "invalid_value", "placement.kind")),
+            },
+            (None, None) => Err(invalid(operation, "missing_field", "placement")),
+        }
+    }
+
+    fn note_content(operation: &str, request: &Value) -> Result<String, HostError> {
+        let format = text_at(request, "/content/format");
+        let value = text_at(request, "/content/value")
+            .filter(|v| !v.trim().is_empty())
+            .ok_or_else(|| invalid(operation, "invalid_value", "content.value"))?;
+        if value.contains("data-zs-payload") || value.contains("data-zs-note-kind") {
+            return Err(invalid(operation, "unsupported_value", "content.value"));
+        }
+        match format {
+            Some("html") => Ok(value.trim().to_string()),
+            Some("text") => Ok(value.to_string()),
+            _ => Err(invalid(operation, "invalid_value", "content.format")),
+        }
+    }
+
+    /// A note as `notes.create` / `updateContent` answer it.
+    fn note_result(record: &Record) -> Value {
+        let html = record.html.clone().unwrap_or_default();
+        let text = strip_tags(&html);
+        let reference = record.reference.clone().unwrap_or(PortableItemRef {
+            library_id: 1,
+            key: String::new(),
+        });
+        let mut note = json!({"key": reference.key, "libraryId": reference.library_id,
+            "title": record.title.clone().unwrap_or_else(|| text.chars().take(80).collect()),
+            "html": html, "text": text.chars().take(4000).collect::<String>(),
+            "textExcerpt": text.chars().take(800).collect::<String>(),
+            "textLength": text.chars().count(), "htmlLength": html.chars().count(),
+            "ref": reference.to_value(), "revision": record.revision()});
+        if let Some(parent) = &record.parent_ref {
+            note["parent"] = json!({"key": parent.key});
+        }
+        note
+    }
+
+    fn note_create(
+        &self,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        let parent = self.placement_parent(op, request)?;
+        self.of_kind(op, &parent, DetailKind::Regular)?;
+        let html = Self::note_content(op, request)?;
+        let mut record = Record {
+            reference: Some(keys.next(parent.library_id)),
+            kind: Some(DetailKind::Note),
+            parent_ref: Some(parent),
+            item_type: Some("note".into()),
+            title: Some(note_title(&html)),
+            html: Some(html),
+            ..Record::default()
+        };
+        record.zotero.tags = string_list(request.get("initialTags"));
+        let mut prepared = Prepared::new(op);
+        prepared.result = json!({"note": Self::note_result(&record)});
+        prepared.put(None, record);
+        Ok(prepared)
+    }
+
+    fn note_update(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "noteRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Note)?;
+        if before.note_kind.is_some() || before.payload.is_some() {
+            return Err(broker(
+                "conflict",
+                format!(
+                    "{op}: {} is a managed note; write it through managedNotes or literatureArtifacts",
+                    reference.identity()
+                ),
+                json!({"reason": "ambiguous_state", "kind": "note"}),
+            ));
+        }
+        let html = Self::note_content(op, request)?;
+        let mut after = before.clone();
+        after.title = Some(note_title(&html));
+        after.html = Some(html);
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"note": Self::note_result(&after)});
+        Ok(prepared)
+    }
+
+    fn remove_item(
+        &self,
+        op: &str,
+        request: &Value,
+        field: &str,
+        kind: DetailKind,
+    ) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, field)?;
+        let record = self.of_kind(op, &reference, kind)?;
+        let mut prepared = Prepared::new(op);
+        prepared.remove(record);
+        prepared.result = json!({field: reference.to_value(), "outcome": "permanently_deleted"});
+        Ok(prepared)
+    }
+
+    fn note_payload(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "noteRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Note)?;
+        let payload = request
+            .get("payload")
+            .filter(|p| p.is_object())
+            .ok_or_else(|| invalid(op, "missing_field", "payload"))?;
+        for field in ["payloadType", "noteKind", "schemaVersion", "format"] {
+            if !payload.get(field).is_some_and(Value::is_string) {
+                return Err(invalid(op, "missing_field", &format!("payload.{field}")));
+            }
+        }
+        let mut after = before.clone();
+        after.payload =
+            Some(json!({"type": payload["payloadType"], "value": payload.get("value")}));
+        after.note_kind = payload["noteKind"].as_str().map(str::to_owned);
+        let mut prepared = Prepared::new(op);
+        let created = before.payload.is_none();
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"note": self.note_summary(&after),
+            "payload": {"payloadType": payload["payloadType"], "noteKind": payload["noteKind"],
+                        "format": payload["format"], "state": "available"},
+            "outcome": if !prepared.changed { "unchanged" } else if created { "created" } else { "replaced" }});
+        Ok(prepared)
+    }
+
+    fn attachment_create(
+        &self,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        let parent = self.placement_parent(op, request)?;
+        self.existing(op, &parent, "item")?;
+        let source = request
+            .get("source")
+            .ok_or_else(|| invalid(op, "missing_field", "source"))?;
+        let reference = keys.next(parent.library_id);
+        let metadata = request.get("metadata").cloned().unwrap_or(json!({}));
+        let mut record = Record {
+            reference: Some(reference.clone()),
+            kind: Some(DetailKind::Attachment),
+            parent_ref: Some(parent),
+            item_type: Some("attachment".into()),
+            content_type: text_at(&metadata, "/contentType").map(str::to_owned),
+            title: text_at(&metadata, "/title").map(str::to_owned),
+            ..Record::default()
+        };
+        record.zotero.charset = text_at(&metadata, "/charset").map(str::to_owned);
+        let mut prepared = Prepared::new(op);
+        match source.get("kind").and_then(Value::as_str) {
+            Some("stored_file") => {
+                let path = text_at(source, "/main/source/path")
+                    .filter(|p| !p.is_empty())
+                    .ok_or_else(|| match text_at(source, "/main/source/kind") {
+                        Some("resource") => HostError::workflow(
+                            "unavailable",
+                            "Workflow Host owner is unavailable",
+                            json!({"reason": "runtime", "kind": "resource"}),
+                        ),
+                        _ => invalid(op, "missing_field", "source.main.source.path"),
+                    })?;
+                let filename = text_at(source, "/main/targetFilename")
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| crate::selection::grouped::base_name(path).to_owned());
+                let target = format!("attachments/{}/{filename}", reference.key);
+                prepared.files.push(StoredFile {
+                    source: path.to_owned(),
+                    target: target.clone(),
+                });
+                for companion in source
+                    .get("companions")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if let (Some(from), Some(rel)) = (
+                        text_at(companion, "/source/path"),
+                        text_at(companion, "/targetRelativePath"),
+                    ) {
+                        prepared.files.push(StoredFile {
+                            source: from.to_owned(),
+                            target: format!("attachments/{}/{rel}", reference.key),
+                        });
+                    }
+                }
+                record.zotero.link_mode = Some("stored_file".into());
+                record.title.get_or_insert_with(|| filename.clone());
+                record.filename = Some(filename);
+                record.path = Some(target);
+                record.stored = true;
+            }
+            Some("linked_file") => {
+                let path = text_at(source, "/path")
+                    .filter(|p| !p.is_empty())
+                    .ok_or_else(|| invalid(op, "missing_field", "source.path"))?;
+                let filename = crate::selection::grouped::base_name(path).to_owned();
+                record.zotero.link_mode = Some("linked_file".into());
+                record.title.get_or_insert_with(|| filename.clone());
+                record.filename = Some(filename);
+                record.path = Some(path.to_owned());
+            }
+            Some(kind @ ("linked_url" | "stored_url")) => {
+                let url = text_at(source, "/url")
+                    .filter(|u| !u.is_empty())
+                    .ok_or_else(|| invalid(op, "missing_field", "source.url"))?;
+                record.zotero.link_mode = Some(kind.into());
+                record.zotero.fields.insert("url".into(), url.into());
+                record.title.get_or_insert_with(|| url.to_owned());
+            }
+            _ => return Err(invalid(op, "invalid_value", "source.kind")),
+        }
+        prepared.result = json!({"attachment": self.attachment_detail(&record)});
+        prepared.put(None, record);
+        Ok(prepared)
+    }
+
+    fn attachment_metadata(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "attachmentRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
+        let patch = request
+            .get("patch")
+            .and_then(Value::as_object)
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| invalid(op, "missing_field", "patch"))?;
+        let mut after = before.clone();
+        for (key, value) in patch {
+            let value = value.as_str().map(str::to_owned);
+            match key.as_str() {
+                "title" => after.title = value,
+                "contentType" => after.content_type = value,
+                "charset" => after.zotero.charset = value,
+                "url" => {
+                    match value {
+                        Some(url) => after.zotero.fields.insert("url".into(), url.into()),
+                        None => after.zotero.fields.remove("url"),
+                    };
+                }
+                _ => return Err(invalid(op, "invalid_schema", &format!("patch.{key}"))),
+            }
+        }
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"attachment": self.attachment_detail(&after)});
+        Ok(prepared)
+    }
+
+    fn attachment_file(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "attachmentRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
+        let path = text_at(request, "/source/main/source/path")
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| invalid(op, "missing_field", "source.main.source.path"))?;
+        let filename = text_at(request, "/source/main/targetFilename")
+            .map(str::to_owned)
+            .or_else(|| before.filename.clone())
+            .unwrap_or_else(|| crate::selection::grouped::base_name(path).to_owned());
+        let target = format!("attachments/{}/{filename}", reference.key);
+        let mut after = before.clone();
+        after.filename = Some(filename);
+        after.path = Some(target.clone());
+        after.stored = true;
+        // A new file is a new revision, even with the same name.
+        after.edits = before.edits + 1;
+        let mut prepared = Prepared::new(op);
+        prepared.files.push(StoredFile {
+            source: path.to_owned(),
+            target,
+        });
+        prepared.put(Some(before), after.clone());
+        prepared.changed = true;
+        prepared.result =
+            json!({"attachment": self.attachment_detail(&after), "outcome": "replaced"});
+        Ok(prepared)
+    }
+
+    fn attachment_move(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "attachmentRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
+        let parent = self.placement_parent(op, request)?;
+        self.existing(op, &parent, "item")?;
+        let mut after = before.clone();
+        after.parent_ref = Some(parent);
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"attachment": self.attachment_detail(&after),
+            "outcome": if prepared.changed { "moved" } else { "unchanged" }});
+        Ok(prepared)
+    }
+
+    fn status_transition(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "itemRef")?;
+        let before = self.existing(op, &reference, "item")?;
+        let keys = |list: &str| -> Result<Vec<String>, HostError> {
+            let Some(values) = request.get(list) else {
+                return Ok(Vec::new());
+            };
+            let values = values
+                .as_array()
+                .ok_or_else(|| invalid(op, "invalid_schema", list))?;
+            values
+                .iter()
+                .map(|k| {
+                    k.as_str()
+                        .filter(|k| STATUS_KEYS.contains(k))
+                        .map(str::to_owned)
+                        .ok_or_else(|| invalid(op, "unsupported_value", list))
+                })
+                .collect()
+        };
+        let (add, remove) = (keys("add")?, keys("remove")?);
+        if add.is_empty() && remove.is_empty() {
+            return Err(invalid(op, "missing_field", "add|remove"));
+        }
+        if add.iter().any(|k| remove.contains(k)) {
+            return Err(invalid(op, "invalid_combination", "add|remove"));
+        }
+        let mut after = before.clone();
+        let (mut added, mut removed, mut unchanged) = (Vec::new(), Vec::new(), Vec::new());
+        for key in &add {
+            let tag = format!("status:{key}");
+            if after.zotero.tags.contains(&tag) {
+                unchanged.push(tag);
+            } else {
+                after.zotero.tags.push(tag.clone());
+                added.push(tag);
+            }
+        }
+        for key in &remove {
+            let tag = format!("status:{key}");
+            if after.zotero.tags.contains(&tag) {
+                after.zotero.tags.retain(|t| *t != tag);
+                removed.push(tag);
+            } else {
+                unchanged.push(tag);
+            }
+        }
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"itemRef": reference.to_value(), "added": added, "removed": removed,
+            "unchanged": unchanged, "revision": after.revision()});
+        Ok(prepared)
+    }
+
+    /// The managed note of `kind` under `parent`, when there is one.
+    fn managed_note(&self, parent: &PortableItemRef, kind: &str) -> Option<&Record> {
+        self.children_of(&ItemLocator::Ref(parent.clone()), DetailKind::Note)
+            .ok()?
+            .into_iter()
+            .find(|r| r.note_kind.as_deref() == Some(kind))
+    }
+
+    /// Puts `note` under `parent` (or in place of `existing`); returns its detail.
+    fn put_managed(
+        &self,
+        prepared: &mut Prepared,
+        parent: &PortableItemRef,
+        existing: Option<&Record>,
+        note: ManagedNote<'_>,
+        keys: &mut Keys,
+    ) -> Value {
+        let ManagedNote {
+            kind,
+            title,
+            payload,
+        } = note;
+        let mut after = existing.cloned().unwrap_or_else(|| Record {
+            reference: Some(keys.next(parent.library_id)),
+            kind: Some(DetailKind::Note),
+            parent_ref: Some(parent.clone()),
+            item_type: Some("note".into()),
+            ..Record::default()
+        });
+        let before_changes = prepared.changed;
+        after.note_kind = Some(kind.into());
+        after.html = Some(format!("<h1>{}</h1>", escape_html(&title)));
+        after.title = Some(title);
+        after.payload = Some(payload);
+        prepared.changed = false;
+        prepared.put(existing, after.clone());
+        if let Some(b) = existing {
+            after.edits = b.edits + u64::from(prepared.changed);
+        }
+        prepared.changed |= before_changes;
+        note_detail(&after, NoteFormat::Html)
+    }
+
+    fn managed_write(
+        &self,
+        op: &str,
+        request: &Value,
+        kind: &str,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        let title = text_at(request, "/content/title")
+            .filter(|t| !t.trim().is_empty())
+            .ok_or_else(|| invalid(op, "invalid_value", "content.title"))?;
+        let markdown = text_at(request, "/content/markdown")
+            .filter(|t| !t.trim().is_empty())
+            .ok_or_else(|| invalid(op, "invalid_value", "content.markdown"))?;
+        let target = request
+            .get("target")
+            .ok_or_else(|| invalid(op, "missing_field", "target"))?;
+        let (parent, existing) = match target.get("kind").and_then(Value::as_str) {
+            Some("create") => (ref_at(op, target, "parentRef")?, None),
+            Some("update") => {
+                let note_ref = ref_at(op, target, "noteRef")?;
+                let note = self.of_kind(op, &note_ref, DetailKind::Note)?;
+                if note.note_kind.as_deref() != Some(kind) {
+                    return Err(broker(
+                        "conflict",
+                        format!("{op}: {} is not a {kind} note", note_ref.identity()),
+                        json!({"reason": "ambiguous_state", "kind": "note"}),
+                    ));
+                }
+                let parent = note
+                    .parent_ref
+                    .clone()
+                    .ok_or_else(|| invalid(op, "invalid_value", "target.noteRef"))?;
+                (parent, Some(note))
+            }
+            _ => return Err(invalid(op, "invalid_value", "target.kind")),
+        };
+        self.existing(op, &parent, "item")?;
+        let operation = format!(
+            "managed_note.write_{}",
+            if kind == "custom" {
+                "custom"
+            } else {
+                "conversation"
+            }
+        );
+        let mut prepared = Prepared::new(&operation);
+        let payload =
+            json!({"type": format!("{kind}-markdown"), "title": title, "markdown": markdown});
+        let note = ManagedNote {
+            kind,
+            title: title.to_owned(),
+            payload,
+        };
+        let note = self.put_managed(&mut prepared, &parent, existing, note, keys);
+        prepared.result = json!({"note": note});
+        Ok(prepared)
+    }
+
+    fn upsert_artifact(
+        &self,
+        member: &str,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        let Some((_, kind, field)) = ARTIFACTS.iter().find(|(name, _, _)| *name == op) else {
+            return Err(broker(
+                "unsupported_operation",
+                format!("{member} is not supported by this host"),
+                json!({"memberOrOperation": member, "reason": "not_supported"}),
+            ));
+        };
+        let parent = ref_at(member, request, "parentRef")?;
+        self.of_kind(member, &parent, DetailKind::Regular)?;
+        let value = request
+            .get(*field)
+            .filter(|v| !v.is_null())
+            .ok_or_else(|| invalid(member, "missing_field", field))?;
+        let operation = format!(
+            "literature_artifact.{}",
+            snake(op.trim_start_matches("upsert"))
+        );
+        let mut prepared = Prepared::new(&operation);
+        let existing = self.managed_note(&parent, kind);
+        let note = ManagedNote {
+            kind,
+            title: artifact_title(kind),
+            payload: json!({"type": kind, *field: value}),
+        };
+        let note = self.put_managed(&mut prepared, &parent, existing, note, keys);
+        prepared.result = json!({"note": note});
+        Ok(prepared)
+    }
+
+    fn apply_analysis(
+        &self,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        const FIELDS: &[&str] = &[
+            "operationId",
+            "parentRef",
+            "digest",
+            "score",
+            "references",
+            "citationAnalysis",
+            "compactCitationSnippets",
+            "matchingMetadata",
+        ];
+        if let Some(extra) = request
+            .as_object()
+            .and_then(|o| o.keys().find(|k| !FIELDS.contains(&k.as_str())))
+        {
+            return Err(HostError::workflow(
+                "invalid_request",
+                format!("{op}: unknown field {extra}"),
+                json!({"reason": "unsupported_value", "field": format!("{op}.{extra}")}),
+            ));
+        }
+        let parent = ref_at(op, request, "parentRef")?;
+        self.of_kind(op, &parent, DetailKind::Regular)?;
+        let parts: Vec<(&str, Value)> = [
+            (
+                "digest",
+                "digest",
+                request
+                    .pointer("/digest/markdown")
+                    .cloned()
+                    .map(|m| json!({"type": "digest", "markdown": m})),
+            ),
+            (
+                "references",
+                "references",
+                request
+                    .get("references")
+                    .cloned()
+                    .map(|r| json!({"type": "references", "references": r})),
+            ),
+            (
+                "citationAnalysis",
+                "citation-analysis",
+                request
+                    .get("citationAnalysis")
+                    .cloned()
+                    .map(|c| json!({"type": "citation-analysis", "citationAnalysis": c})),
+            ),
+            (
+                "score",
+                "literature-score",
+                request
+                    .get("score")
+                    .cloned()
+                    .map(|s| json!({"type": "literature-score", "score": s})),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(_, kind, payload)| payload.filter(|p| !p.is_null()).map(|p| (kind, p)))
+        .collect();
+        if parts.is_empty() {
+            return Err(HostError::workflow(
+                "invalid_request",
+                format!("{op}: none of digest, references, citationAnalysis or score was given"),
+                json!({"reason": "missing_field", "field": "digest|references|citationAnalysis|score"}),
+            ));
+        }
+        let mut prepared = Prepared::new("managed_note.apply_parent_set");
+        let mut notes = Vec::new();
+        for (kind, payload) in parts {
+            let existing = self.managed_note(&parent, kind);
+            let note = ManagedNote {
+                kind,
+                title: artifact_title(kind),
+                payload,
+            };
+            notes.push(self.put_managed(&mut prepared, &parent, existing, note, keys));
+        }
+        prepared.result = json!({"notes": notes});
+        Ok(prepared)
+    }
+
+    fn execute(&self, request: &Value, keys: &mut Keys) -> Result<Prepared, HostError> {
+        let operation = request
+            .get("operation")
+            .and_then(Value::as_str)
+            .ok_or_else(|| invalid("mutations.execute", "missing_field", "operation"))?;
+        let mut inner = request.clone();
+        if let Some(m) = inner.as_object_mut() {
+            m.remove("operation");
+        }
+        let member = match operation {
+            "item.updateMetadata" => return self.item_update(operation, request),
+            "item.updateTags" => return self.item_tags(operation, request),
+            "item.create" => return self.item_create(operation, request, keys),
+            "managed_note.write_custom" => "managedNotes.writeCustom",
+            "managed_note.write_conversation" => "managedNotes.writeConversation",
+            "literature_artifact.upsert_digest" => "literatureArtifacts.upsertDigest",
+            "literature_artifact.upsert_references" => "literatureArtifacts.upsertReferences",
+            "literature_artifact.upsert_citation_analysis" => {
+                "literatureArtifacts.upsertCitationAnalysis"
+            }
+            "literature_artifact.upsert_score" => "literatureArtifacts.upsertScore",
+            op @ ("notes.create"
+            | "notes.updateContent"
+            | "notes.remove"
+            | "notes.upsertPayload"
+            | "attachments.create"
+            | "attachments.updateMetadata"
+            | "attachments.replaceFile"
+            | "attachments.move"
+            | "attachments.remove"
+            | "statusTags.transition") => op,
+            other => {
+                return Err(broker(
+                    "unsupported_operation",
+                    format!(
+                        "mutations.execute: the operation {other} is not simulated by this host"
+                    ),
+                    json!({"memberOrOperation": other, "reason": "not_supported"}),
+                ));
+            }
+        };
+        let mut prepared = self.prepare_write(member, &inner, keys)?;
+        prepared.operation = operation.into();
+        Ok(prepared)
+    }
+
+    fn item_update(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "itemRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Regular)?;
+        let patch = request
+            .get("patch")
+            .and_then(Value::as_object)
+            .filter(|p| p.get("fields").is_some() || p.get("creators").is_some())
+            .ok_or_else(|| invalid(op, "missing_field", "patch"))?;
+        let mut after = before.clone();
+        if let Some(fields) = patch.get("fields") {
+            let fields = fields
+                .as_object()
+                .ok_or_else(|| invalid(op, "invalid_schema", "patch.fields"))?;
+            for (name, value) in fields {
+                if !is_field(name) {
+                    return Err(HostError::plain("Error", format!("Invalid field: {name}")));
+                }
+                let value = match value {
+                    Value::Null => String::new(),
+                    Value::String(s) if s.chars().count() <= 4000 => s.trim().to_owned(),
+                    _ => {
+                        return Err(invalid(
+                            op,
+                            "invalid_value",
+                            &format!("patch.fields.{name}"),
+                        ));
+                    }
+                };
+                if name == "title" {
+                    after.title = Some(value.clone());
+                }
+                if value.is_empty() {
+                    after.zotero.fields.remove(name);
+                } else {
+                    after.zotero.fields.insert(name.clone(), value.into());
+                }
+            }
+        }
+        if let Some(creators) = patch.get("creators") {
+            let parsed = ZoteroData::parse(
+                json!({"creators": creators})
+                    .as_object()
+                    .unwrap_or(&Map::new()),
+                "/patch",
+            )
+            .map_err(|_| invalid(op, "invalid_value", "patch.creators"))?;
+            after.zotero.creators = parsed.creators;
+        }
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"item": self.mutation_item(&after)});
+        Ok(prepared)
+    }
+
+    fn item_tags(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "itemRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Regular)?;
+        let (Some(add), Some(remove)) = (
+            request.get("add").and_then(Value::as_array),
+            request.get("remove").and_then(Value::as_array),
+        ) else {
+            return Err(invalid(op, "missing_field", "add|remove"));
+        };
+        let (add, remove) = (
+            string_list(Some(&json!(add))),
+            string_list(Some(&json!(remove))),
+        );
+        let bad = add
+            .iter()
+            .chain(&remove)
+            .any(|t| t.trim().is_empty() || t.starts_with("status:"))
+            || add.iter().any(|t| remove.contains(t));
+        if bad {
+            return Err(invalid(op, "invalid_combination", "add|remove"));
+        }
+        let mut after = before.clone();
+        after.zotero.tags.retain(|t| !remove.contains(t));
+        for tag in add {
+            if !after.zotero.tags.contains(&tag) {
+                after.zotero.tags.push(tag);
+            }
+        }
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"item": self.mutation_item(&after)});
+        Ok(prepared)
+    }
+
+    fn item_create(
+        &self,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        let item_type = text_at(request, "/itemType")
+            .ok_or_else(|| invalid(op, "missing_field", "itemType"))?;
+        let fields = request
+            .get("fields")
+            .and_then(Value::as_object)
+            .filter(|f| !f.is_empty())
+            .ok_or_else(|| HostError::plain("Error", "fields must be a non-empty object"))?;
+        let library_id = request
+            .get("libraryId")
+            .and_then(Value::as_u64)
+            .unwrap_or(1);
+        let mut obj = fields.clone();
+        if let Some(creators) = request.get("creators") {
+            obj.insert("creators".into(), creators.clone());
+        }
+        let zotero =
+            ZoteroData::parse(&obj, "").map_err(|e| HostError::plain("Error", e.to_string()))?;
+        let mut record = Record {
+            reference: Some(keys.next(library_id)),
+            kind: Some(DetailKind::Regular),
+            item_type: Some(item_type.into()),
+            title: zotero
+                .fields
+                .get("title")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            zotero,
+            ..Record::default()
+        };
+        record.zotero.tags = string_list(request.get("initialTags"));
+        let mut prepared = Prepared::new(op);
+        prepared.result = json!({"item": self.mutation_item(&record)});
+        prepared.put(None, record);
+        Ok(prepared)
+    }
+}
+
+/// A managed note to write: its kind, title and payload.
+struct ManagedNote<'a> {
+    kind: &'a str,
+    title: String,
+    payload: Value,
+}
+
+/// The title Zotero gives a note: its first line of text.
+fn note_title(html: &str) -> String {
+    let mut lines = html.to_string();
+    for end in [
+        "</p>", "</h1>", "</h2>", "</h3>", "</h4>", "</li>", "</div>", "<br>", "<br/>", "<br />",
+    ] {
+        lines = lines.replace(end, &format!("{end}\n"));
+    }
+    strip_tags(&lines)
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default()
+        .chars()
+        .take(80)
+        .collect()
+}
+
+fn artifact_title(kind: &str) -> String {
+    match kind {
+        "digest" => "Digest",
+        "references" => "References",
+        "citation-analysis" => "Citation Analysis",
+        "literature-score" => "Literature Score",
+        other => other,
+    }
+    .to_string()
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// `CitationAnalysis` → `citation_analysis`.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+fn string_list(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}

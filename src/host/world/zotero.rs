@@ -1,0 +1,388 @@
+//! An item's Zotero data, read from Zotero's JSON export shape: its fields,
+//! creators, tags, collections, relations and dates.
+//!
+//! The item types and their fields are Zotero's schema (`zotero-fields.json`,
+//! derived from the `zotero-schema` repository's `schema.json`): a library fixture
+//! naming a field Zotero does not know is refused with its pointer.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::{HostResult, HostWorldError};
+
+/// Zotero's item types with their fields in schema order, and each type-specific
+/// field's base field (`bookTitle` → `publicationTitle`).
+#[derive(Deserialize)]
+struct Schema {
+    #[serde(rename = "itemTypes")]
+    item_types: HashMap<String, TypeFields>,
+    #[serde(rename = "baseFields")]
+    base_fields: HashMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct TypeFields {
+    fields: Vec<String>,
+}
+
+fn schema() -> &'static Schema {
+    static SCHEMA: LazyLock<Schema> = LazyLock::new(|| {
+        // Part of the build and parsed by a test, so this cannot fail in a tested build.
+        serde_json::from_str(include_str!("zotero-fields.json")).expect("zotero-fields.json")
+    });
+    &SCHEMA
+}
+
+/// Whether `name` is a field of any Zotero item type.
+pub(super) fn is_field(name: &str) -> bool {
+    static ALL: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::new(|| {
+        schema()
+            .item_types
+            .values()
+            .flat_map(|t| t.fields.iter().map(String::as_str))
+            .collect()
+    });
+    ALL.contains(name)
+}
+
+/// The members of Zotero's JSON export of an item that are not fields.
+const EXPORT_MEMBERS: &[&str] = &[
+    "key",
+    "version",
+    "itemType",
+    "parentItem",
+    "creators",
+    "tags",
+    "collections",
+    "relations",
+    "dateAdded",
+    "dateModified",
+    "deleted",
+    "inPublications",
+    "note",
+    "linkMode",
+    "contentType",
+    "charset",
+    "filename",
+    "path",
+    "md5",
+    "mtime",
+];
+
+/// Whether `name` is a member of Zotero's JSON export (a field or one of
+/// [`EXPORT_MEMBERS`]).
+pub(super) fn is_export_member(name: &str) -> bool {
+    EXPORT_MEMBERS.contains(&name) || is_field(name) || name.starts_with("annotation")
+}
+
+/// One creator, as Zotero exports it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Creator {
+    /// `{creatorType, firstName, lastName}`.
+    TwoField {
+        creator_type: String,
+        first_name: String,
+        last_name: String,
+    },
+    /// `{creatorType, name}`.
+    SingleField { creator_type: String, name: String },
+}
+
+impl Creator {
+    fn parse(value: &Value, ptr: &str) -> HostResult<Creator> {
+        let bad = |what: &str| HostWorldError::InvalidRequest(format!("{ptr}: {what}"));
+        let obj = value
+            .as_object()
+            .ok_or_else(|| bad("expected a creator object"))?;
+        let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
+        if let Some(extra) = obj.keys().find(|k| {
+            !["creatorType", "firstName", "lastName", "name", "fieldMode"].contains(&k.as_str())
+        }) {
+            return Err(bad(&format!(
+                "unknown creator member {extra}; a creator has creatorType and firstName/lastName or name"
+            )));
+        }
+        let creator_type = text("creatorType").unwrap_or_else(|| "author".into());
+        Ok(match text("name") {
+            Some(name) => Creator::SingleField { creator_type, name },
+            None => Creator::TwoField {
+                creator_type,
+                first_name: text("firstName").unwrap_or_default(),
+                last_name: text("lastName")
+                    .ok_or_else(|| bad("a creator needs lastName or name"))?,
+            },
+        })
+    }
+
+    /// The reference host's canonical creator.
+    pub(super) fn canonical(&self) -> Value {
+        match self {
+            Creator::TwoField {
+                creator_type,
+                first_name,
+                last_name,
+            } => json!({"representation": "two_field", "creatorType": creator_type,
+                "firstName": first_name, "lastName": last_name}),
+            Creator::SingleField { creator_type, name } => {
+                json!({"representation": "single_field", "creatorType": creator_type, "name": name})
+            }
+        }
+    }
+
+    /// `First Last`, or the single name.
+    pub(super) fn display(&self) -> String {
+        match self {
+            Creator::TwoField {
+                first_name,
+                last_name,
+                ..
+            } => format!("{first_name} {last_name}").trim().to_string(),
+            Creator::SingleField { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// What Zotero's JSON export says about an item besides its identity.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct ZoteroData {
+    /// Field values by field name (`title`, `DOI`, `url`, `extra`, …).
+    pub(super) fields: Map<String, Value>,
+    pub(super) creators: Vec<Creator>,
+    /// Tag names, in order.
+    pub(super) tags: Vec<String>,
+    /// Collection keys.
+    pub(super) collections: Vec<String>,
+    /// Relation predicate → object URIs.
+    pub(super) relations: Map<String, Value>,
+    pub(super) date_added: Option<String>,
+    pub(super) date_modified: Option<String>,
+    pub(super) version: Option<u64>,
+    pub(super) deleted: bool,
+    pub(super) link_mode: Option<String>,
+    pub(super) charset: Option<String>,
+}
+
+impl ZoteroData {
+    /// Reads the export members of `obj` (others are the caller's): fields under
+    /// `fields` or at the top level. `strict` refuses a field Zotero does not know.
+    pub(super) fn parse(obj: &Map<String, Value>, ptr: &str) -> HostResult<ZoteroData> {
+        let bad =
+            |key: &str, what: &str| HostWorldError::InvalidRequest(format!("{ptr}/{key}: {what}"));
+        let mut data = ZoteroData::default();
+        let mut take_field = |name: &str, value: &Value, at: &str| -> HostResult<()> {
+            match value {
+                Value::String(_) => {
+                    data.fields.insert(name.to_owned(), value.clone());
+                    Ok(())
+                }
+                Value::Number(n) => {
+                    data.fields.insert(name.to_owned(), n.to_string().into());
+                    Ok(())
+                }
+                Value::Null => Ok(()),
+                _ => Err(HostWorldError::InvalidRequest(format!(
+                    "{at}: a field value is a string"
+                ))),
+            }
+        };
+        if let Some(fields) = obj.get("fields") {
+            let fields = fields
+                .as_object()
+                .ok_or_else(|| bad("fields", "expected an object of Zotero fields"))?;
+            for (name, value) in fields {
+                let at = format!("{ptr}/fields/{name}");
+                if !is_field(name) {
+                    return Err(HostWorldError::InvalidRequest(format!(
+                        "{at}: {name} is not a Zotero field"
+                    )));
+                }
+                take_field(name, value, &at)?;
+            }
+        }
+        for (name, value) in obj {
+            if is_field(name) {
+                take_field(name, value, &format!("{ptr}/{name}"))?;
+            }
+        }
+        if let Some(creators) = obj.get("creators") {
+            let list = creators
+                .as_array()
+                .ok_or_else(|| bad("creators", "expected a list of creators"))?;
+            for (i, c) in list.iter().enumerate() {
+                data.creators
+                    .push(Creator::parse(c, &format!("{ptr}/creators/{i}"))?);
+            }
+        }
+        if let Some(tags) = obj.get("tags") {
+            let list = tags
+                .as_array()
+                .ok_or_else(|| bad("tags", "expected a list of tags"))?;
+            for (i, tag) in list.iter().enumerate() {
+                let name = tag
+                    .as_str()
+                    .or_else(|| tag.get("tag").and_then(Value::as_str))
+                    .ok_or_else(|| {
+                        bad(
+                            &format!("tags/{i}"),
+                            "expected \"name\" or {\"tag\": \"name\"}",
+                        )
+                    })?;
+                data.tags.push(name.to_owned());
+            }
+        }
+        if let Some(collections) = obj.get("collections") {
+            let list = collections
+                .as_array()
+                .ok_or_else(|| bad("collections", "expected a list of collection keys"))?;
+            for (i, key) in list.iter().enumerate() {
+                let key = key
+                    .as_str()
+                    .ok_or_else(|| bad(&format!("collections/{i}"), "expected a collection key"))?;
+                data.collections.push(key.to_owned());
+            }
+        }
+        if let Some(relations) = obj.get("relations") {
+            data.relations = relations
+                .as_object()
+                .cloned()
+                .ok_or_else(|| bad("relations", "expected {predicate: uri | [uri]}"))?;
+        }
+        let text = |key: &str| -> HostResult<Option<String>> {
+            match obj.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(bad(key, "expected a string")),
+            }
+        };
+        data.date_added = text("dateAdded")?;
+        data.date_modified = text("dateModified")?;
+        data.link_mode = text("linkMode")?;
+        data.charset = text("charset")?;
+        data.version = match obj.get("version") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .ok_or_else(|| bad("version", "expected a number"))?,
+            ),
+        };
+        data.deleted = match obj.get("deleted") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(Value::Number(n)) => n.as_u64() == Some(1),
+            Some(_) => return Err(bad("deleted", "expected a boolean")),
+        };
+        Ok(data)
+    }
+
+    /// Fills what `self` lacks from `other`.
+    pub(super) fn absorb(&mut self, other: ZoteroData) {
+        for (k, v) in other.fields {
+            self.fields.entry(k).or_insert(v);
+        }
+        if self.creators.is_empty() {
+            self.creators = other.creators;
+        }
+        if self.tags.is_empty() {
+            self.tags = other.tags;
+        }
+        if self.collections.is_empty() {
+            self.collections = other.collections;
+        }
+        if self.relations.is_empty() {
+            self.relations = other.relations;
+        }
+        self.date_added = self.date_added.take().or(other.date_added);
+        self.date_modified = self.date_modified.take().or(other.date_modified);
+        self.version = self.version.or(other.version);
+        self.deleted |= other.deleted;
+        self.link_mode = self.link_mode.take().or(other.link_mode);
+        self.charset = self.charset.take().or(other.charset);
+    }
+
+    /// A field's value, through its base field (`publicationTitle` of a book
+    /// section is its `bookTitle`).
+    pub(super) fn field(&self, name: &str) -> Option<&str> {
+        if let Some(v) = self.fields.get(name).and_then(Value::as_str) {
+            return Some(v);
+        }
+        let base = &schema().base_fields;
+        self.fields
+            .iter()
+            .find(|(k, _)| base.get(k.as_str()).is_some_and(|b| b == name))
+            .and_then(|(_, v)| v.as_str())
+    }
+
+    /// The keys of the items `dc:relation` points at (Zotero item URIs end in
+    /// `/items/<KEY>`).
+    pub(super) fn related_keys(&self) -> Vec<String> {
+        let uris = match self.relations.get("dc:relation") {
+            Some(Value::String(uri)) => vec![uri.as_str()],
+            Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        uris.into_iter()
+            .filter_map(|uri| uri.rsplit_once("/items/").map(|(_, key)| key.to_owned()))
+            .collect()
+    }
+}
+
+/// The four-digit year of a Zotero date (`2020-05-01`, `May 2020`, `2020`).
+pub(super) fn year_of(date: &str) -> Option<String> {
+    let bytes = date.as_bytes();
+    (0..bytes.len().saturating_sub(3)).find_map(|i| {
+        let window = &bytes[i..i + 4];
+        let digits = window.iter().all(u8::is_ascii_digit);
+        let alone = (i == 0 || !bytes[i - 1].is_ascii_digit())
+            && bytes.get(i + 4).is_none_or(|b| !b.is_ascii_digit());
+        (digits && alone).then(|| date[i..i + 4].to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schema_knows_journal_article_fields_and_base_fields() {
+        assert!(is_field("DOI"));
+        assert!(is_field("extra"));
+        assert!(!is_field("doi"));
+        let obj = json!({"itemType": "bookSection", "bookTitle": "Cats", "date": "May 2020"});
+        let data = ZoteroData::parse(obj.as_object().unwrap(), "/items/0").unwrap();
+        assert_eq!(data.field("publicationTitle"), Some("Cats"));
+        assert_eq!(year_of("May 2020").as_deref(), Some("2020"));
+        assert_eq!(year_of("12345"), None);
+        assert_eq!(year_of(""), None);
+    }
+
+    #[test]
+    fn fields_under_fields_must_be_zotero_fields() {
+        let obj = json!({"fields": {"DOI": "10.1/x", "doi": "nope"}});
+        let err = ZoteroData::parse(obj.as_object().unwrap(), "/items/3").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/items/3/fields/doi: doi is not a Zotero field"
+        );
+    }
+
+    #[test]
+    fn creators_tags_and_relations_are_read() {
+        let obj = json!({
+            "creators": [{"creatorType": "author", "firstName": "Ada", "lastName": "Lovelace"},
+                         {"creatorType": "editor", "name": "The Cat Society"}],
+            "tags": [{"tag": "cats", "type": 1}, "dogs"],
+            "relations": {"dc:relation": ["http://zotero.org/users/local/ab/items/REL00001"]}
+        });
+        let data = ZoteroData::parse(obj.as_object().unwrap(), "").unwrap();
+        assert_eq!(data.creators[0].display(), "Ada Lovelace");
+        assert_eq!(
+            data.creators[1].canonical()["representation"],
+            "single_field"
+        );
+        assert_eq!(data.tags, ["cats", "dogs"]);
+        assert_eq!(data.related_keys(), ["REL00001"]);
+    }
+}

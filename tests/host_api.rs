@@ -1,0 +1,386 @@
+//! Host API version 12 in full: the facade passes the reference host's own
+//! conformance rule, `hookrun.d.ts` declares exactly the members of
+//! `js/host-api.json`, and each kind of member behaves as the reference host's
+//! does (synchronous services, members that need a person, members answered from
+//! the fixture, the runtime log, callbacks, bytes, and writes later reads see).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use hookrun::host::answers::HostAnswers;
+use hookrun::host::api::host_api;
+use hookrun::run::{NoResults, RunOptions, RunReport, run};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+}
+
+/// Runs `apply` as the `applyResult` of a one-parent probe workflow.
+fn apply_with(apply: &str, answers: HostAnswers, options: &RunOptions) -> (RunReport, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
+    let mut input = common::probe_input(&["Cats"]);
+    input.answers = answers;
+    let report = run(&workflow, input, &mut NoResults, options);
+    let value = serde_json::to_value(&report.units[0].jobs[0].apply).unwrap()["value"].clone();
+    (report, value)
+}
+
+fn apply(source: &str) -> (RunReport, Value) {
+    apply_with(source, HostAnswers::default(), &common::run_options())
+}
+
+#[test]
+fn the_facade_passes_the_reference_conformance_rule_in_both_modes() {
+    let source = format!(
+        "const MANIFEST = {};\n{}",
+        fixture("fixtures/host-api/v12-manifest.json"),
+        fixture("fixtures/host-api/conformance.mjs")
+    );
+    for (mode, expected) in [
+        ("non-interactive", "non_interactive"),
+        ("interactive", "interactive"),
+    ] {
+        let mut options = common::run_options();
+        options.runtime.invocation_mode = mode.into();
+        let (report, found) = apply_with(&source, HostAnswers::default(), &options);
+        assert!(report.ok(), "{:?}", report.errors);
+        assert_eq!(found["ok"], true, "{found}");
+        assert_eq!(found["version"], 12);
+        assert_eq!(found["interactionMode"], expected);
+    }
+}
+
+#[test]
+fn the_conformance_rule_notices_a_missing_or_unexpected_member() {
+    // The rule itself must be able to fail: a manifest with one member more and
+    // one less than the facade.
+    let mut manifest: Value =
+        serde_json::from_str(&fixture("fixtures/host-api/v12-manifest.json")).unwrap();
+    manifest["library"]["searchItems"] = json!("function");
+    manifest["addon"]
+        .as_object_mut()
+        .unwrap()
+        .remove("getConfig");
+    let source = format!(
+        "const MANIFEST = {manifest};\n{}",
+        fixture("fixtures/host-api/conformance.mjs")
+    );
+    let (_, found) = apply(&source);
+    assert_eq!(found["ok"], false);
+    assert_eq!(found["missingPaths"], json!(["library.searchItems"]));
+    assert_eq!(found["unexpectedPaths"], json!(["addon.getConfig"]));
+}
+
+/// The member paths `interface HostApi` declares in `js/hookrun.d.ts`.
+fn declared_paths() -> BTreeSet<String> {
+    let source = fixture("js/hookrun.d.ts");
+    let start = source.find("export interface HostApi {").unwrap();
+    let body = &source[start + "export interface HostApi ".len()..];
+    // Comments out, then a scan that keeps the namespace path by brace depth.
+    let mut text = String::new();
+    for line in body.lines() {
+        let code = line.trim();
+        if !(code.starts_with("/**") || code.starts_with('*') || code.starts_with("//")) {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    let (mut paths, mut stack) = (BTreeSet::new(), Vec::<Option<String>>::new());
+    let (mut parens, mut angle) = (0usize, 0usize);
+    let mut word = String::new();
+    let mut last_word = String::new();
+    // The member a generic parameter list (`name<T>(`) belongs to.
+    let mut generic_owner = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            last_word = std::mem::take(&mut word);
+        }
+        match c {
+            '(' => {
+                if parens == 0
+                    && angle == 0
+                    && stack.len() >= 2
+                    && stack.iter().all(Option::is_some)
+                {
+                    let mut path: Vec<String> = stack[1..].iter().flatten().cloned().collect();
+                    let generic =
+                        chars[..i].iter().rev().find(|c| !c.is_whitespace()) == Some(&'>');
+                    path.push(if generic {
+                        generic_owner.clone()
+                    } else {
+                        last_word.clone()
+                    });
+                    paths.insert(path.join("."));
+                }
+                parens += 1;
+            }
+            ')' => parens -= 1,
+            '<' if parens == 0 => {
+                if angle == 0 {
+                    generic_owner = last_word.clone();
+                }
+                angle += 1
+            }
+            '>' if parens == 0 && chars.get(i.wrapping_sub(1)) != Some(&'=') => {
+                angle = angle.saturating_sub(1)
+            }
+            '{' => {
+                // A namespace is `name: {` outside any parameter list.
+                let before: String = chars[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|c| c.is_whitespace() || **c == ':')
+                    .collect();
+                let namespace = parens == 0 && angle == 0 && before.contains(':');
+                stack.push(
+                    if stack.is_empty() || namespace && stack.iter().all(Option::is_some) {
+                        Some(last_word.clone())
+                    } else {
+                        None
+                    },
+                );
+            }
+            '}' => {
+                stack.pop();
+                if stack.is_empty() {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    paths
+}
+
+#[test]
+fn hookrun_d_ts_declares_exactly_the_members_of_the_declaration() {
+    let table: BTreeSet<String> = host_api().members().map(|(p, _)| p.to_string()).collect();
+    let declared = declared_paths();
+    let missing: Vec<_> = table.difference(&declared).collect();
+    let extra: Vec<_> = declared.difference(&table).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing from hookrun.d.ts: {missing:?}; not in js/host-api.json: {extra:?}"
+    );
+}
+
+#[test]
+fn synchronous_members_answer_values_and_the_policy_is_frozen() {
+    let (report, found) = apply(
+        r#"export async function applyResult({ runtime }) {
+  const api = runtime.hostApi;
+  const policy = api.statusTags.getPolicy();
+  const sync = [api.addon.getConfig(), api.environment.getInfo(), policy, api.file.getTempDirectoryPath(),
+    api.resources.getInput(), api.resources.getInputs(), api.resources.listOutputs()];
+  return { promises: sync.filter((v) => v instanceof Promise).length, frozen: Object.isFrozen(policy),
+    policy, temp: sync[3], input: sync[4], inputs: sync[5], platform: sync[1].platform,
+    logged: api.logging.appendRuntimeLog({ level: "warn", stage: "apply", message: "half done", details: { n: 1 } }) };
+}"#,
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(found["promises"], 0);
+    assert_eq!(found["frozen"], true);
+    assert_eq!(found["policy"]["need-markdown"], "status:need-markdown");
+    assert_eq!(found["temp"], "/tmp/hookrun");
+    assert_eq!(found["input"], Value::Null);
+    assert_eq!(found["inputs"], json!([]));
+    assert_eq!(
+        found.get("logged"),
+        None,
+        "appendRuntimeLog returns undefined"
+    );
+    let logs = &report.hooks[0].logs;
+    assert!(
+        logs.iter()
+            .any(|l| l.message == "[apply] half done {\"n\":1}"),
+        "{logs:?}"
+    );
+}
+
+#[test]
+fn members_that_need_a_person_fail_as_the_reference_host_fails_them() {
+    let (report, found) = apply(
+        r#"export async function applyResult({ runtime }) {
+  const api = runtime.hostApi;
+  const out = {};
+  for (const [name, call] of Object.entries({
+    pickFile: () => api.file.pickFile(), clipboard: () => api.clipboard.readText(),
+    editor: () => api.editor.openSession({}), selected: () => api.context.getSelectedItems(),
+  })) {
+    try { await call(); out[name] = "answered"; } catch (e) { out[name] = [e.name, e.code, e.message, e.details.member]; }
+  }
+  try { api.notifications.toast({ text: "hi" }); out.toast = "answered"; } catch (e) { out.toast = [e.name, e.code, "sync"]; }
+  try { api.context.getCurrentView(); } catch (e) { out.view = [e.name, e.code, "sync"]; }
+  return out;
+}"#,
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(
+        found["pickFile"],
+        json!([
+            "WorkflowHostError",
+            "interaction_required",
+            "file.pickFile requires an interactive Workflow Host",
+            "file.pickFile"
+        ])
+    );
+    assert_eq!(found["selected"][0], "ZoteroHostCapabilityError");
+    assert_eq!(
+        found["toast"],
+        json!(["WorkflowHostError", "interaction_required", "sync"])
+    );
+    assert_eq!(
+        found["view"],
+        json!(["ZoteroHostCapabilityError", "interaction_required", "sync"])
+    );
+    let logs = &report.hooks[0].logs;
+    assert!(
+        logs.iter()
+            .any(|l| l.message == "Denied non-interactive workflow toast request")
+    );
+    let toast = report
+        .effects
+        .iter()
+        .find(|e| e.call == "notifications.toast")
+        .unwrap();
+    assert_eq!(
+        toast.error.as_ref().unwrap()["code"],
+        "interaction_required"
+    );
+}
+
+#[test]
+fn service_members_answer_from_the_fixture_or_name_the_key_to_add() {
+    let members = HostAnswers::parse_members(&json!({
+        "bibliography.render": [{"args": [{"itemRefs": [{"libraryId": 1, "key": "P0000000"}]}],
+                                 "answer": {"content": "@book{cats}"}}]
+    }))
+    .unwrap();
+    let answers = HostAnswers {
+        members,
+        ..HostAnswers::default()
+    };
+    let (report, found) = apply_with(
+        r#"export async function applyResult({ runtime, parent }) {
+  const api = runtime.hostApi;
+  const rendered = await api.bibliography.render({ itemRefs: [parent] });
+  let missing;
+  try { await api.synthesis.topics.getReport({ topic: "cats" }); } catch (e) { missing = [e.code, e.message, e.details]; }
+  return { rendered, missing };
+}"#,
+        answers,
+        &common::run_options(),
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(found["rendered"]["content"], "@book{cats}");
+    assert_eq!(found["missing"][0], "unavailable");
+    assert_eq!(found["missing"][2], json!({"reason": "runtime"}));
+    let message = found["missing"][1].as_str().unwrap();
+    assert!(
+        message.contains(r#"hostAnswers: {"synthesis.topics.getReport": [{"args": [{"topic":"cats"}], "answer": …}]}"#),
+        "{message}"
+    );
+}
+
+#[test]
+fn bytes_callbacks_and_archives_round_trip_through_the_run() {
+    let (report, found) = apply(
+        r#"export async function applyResult({ runtime }) {
+  const { file, archive, library } = runtime.hostApi;
+  await file.writeBytes("out/data.bin", new Uint8Array([0, 1, 2, 255]));
+  const back = Array.from(await file.readBytes("out/data.bin"));
+  const zip = await archive.writeZipAtomic({ targetPath: "out/pack.zip", entries: [
+    { name: "a.txt", content: { kind: "text", text: "alpha" } },
+    { name: "dir/b.bin", content: { kind: "bytes", bytes: new Uint8Array([7, 8]) } } ] });
+  const inside = await archive.withExtractedZip({ sourcePath: "out/pack.zip" }, undefined, async (scope) => {
+    return { entries: [...scope.entries], a: await scope.readText("a.txt"), b: Array.from(await scope.readBytes("dir/b.bin")) };
+  });
+  const batches = [];
+  const traversal = await library.traverseItems({ scope: "top-level-regular", pageSize: 1 }, undefined,
+    async (batch) => { batches.push(batch.items.map((i) => i.title)); });
+  return { back, zipFiles: Object.keys(zip.files), inside, batches, traversal: traversal.outcome };
+}"#,
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(found["back"], json!([0, 1, 2, 255]));
+    assert_eq!(found["zipFiles"], json!(["a.txt", "dir/b.bin"]));
+    assert_eq!(
+        found["inside"],
+        json!({"entries": ["a.txt", "dir/b.bin"], "a": "alpha", "b": [7, 8]})
+    );
+    assert_eq!(found["batches"], json!([["Cats"]]));
+    assert_eq!(found["traversal"], "completed");
+}
+
+#[test]
+fn library_writes_are_seen_by_later_reads_and_repeats_are_unchanged() {
+    let (report, found) = apply(
+        r#"export async function applyResult({ runtime, parent }) {
+  const api = runtime.hostApi;
+  const policy = api.statusTags.getPolicy();
+  const first = await api.statusTags.transition({ operationId: "s1", itemRef: parent, add: ["need-markdown"] });
+  const again = await api.statusTags.transition({ operationId: "s2", itemRef: parent, add: ["need-markdown"] });
+  const tags = (await api.library.getItemDetail(parent)).item.tags;
+  const note = await api.notes.create({ operationId: "n1", placement: { kind: "child", parentRef: parent },
+    content: { format: "html", value: "<h1>Summary</h1><p>cats</p>" } });
+  const notes = (await api.library.getItemNotes(parent)).notes.map((n) => n.title);
+  const same = await api.notes.updateContent({ operationId: "n2", noteRef: note.result.note.ref,
+    content: { format: "html", value: "<h1>Summary</h1><p>cats</p>" } });
+  const updated = await api.mutations.execute({ operation: "item.updateMetadata", operationId: "m1",
+    itemRef: parent, patch: { fields: { DOI: "10.1000/cats" }, creators: [{ creatorType: "author", firstName: "Ada", lastName: "Lovelace" }] } });
+  const detail = (await api.library.getItemDetail(parent)).item;
+  const preview = await api.mutations.preview({ operation: "item.updateMetadata", itemRef: parent, patch: { fields: { DOI: "10.1000/cats" } } });
+  const settled = await api.mutations.getOperation({ operationId: "m1" });
+  return { first: [first.outcome, first.result.added], again: [again.outcome, again.result.unchanged], tags,
+    noteTitle: note.result.note.title, notes, same: same.outcome, receipt: note.receipt.schema,
+    updated: [updated.outcome, updated.result.item.fields.DOI, updated.result.item.creators],
+    doi: detail.fields.DOI, creators: detail.creators, revision: detail.revision,
+    preview: preview.outcome, settled: settled.state, policyKeys: Object.keys(policy).length };
+}"#,
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(
+        found["first"],
+        json!(["committed", ["status:need-markdown"]])
+    );
+    assert_eq!(
+        found["again"],
+        json!(["unchanged", ["status:need-markdown"]])
+    );
+    assert_eq!(found["tags"], json!(["status:need-markdown"]));
+    assert_eq!(found["noteTitle"], "Summary");
+    assert_eq!(found["notes"], json!(["Summary"]));
+    assert_eq!(found["same"], "unchanged");
+    assert_eq!(found["receipt"], "zotero-agents.mutation-receipt.v1");
+    assert_eq!(
+        found["updated"],
+        json!(["committed", "10.1000/cats", ["Ada Lovelace"]])
+    );
+    assert_eq!(found["doi"], "10.1000/cats");
+    assert_eq!(found["creators"][0]["representation"], "two_field");
+    assert_eq!(found["revision"], "3", "two writes changed the item");
+    assert_eq!(found["preview"], "unchanged");
+    assert_eq!(found["settled"], "settled");
+    // Every write is recorded, the unchanged ones too, in call order.
+    let calls: Vec<&str> = report.effects.iter().map(|e| e.call.as_str()).collect();
+    assert_eq!(
+        calls,
+        [
+            "statusTags.transition",
+            "statusTags.transition",
+            "notes.create",
+            "notes.updateContent",
+            "mutations.execute"
+        ]
+    );
+}
