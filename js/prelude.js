@@ -434,7 +434,8 @@
       formParse: ops.op_hookrun_form_parse,
       formSerialize: ops.op_hookrun_form_serialize,
       utf8Encode: ops.op_hookrun_utf8_encode,
-      utf8Decode: ops.op_hookrun_utf8_decode,
+      encodingName: ops.op_hookrun_encoding_name,
+      textDecode: ops.op_hookrun_text_decode,
       utf8Tail: ops.op_hookrun_utf8_tail,
       structuredClone: ops.op_structured_clone,
     });

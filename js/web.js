@@ -24,7 +24,7 @@
     "hostname", "port", "pathname", "search", "hash"];
 
   return function installWeb(global, ops) {
-    const { urlParse, urlSet, formParse, formSerialize, utf8Encode, utf8Decode,
+    const { urlParse, urlSet, formParse, formSerialize, utf8Encode, encodingName, textDecode,
       utf8Tail, structuredClone: clone } = ops;
 
     // Defines `value` on `target` the way the web does: writable, configurable, not
@@ -225,7 +225,7 @@
     }
     define(TextEncoder.prototype, SymbolToStringTag, "TextEncoder");
 
-    const UTF8_LABELS = ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"];
+    const MULTI_BYTE = ["utf-16le", "utf-16be", "gbk", "gb18030", "big5", "euc-jp", "iso-2022-jp", "shift_jis", "euc-kr"];
     const bytesOf = (input) => {
       if (input === undefined) return new Uint8ArrayCtor(0);
       if (input instanceof ArrayBufferCtor) return new Uint8ArrayCtor(input);
@@ -235,15 +235,16 @@
     const decoders = new WeakMap();
     class TextDecoder {
       constructor(label = "utf-8", options = {}) {
-        const name = toUSV(label).trim().toLowerCase();
-        if (!UTF8_LABELS.includes(name)) {
-          throw new RangeErrorCtor(`TextDecoder: the encoding ${toUSV(label)} is not supported (only UTF-8 is)`);
+        // The Encoding Standard's labels, through encoding_rs.
+        const name = encodingName(toUSV(label).toLowerCase());
+        if (name === "") {
+          throw new RangeErrorCtor(`TextDecoder: the encoding ${toUSV(label)} is not supported`);
         }
         const fatal = Boolean(options !== null && typeof options === "object" && options.fatal);
         const ignoreBOM = Boolean(options !== null && typeof options === "object" && options.ignoreBOM);
-        decoders.set(this, { fatal, ignoreBOM, pending: new Uint8ArrayCtor(0), atStart: true });
+        decoders.set(this, { name, fatal, ignoreBOM, pending: new Uint8ArrayCtor(0), atStart: true });
       }
-      get encoding() { return "utf-8"; }
+      get encoding() { return decoder(this).name; }
       get fatal() { return decoder(this).fatal; }
       get ignoreBOM() { return decoder(this).ignoreBOM; }
       decode(input, options = {}) {
@@ -258,7 +259,10 @@
         }
         d.pending = new Uint8ArrayCtor(0);
         if (stream) {
-          const tail = utf8Tail(bytes);
+          // A UTF-8 stream keeps only an incomplete last sequence for the next
+          // chunk; other multi-byte encodings keep their bytes until the stream ends.
+          const single = d.name !== "utf-8" && !MULTI_BYTE.includes(d.name);
+          const tail = d.name === "utf-8" ? utf8Tail(bytes) : single ? 0 : bytes.length;
           if (tail > 0) {
             d.pending = bytes.slice(bytes.length - tail);
             bytes = bytes.subarray(0, bytes.length - tail);
@@ -268,7 +272,7 @@
         if (bytes.length > 0) d.atStart = false;
         let text;
         try {
-          text = utf8Decode(bytes, d.fatal, stripBom);
+          text = textDecode(bytes, d.name, d.fatal, stripBom);
         } catch (e) {
           d.atStart = true;
           throw new TypeErrorCtor(`TextDecoder.decode: ${e && e.message}`);

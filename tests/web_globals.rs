@@ -187,7 +187,10 @@ export function probe() {
   let fatal = null;
   try { new TextDecoder("utf-8", { fatal: true }).decode(new Uint8Array([0xC3])); } catch (e) { fatal = e.name; }
   let label = null;
-  try { new TextDecoder("latin1"); } catch (e) { label = e.name; }
+  try { new TextDecoder("x-unknown"); } catch (e) { label = e.name; }
+  const latin1 = new TextDecoder("latin1");
+  const legacy = [latin1.encoding, latin1.decode(new Uint8Array([0x63, 0x61, 0x66, 0xE9, 0x80])),
+    new TextDecoder("utf-16le").decode(new Uint8Array([0xFF, 0xFE, 0x68, 0x00, 0x69, 0x00]))];
   const bom = [new TextDecoder().decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x41])), new TextDecoder("utf-8", { ignoreBOM: true }).decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x41])).length];
   const into = new Uint8Array(4);
   const short = new TextEncoder().encodeInto("a€b", new Uint8Array(3));
@@ -198,7 +201,7 @@ export function probe() {
   const copy = structuredClone(source);
   let cloneError = null;
   try { structuredClone(() => 1); } catch (e) { cloneError = e.name; }
-  return { short, sorted, href: u.href, params, size, fromPairs, streamed, fatal, label, bom, encoded, bytes: Array.from(into), lone,
+  return { short, sorted, href: u.href, params, size, fromPairs, streamed, fatal, label, legacy, bom, encoded, bytes: Array.from(into), lone,
     clone: [copy !== source, copy.self === copy, copy.list[1].deep, copy.when instanceof Date, copy.map.get("k")], cloneError,
     arxiv: /^\/abs\/(\d{4}\.\d{5})/.exec(new URL("https://arxiv.org/abs/2401.01234v2").pathname)[1] };
 }
@@ -218,6 +221,7 @@ export function probe() {
             "streamed": "€",
             "fatal": "TypeError",
             "label": "RangeError",
+            "legacy": ["windows-1252", "café€", "hi"],
             "bom": ["A", 2],
             "encoded": {"read": 2, "written": 4},
             "bytes": [97, 226, 130, 172],

@@ -130,27 +130,63 @@ pub fn op_hookrun_utf8_encode(#[string] text: String) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// Decodes UTF-8: malformed sequences become U+FFFD, or, when `fatal`, fail; a
-/// leading byte order mark is dropped when `strip_bom`.
+/// The WHATWG name (lower case) of the encoding `label` names, as `TextDecoder`
+/// reports it; `""` for a label the Encoding Standard does not know or that names
+/// the `replacement` encoding.
 #[op2]
 #[string]
-pub fn op_hookrun_utf8_decode(
+pub fn op_hookrun_encoding_name(#[string] label: String) -> String {
+    encoding_name(&label)
+}
+
+fn encoding_name(label: &str) -> String {
+    match encoding_rs::Encoding::for_label(label.trim().as_bytes()) {
+        Some(e) if e != encoding_rs::REPLACEMENT => e.name().to_ascii_lowercase(),
+        _ => String::new(),
+    }
+}
+
+/// Decodes `bytes` in the encoding named `name` (an [`op_hookrun_encoding_name`]
+/// answer): malformed sequences become U+FFFD, or, when `fatal`, fail; the
+/// encoding's byte order mark is dropped when `strip_bom`.
+#[op2]
+#[string]
+pub fn op_hookrun_text_decode(
     #[buffer] bytes: &[u8],
+    #[string] name: String,
     fatal: bool,
     strip_bom: bool,
 ) -> Result<String, JsErrorBox> {
-    let utf8 = encoding_rs::UTF_8;
-    let bytes = if strip_bom {
-        bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+    text_decode(bytes, &name, fatal, strip_bom)
+}
+
+fn text_decode(
+    bytes: &[u8],
+    name: &str,
+    fatal: bool,
+    strip_bom: bool,
+) -> Result<String, JsErrorBox> {
+    let encoding = encoding_rs::Encoding::for_label(name.as_bytes()).unwrap_or(encoding_rs::UTF_8);
+    let bom = match encoding.name() {
+        "UTF-8" => &b"\xEF\xBB\xBF"[..],
+        "UTF-16LE" => &b"\xFF\xFE"[..],
+        "UTF-16BE" => &b"\xFE\xFF"[..],
+        _ => &b""[..],
+    };
+    let bytes = if strip_bom && !bom.is_empty() {
+        bytes.strip_prefix(bom).unwrap_or(bytes)
     } else {
         bytes
     };
     if fatal {
-        utf8.decode_without_bom_handling_and_without_replacement(bytes)
+        encoding
+            .decode_without_bom_handling_and_without_replacement(bytes)
             .map(|text| text.into_owned())
-            .ok_or_else(|| JsErrorBox::type_error("the input is not valid UTF-8"))
+            .ok_or_else(|| {
+                JsErrorBox::type_error(format!("the input is not valid {}", encoding.name()))
+            })
     } else {
-        Ok(utf8.decode_without_bom_handling(bytes).0.into_owned())
+        Ok(encoding.decode_without_bom_handling(bytes).0.into_owned())
     }
 }
 
@@ -176,6 +212,19 @@ fn incomplete_tail(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_name_the_encoding_standard_encodings() {
+        assert_eq!(encoding_name("latin1"), "windows-1252");
+        assert_eq!(encoding_name(" UTF8 "), "utf-8");
+        assert_eq!(encoding_name("sjis"), "shift_jis");
+        assert_eq!(encoding_name("iso-2022-kr"), "");
+        assert_eq!(encoding_name("nope"), "");
+        let text = text_decode(b"caf\xE9", "windows-1252", false, true);
+        assert_eq!(text.unwrap(), "café");
+        let text = text_decode(b"\xFF\xFEh\0i\0", "utf-16le", true, true);
+        assert_eq!(text.unwrap(), "hi");
+    }
 
     #[test]
     fn an_incomplete_sequence_at_the_end_is_kept_for_the_next_chunk() {
