@@ -5,6 +5,7 @@ use std::fs;
 use serde_json::{Value, json};
 
 use super::files::iso_from_millis;
+use super::writes::{Keys, Prepared, StoredFile};
 use super::*;
 use crate::plan::{ItemLocator, World};
 use crate::selection::{PortableItemRef, SelectionContext};
@@ -396,4 +397,144 @@ fn library_members_zotero_does_not_know_are_refused_with_their_pointer() {
             .to_string();
         assert!(err.starts_with(want), "{err}");
     }
+}
+
+fn paper_world() -> HostWorld {
+    HostWorld::default()
+        .with_library(&json!({"items": [
+            {"key": "PAPER001", "itemType": "journalArticle", "title": "Cats", "DOI": "10.1/cats",
+             "publicationTitle": "Feline Review", "tags": ["status:need-analysis"]}
+        ]}))
+        .unwrap()
+}
+
+fn write(world: &mut HostWorld, keys: &mut Keys, member: &str, request: Value) -> Prepared {
+    let prepared = world.prepare_write(member, &request, keys).unwrap();
+    world.commit(&prepared);
+    prepared
+}
+
+#[test]
+fn managed_artifacts_are_singletons_per_parent_and_repeats_change_nothing() {
+    let mut w = paper_world();
+    let mut keys = Keys { used: 0 };
+    let parent = json!({"libraryId": 1, "key": "PAPER001"});
+    let digest = json!({"operationId": "d1", "parentRef": parent, "markdown": "# Digest"});
+    let first = write(
+        &mut w,
+        &mut keys,
+        "literatureArtifacts.upsertDigest",
+        digest.clone(),
+    );
+    assert!(first.changed);
+    assert_eq!(first.operation, "literature_artifact.upsert_digest");
+    assert_eq!(first.result["note"]["kind"], "managed");
+    assert_eq!(first.result["note"]["noteKind"], "digest");
+    let again = write(
+        &mut w,
+        &mut keys,
+        "literatureArtifacts.upsertDigest",
+        digest,
+    );
+    assert!(!again.changed, "the same payload is unchanged");
+    let notes = w
+        .get_item_notes(&r("PAPER001"), &PageRequest::default())
+        .unwrap();
+    assert_eq!(notes["total"], 1, "one digest per parent");
+    let both = write(
+        &mut w,
+        &mut keys,
+        "literatureArtifacts.applyAnalysis",
+        json!({"operationId": "a1", "parentRef": parent, "digest": {"markdown": "# Digest 2"}, "score": {"total": 3}}),
+    );
+    assert_eq!(both.operation, "managed_note.apply_parent_set");
+    assert_eq!(both.result["notes"].as_array().unwrap().len(), 2);
+    let notes = w
+        .get_item_notes(&r("PAPER001"), &PageRequest::default())
+        .unwrap();
+    assert_eq!(
+        notes["total"], 2,
+        "the digest was replaced, the score added"
+    );
+    assert_eq!(keys.used, 2);
+}
+
+#[test]
+fn attachments_created_from_a_stored_file_are_listed_and_available() {
+    let mut w = paper_world();
+    let mut keys = Keys { used: 0 };
+    let created = write(
+        &mut w,
+        &mut keys,
+        "attachments.create",
+        json!({"operationId": "a", "placement": {"kind": "child", "parentRef": {"libraryId": 1, "key": "PAPER001"}},
+               "source": {"kind": "stored_file", "main": {"source": {"kind": "local_path", "path": "out/cats.md"}}},
+               "metadata": {"contentType": "text/markdown"}}),
+    );
+    assert_eq!(
+        created.files,
+        [StoredFile {
+            source: "out/cats.md".into(),
+            target: "attachments/NEW00001/cats.md".into()
+        }]
+    );
+    let listed = w
+        .get_item_attachments(&r("PAPER001"), &PageRequest::default())
+        .unwrap();
+    let attachment = &listed["attachments"][0];
+    assert_eq!(attachment["filename"], "cats.md");
+    assert_eq!(attachment["linkMode"], "stored_file");
+    assert_eq!(attachment["file"]["state"], "available");
+    let err = w
+        .prepare_write("attachments.create", &json!({"operationId": "b", "placement": {"kind": "child",
+            "parentRef": {"libraryId": 1, "key": "NOPE0001"}}, "source": {"kind": "linked_url", "url": "x"}}), &mut keys)
+        .unwrap_err();
+    assert_eq!(err.fields["code"], "not_found");
+    assert_eq!(err.name, "ZoteroHostCapabilityError");
+}
+
+#[test]
+fn item_mutations_change_fields_tags_and_type() {
+    let mut w = paper_world();
+    let mut keys = Keys { used: 0 };
+    let item = json!({"libraryId": 1, "key": "PAPER001"});
+    let tags = write(
+        &mut w,
+        &mut keys,
+        "mutations.execute",
+        json!({"operation": "item.updateTags", "operationId": "t", "itemRef": item, "add": ["cats"], "remove": []}),
+    );
+    assert_eq!(
+        tags.result["item"]["tags"],
+        json!(["status:need-analysis", "cats"])
+    );
+    let typed = write(
+        &mut w,
+        &mut keys,
+        "mutations.execute",
+        json!({"operation": "item.changeType", "operationId": "c", "itemRef": item,
+               "targetItemType": "bookSection", "incompatibleData": "move_to_extra"}),
+    );
+    let detail = w.get_item_detail(&r("PAPER001")).unwrap();
+    assert_eq!(detail["item"]["itemType"], "bookSection");
+    assert_eq!(
+        detail["item"]["fields"]["bookTitle"], "Feline Review",
+        "same base field"
+    );
+    assert!(
+        detail["item"]["fields"]["extra"]
+            .as_str()
+            .unwrap()
+            .contains("DOI: 10.1/cats"),
+        "{detail}"
+    );
+    assert_eq!(typed.operation, "item.changeType");
+    let err = w
+        .prepare_write(
+            "mutations.execute",
+            &json!({"operation": "collection.remove", "operationId": "x"}),
+            &mut keys,
+        )
+        .unwrap_err();
+    assert_eq!(err.fields["code"], "unsupported_operation");
 }

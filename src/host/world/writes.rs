@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::dto::digest;
 use super::record::{DetailKind, Record};
-use super::zotero::{ZoteroData, is_field};
+use super::zotero::{ZoteroData, base_of, fields_of, is_field};
 use super::{HostWorld, NoteFormat, note_detail, strip_tags};
 use crate::plan::ItemLocator;
 use crate::sandbox::HostError;
@@ -777,7 +777,7 @@ impl HostWorld {
             .ok_or_else(|| invalid(member, "missing_field", field))?;
         let operation = format!(
             "literature_artifact.{}",
-            snake(op.trim_start_matches("upsert"))
+            snake(op)
         );
         let mut prepared = Prepared::new(&operation);
         let existing = self.managed_note(&parent, kind);
@@ -891,6 +891,7 @@ impl HostWorld {
             "item.updateMetadata" => return self.item_update(operation, request),
             "item.updateTags" => return self.item_tags(operation, request),
             "item.create" => return self.item_create(operation, request, keys),
+            "item.changeType" => return self.item_change_type(operation, request),
             "managed_note.write_custom" => "managedNotes.writeCustom",
             "managed_note.write_conversation" => "managedNotes.writeConversation",
             "literature_artifact.upsert_digest" => "literatureArtifacts.upsertDigest",
@@ -941,6 +942,15 @@ impl HostWorld {
                 if !is_field(name) {
                     return Err(HostError::plain("Error", format!("Invalid field: {name}")));
                 }
+                // Zotero fields the item's type does not have are dropped, as there.
+                let valid = before
+                    .item_type
+                    .as_deref()
+                    .and_then(fields_of)
+                    .is_none_or(|fields| fields.iter().any(|f| f == name));
+                if !valid {
+                    continue;
+                }
                 let value = match value {
                     Value::Null => String::new(),
                     Value::String(s) if s.chars().count() <= 4000 => s.trim().to_owned(),
@@ -972,6 +982,73 @@ impl HostWorld {
             .map_err(|_| invalid(op, "invalid_value", "patch.creators"))?;
             after.zotero.creators = parsed.creators;
         }
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        prepared.result = json!({"item": self.mutation_item(&after)});
+        Ok(prepared)
+    }
+
+    /// `item.changeType`: the item takes `targetItemType`; a field the new type lacks
+    /// goes to one with the same base field, else (with `incompatibleData:
+    /// "move_to_extra"`) to a `Name: value` line of `extra`.
+    fn item_change_type(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        let reference = ref_at(op, request, "itemRef")?;
+        let before = self.of_kind(op, &reference, DetailKind::Regular)?;
+        let target = text_at(request, "/targetItemType")
+            .ok_or_else(|| invalid(op, "missing_field", "targetItemType"))?;
+        let Some(target_fields) = fields_of(target) else {
+            return Err(invalid(op, "unsupported_value", "targetItemType"));
+        };
+        if let Some(expected) = request.get("expectedRevision").filter(|v| !v.is_null())
+            && expected
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| expected.to_string())
+                != before.revision()
+        {
+            return Err(broker(
+                "conflict",
+                format!(
+                    "{op}: {} changed since its revision {expected}",
+                    reference.identity()
+                ),
+                json!({"reason": "revision_mismatch", "kind": "item"}),
+            ));
+        }
+        let move_to_extra = text_at(request, "/incompatibleData") == Some("move_to_extra");
+        let mut after = before.clone();
+        after.item_type = Some(target.into());
+        let mut fields = Map::new();
+        let mut extra_lines = Vec::new();
+        for (name, value) in &before.zotero.fields {
+            let base = base_of(name);
+            let kept = target_fields
+                .iter()
+                .find(|f| *f == name || (base_of(f) == base && base != f.as_str()) || *f == base);
+            match kept {
+                Some(field) => {
+                    fields.insert(field.clone(), value.clone());
+                }
+                None if move_to_extra => {
+                    extra_lines.push(format!("{name}: {}", value.as_str().unwrap_or_default()));
+                }
+                None => return Err(invalid(op, "invalid_combination", "incompatibleData")),
+            }
+        }
+        if !extra_lines.is_empty() {
+            let extra = fields
+                .get("extra")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let joined = [extra.to_owned(), extra_lines.join("\n")]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n");
+            fields.insert("extra".into(), joined.into());
+        }
+        after.zotero.fields = fields;
         let mut prepared = Prepared::new(op);
         prepared.put(Some(before), after.clone());
         after.edits = before.edits + u64::from(prepared.changed);

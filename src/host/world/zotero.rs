@@ -48,6 +48,24 @@ pub(super) fn is_field(name: &str) -> bool {
     ALL.contains(name)
 }
 
+/// The fields of item type `item_type`, in schema order; `None` for a type Zotero
+/// does not know.
+pub(super) fn fields_of(item_type: &str) -> Option<&'static [String]> {
+    schema()
+        .item_types
+        .get(item_type)
+        .map(|t| t.fields.as_slice())
+}
+
+/// The base field of a type-specific field (`bookTitle` → `publicationTitle`), or the
+/// field itself.
+pub(super) fn base_of(field: &str) -> &str {
+    schema()
+        .base_fields
+        .get(field)
+        .map_or(field, String::as_str)
+}
+
 /// The members of Zotero's JSON export of an item that are not fields.
 const EXPORT_MEMBERS: &[&str] = &[
     "key",
