@@ -259,7 +259,7 @@ fn run_prints_the_report_and_exits_by_outcome() {
     );
     assert_eq!(
         v["summary"],
-        json!({"units": 1, "succeeded": 1, "skipped": 0, "failed": 0, "requests": 3, "effects": 3})
+        json!({"units": 1, "succeeded": 1, "skipped": 0, "failed": 0, "requests": 3, "effects": 9})
     );
     assert!(
         v["hooks"][0]["usage"].get("wallMs").is_none(),

@@ -183,20 +183,35 @@ fn expand_with_aggregate_applies_once_with_ordered_children() {
     assert_eq!(aggregate.id, "mineru-ATTBIG01");
     assert_eq!(applied(&aggregate.apply)["part_count"], 3);
     let calls: Vec<_> = report.effects.iter().map(|e| e.call.as_str()).collect();
+    // The parts' images are staged, checked and moved next to the Markdown.
     assert_eq!(
         calls,
         [
+            "file.makeDirectory",
+            "file.copy",
+            "file.copy",
+            "file.remove",
+            "file.move",
+            "file.remove",
             "file.writeText",
             "attachments.create",
             "statusTags.transition"
         ]
     );
     assert_eq!(
-        report.effects[0].args,
+        report.effects[6].args,
         json!([
             "attachments/ATTBIG01/long-book.md",
-            "# Part one\n\nPages 1 to 150. ![figure](images/fig1.png)\n\n# Part two\n\nPages 151 to 300.\n\n# Part three\n\nPages 301 to 450.\n"
+            "# Part one\n\nPages 1 to 150. ![figure](Images_ATTBIG01/fig1.png)\n\n# Part two\n\nPages 151 to 300. ![figure](Images_ATTBIG01/fig2.png)\n\n# Part three\n\nPages 301 to 450.\n"
         ])
+    );
+    assert_eq!(
+        applied(&aggregate.apply)["images"],
+        json!(["fig1.png", "fig2.png"])
+    );
+    assert_eq!(
+        applied(&aggregate.apply)["listed_markdown"],
+        json!(["long-book.md"])
     );
 }
 
@@ -271,7 +286,9 @@ fn preflight_short_circuits_with_a_synthetic_request() {
     assert_eq!(
         applied(&short.apply),
         &json!({"requestKind": "workflow.preflight.short-circuit.v1", "source": "zotero-translate-search",
-                "note": {"libraryId": 1, "key": "NEW00001"}})
+                "update": "committed", "title": "Deep Learning for Cats", "date": "2024-05-01",
+                "creators": ["Ada Lovelace", "Grace Hopper"],
+                "tagsRemoved": ["status:need-metadata-curation"], "tags": []})
     );
     let full = &report.units[1].jobs[0];
     assert_eq!(
@@ -280,6 +297,11 @@ fn preflight_short_circuits_with_a_synthetic_request() {
     );
     assert_eq!(full.request.as_ref().unwrap()["fetch_type"], "result");
     assert_eq!(applied(&full.apply)["source"], "skill-runner");
+    // The second paper's identifier came from its arXiv URL.
+    assert_eq!(
+        full.preflight["context"]["identifier"],
+        json!({"type": "arXiv", "value": "2101.00001v2", "source": "url"})
+    );
     let calls: Vec<_> = report
         .effects
         .iter()
@@ -288,9 +310,9 @@ fn preflight_short_circuits_with_a_synthetic_request() {
     assert_eq!(
         calls,
         [
-            ("unit-1", "notes.create"),
+            ("unit-1", "mutations.execute"),
             ("unit-1", "statusTags.transition"),
-            ("unit-2", "notes.create"),
+            ("unit-2", "mutations.execute"),
             ("unit-2", "statusTags.transition")
         ]
     );

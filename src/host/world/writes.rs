@@ -116,6 +116,15 @@ impl Prepared {
         }
     }
 
+    /// A write of `op` that changes `before` into `after`; answers it with `after` as
+    /// it is once applied (its revision counting the change).
+    fn update(op: &str, before: &Record, mut after: Record) -> (Prepared, Record) {
+        let mut prepared = Prepared::new(op);
+        prepared.put(Some(before), after.clone());
+        after.edits = before.edits + u64::from(prepared.changed);
+        (prepared, after)
+    }
+
     fn remove(&mut self, record: &Record) {
         let Some(reference) = record.reference.clone() else {
             return;
@@ -384,9 +393,7 @@ impl HostWorld {
         let mut after = before.clone();
         after.title = Some(note_title(&html));
         after.html = Some(html);
-        let mut prepared = Prepared::new(op);
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"note": Self::note_result(&after)});
         Ok(prepared)
     }
@@ -548,9 +555,7 @@ impl HostWorld {
                 _ => return Err(invalid(op, "invalid_schema", &format!("patch.{key}"))),
             }
         }
-        let mut prepared = Prepared::new(op);
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"attachment": self.attachment_detail(&after)});
         Ok(prepared)
     }
@@ -591,9 +596,7 @@ impl HostWorld {
         self.existing(op, &parent, "item")?;
         let mut after = before.clone();
         after.parent_ref = Some(parent);
-        let mut prepared = Prepared::new(op);
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"attachment": self.attachment_detail(&after),
             "outcome": if prepared.changed { "moved" } else { "unchanged" }});
         Ok(prepared)
@@ -646,9 +649,7 @@ impl HostWorld {
                 unchanged.push(tag);
             }
         }
-        let mut prepared = Prepared::new(op);
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"itemRef": reference.to_value(), "added": added, "removed": removed,
             "unchanged": unchanged, "revision": after.revision()});
         Ok(prepared)
@@ -775,10 +776,7 @@ impl HostWorld {
             .get(*field)
             .filter(|v| !v.is_null())
             .ok_or_else(|| invalid(member, "missing_field", field))?;
-        let operation = format!(
-            "literature_artifact.{}",
-            snake(op)
-        );
+        let operation = format!("literature_artifact.{}", snake(op));
         let mut prepared = Prepared::new(&operation);
         let existing = self.managed_note(&parent, kind);
         let note = ManagedNote {
@@ -982,9 +980,7 @@ impl HostWorld {
             .map_err(|_| invalid(op, "invalid_value", "patch.creators"))?;
             after.zotero.creators = parsed.creators;
         }
-        let mut prepared = Prepared::new(op);
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"item": self.mutation_item(&after)});
         Ok(prepared)
     }
@@ -1049,9 +1045,7 @@ impl HostWorld {
             fields.insert("extra".into(), joined.into());
         }
         after.zotero.fields = fields;
-        let mut prepared = Prepared::new(op);
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"item": self.mutation_item(&after)});
         Ok(prepared)
     }
@@ -1084,9 +1078,7 @@ impl HostWorld {
                 after.zotero.tags.push(tag);
             }
         }
-        let mut prepared = Prepared::new(op);
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"item": self.mutation_item(&after)});
         Ok(prepared)
     }

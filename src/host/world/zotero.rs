@@ -2,7 +2,7 @@
 //! creators, tags, collections, relations and dates.
 //!
 //! The item types and their fields are Zotero's schema (`zotero-fields.json`,
-//! derived from the `zotero-schema` repository's `schema.json`): a library fixture
+//! derived from the `zotero-schema` repository's `schema.json`, version 22): a library fixture
 //! naming a field Zotero does not know is refused with its pointer.
 
 use std::collections::HashMap;
