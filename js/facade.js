@@ -26,8 +26,20 @@
   const ReflectApply = Reflect.apply;
   const ArrayBufferCtor = ArrayBuffer;
   const ArrayBufferIsView = ArrayBuffer.isView;
-  const ArrayPrototypeSlice = Array.prototype.slice;
-  const ArraySlice = (array) => ReflectApply(ArrayPrototypeSlice, array, []);
+  const ObjectHasOwn = Object.hasOwn;
+  const TypeErrorCtor = TypeError;
+
+  // `object[key]` when it is the object's own property: what the host answers is
+  // parsed JSON, whose prototype a hook may have given extra properties.
+  const own = (object, key) => (ObjectHasOwn(object, key) ? object[key] : undefined);
+
+  // The declaration of a member the facade itself uses (bundle readers, result
+  // contexts, the archive scope).
+  function internalSpec(path) {
+    const spec = ObjectCreate(null);
+    spec.path = path;
+    return ObjectFreeze(spec);
+  }
 
   // A prototype-less copy of `source`'s own enumerable properties.
   function ownCopy(source) {
@@ -190,9 +202,12 @@
     }
 
     // Bytes cross as {"$bytes": "<base64>"} both ways: typed arrays and array
-    // buffers inside the arguments (a few levels deep) are encoded.
-    function encodeBytes(value, depth) {
+    // buffers inside the arguments (a few levels deep) are encoded. The walk visits
+    // a bounded number of values, so arguments that refer to themselves end it.
+    const ENCODE_BUDGET = 100000;
+    function encodeBytes(value, depth, budget) {
       if (value === null || typeof value !== "object" || depth > 8) return value;
+      if (--budget.left < 0) throw new TypeErrorCtor("the arguments hold too many values to send to the host");
       if (value instanceof ArrayBufferCtor) return { $bytes: base64FromBytes(new Uint8ArrayCtor(value)) };
       if (ArrayBufferIsView(value)) {
         return { $bytes: base64FromBytes(new Uint8ArrayCtor(value.buffer, value.byteOffset, value.byteLength)) };
@@ -201,17 +216,18 @@
       if (ArrayIsArray(value)) {
         for (let i = 0; i < value.length; i++) {
           const v = value[i];
-          const e = encodeBytes(v, depth + 1);
-          if (e !== v) {
-            if (copy === undefined) copy = ArraySlice(value);
-            copy[i] = e;
+          const e = encodeBytes(v, depth + 1, budget);
+          if (e !== v && copy === undefined) {
+            copy = [];
+            for (let j = 0; j < value.length; j++) put(copy, j, value[j]);
           }
+          if (copy !== undefined) put(copy, i, e);
         }
       } else {
         const keys = ObjectKeys(value);
         for (let i = 0; i < keys.length; i++) {
           const v = value[keys[i]];
-          const e = encodeBytes(v, depth + 1);
+          const e = encodeBytes(v, depth + 1, budget);
           if (e !== v) {
             if (copy === undefined) copy = ownCopy(value);
             copy[keys[i]] = e;
@@ -221,14 +237,21 @@
       return copy === undefined ? value : copy;
     }
 
-    // Calls the host for `spec` (a declared member, or `{path}` for the bundle and
-    // result members) and returns its answer.
+    // Calls the host for `spec` (a declared member, or an `internalSpec`) and
+    // returns its answer.
     function answer(spec, args) {
-      if (spec.bytes) args = encodeBytes(args, 0);
+      if (spec.bytesArg !== undefined) {
+        // Anything `new Uint8Array(x)` takes, as on the reference host.
+        const given = args[spec.bytesArg];
+        if (!(given instanceof ArrayBufferCtor) && !ArrayBufferIsView(given)) {
+          put(args, spec.bytesArg, new Uint8ArrayCtor(given === undefined || given === null ? 0 : given));
+        }
+      }
+      if (spec.bytes) args = encodeBytes(args, 0, { __proto__: null, left: ENCODE_BUDGET });
       if (spec.frozen) return deepFreeze(revive(hostCall(spec.path, args)));
       if (spec.answer === "log") {
         const line = hostCall(spec.path, args);
-        log(line.level, line.message);
+        log(own(line, "level"), own(line, "message"));
         return undefined;
       }
       if (spec.deniedLog !== undefined) {
@@ -245,34 +268,38 @@
     // A member that calls back into the hook: the host answers with the calls to
     // make, `{calls: [[...args]], result, returns: "result" | "callback", finish}`;
     // each call is awaited in turn, then the host is told the member is done.
-    async function withCallback(spec, args) {
+    async function withCallback(callId, spec, args) {
       const callback = args[spec.callback];
       const hostArgs = [];
-      for (let i = 0; i < args.length; i++) hostArgs[i] = i === spec.callback ? null : args[i];
-      if (typeof callback !== "function") hostArgs[spec.callback] = "not a function";
+      for (let i = 0; i < args.length; i++) put(hostArgs, i, i === spec.callback ? null : args[i]);
+      // The host checks the callback; it only learns whether there is one.
+      if (typeof callback !== "function") put(hostArgs, spec.callback, "not a function");
       const plan = hostCall(spec.path, hostArgs);
+      const calls = own(plan, "calls");
+      const finish = own(plan, "finish");
       let last;
       let ended = false;
       try {
-        for (let i = 0; i < plan.calls.length; i++) {
+        for (let i = 0; i < calls.length; i++) {
           const callArgs = spec.scope === "archive"
-            ? [archiveScope(plan.calls[i][0], () => ended)]
-            : plan.calls[i];
+            ? [archiveScope(callId, calls[i][0], () => ended)]
+            : calls[i];
           last = await ReflectApply(callback, undefined, callArgs);
         }
       } finally {
         ended = true;
-        if (plan.finish !== undefined) hostCall(`${spec.path}#finish`, [plan.finish]);
+        if (finish !== undefined) hostCall(`${spec.path}#finish`, [finish]);
       }
-      return plan.returns === "callback" ? last : plan.result;
+      return own(plan, "returns") === "callback" ? last : own(plan, "result");
     }
 
     // What `archive.withExtractedZip` hands its callback: the extracted entries,
     // readable until the callback's promise settles.
-    function archiveScope(view, isEnded) {
-      const root = view.rootPath;
+    function archiveScope(callId, view, isEnded) {
+      const root = own(view, "rootPath");
       const scope = ObjectCreate(null);
       const live = (fn) => (...args) => {
+        refuseIfEnded(callId, "archive.withExtractedZip");
         if (isEnded()) {
           const err = new ErrorCtor("Extracted archive scope has ended");
           put(err, "name", "WorkflowHostError");
@@ -285,14 +312,14 @@
       };
       const at = (name) => `${root}/${name}`;
       ObjectDefineProperty(scope, "rootPath", { __proto__: null, get: () => root, enumerable: true });
-      scope.entries = ObjectFreeze(view.entries);
+      scope.entries = ObjectFreeze(own(view, "entries"));
       scope.resolvePath = live(at);
       scope.readText = live((name) => new PromiseCtor((resolve) => resolve(hostCall("file.readText", [at(name)]))));
       scope.readBytes = live((name) => new PromiseCtor((resolve) => resolve(revive(hostCall("file.readBytes", [at(name)])))));
       scope.measureEntries = live((names) => new PromiseCtor((resolve) => {
         const entries = [];
         for (let i = 0; i < names.length; i++) {
-          entries[i] = { name: names[i], content: { kind: "file", sourcePath: at(names[i]) } };
+          put(entries, i, { name: names[i], content: { kind: "file", sourcePath: at(names[i]) } });
         }
         resolve(hostCall("archive.measureEntries", [{ entries }]));
       }));
@@ -310,7 +337,7 @@
         return function hostMember(...args) {
           return new PromiseCtor((resolve) => {
             refuseIfEnded(callId, spec.path);
-            resolve(withCallback(spec, args));
+            resolve(withCallback(callId, spec, args));
           });
         };
       }
@@ -394,7 +421,7 @@
 
     function makeBundleReader(callId, spec) {
       const reader = ObjectCreate(null);
-      const call = (op) => member(callId, { path: `bundle.${op}` });
+      const call = (op) => member(callId, internalSpec(`bundle.${op}`));
       const bound = (op) => {
         const f = call(op);
         return (...args) => f(spec.id, ...args);
@@ -412,8 +439,8 @@
 
     function makeResultContext(callId, spec, reader) {
       const context = spec.data;
-      const resolve = member(callId, { path: "result.resolveArtifact" });
-      const resolveBytes = member(callId, { path: "result.resolveArtifactBytes" });
+      const resolve = member(callId, internalSpec("result.resolveArtifact"));
+      const resolveBytes = member(callId, internalSpec("result.resolveArtifactBytes"));
       const resolveArtifact = (options) => resolve(spec.id, options);
       put(context, "bundleReader", reader);
       put(context, "resolveArtifact", resolveArtifact);

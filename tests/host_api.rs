@@ -389,3 +389,112 @@ fn library_writes_are_seen_by_later_reads_and_repeats_are_unchanged() {
         ]
     );
 }
+
+/// A zip whose entries inflate past the host's bound fails with `resource_limited`
+/// instead of filling the host's memory, and the run's other files are intact.
+#[test]
+fn an_archive_that_inflates_past_the_bound_is_refused() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(files.join("bomb.zip")).unwrap());
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(1))
+        .large_file(true);
+    zip.start_file("zeros.bin", options).unwrap();
+    let chunk = vec![0u8; 1 << 20];
+    for _ in 0..257 {
+        zip.write_all(&chunk).unwrap();
+    }
+    zip.finish().unwrap();
+    let workflow = common::probe_workflow(
+        &dir.path().join("wf"),
+        &[(
+            "applyResult",
+            r#"export async function applyResult({ runtime }) {
+  const { file, archive } = runtime.hostApi;
+  await file.writeText("keep.txt", "kept");
+  let refused;
+  try { await archive.withExtractedZip({ sourcePath: "bomb.zip" }, undefined, async () => "opened"); }
+  catch (e) { refused = [e.code, e.details.resource]; }
+  return { refused, kept: await file.readText("keep.txt") };
+}"#,
+        )],
+    );
+    let mut input = common::probe_input(&["Cats"]);
+    input.world = input.world.with_files_dir(&files);
+    let report = run(&workflow, input, &mut NoResults, &common::run_options());
+    assert!(report.ok(), "{:?}", report.errors);
+    let value = serde_json::to_value(&report.units[0].jobs[0].apply).unwrap()["value"].clone();
+    assert_eq!(
+        value,
+        json!({"refused": ["resource_limited", "bytes"], "kept": "kept"})
+    );
+}
+
+#[test]
+fn replays_answer_after_the_world_changed_and_hostile_arguments_stay_typed() {
+    let (report, found) = apply(
+        r#"export async function applyResult({ runtime, parent }) {
+  const api = runtime.hostApi;
+  const note = await api.notes.create({ operationId: "n", placement: { kind: "child", parentRef: parent },
+    content: { format: "html", value: "<p>x</p>" } });
+  const remove = { operationId: "r", noteRef: note.result.note.ref, disposition: "permanent" };
+  const first = await api.notes.remove(remove);
+  const replay = await api.notes.remove(remove);
+  const notes = (await api.library.getItemNotes(parent)).total;
+  // A zip of a file the run wrote itself.
+  await api.file.writeText("in/a.txt", "alpha");
+  await api.archive.writeZipAtomic({ targetPath: "out/a.zip", entries: [{ name: "a.txt", content: { kind: "file", sourcePath: "in/a.txt" } }] });
+  const zipped = await api.archive.withExtractedZip({ sourcePath: "out/a.zip" }, undefined, (z) => z.readText("a.txt"));
+  // Arguments that refer to themselves end with a typed error, not a hang.
+  const loop = []; for (let i = 0; i < 50; i++) loop.push(loop);
+  let looped; try { await api.archive.measureEntries({ entries: loop }); } catch (e) { looped = e.name; }
+  // Polluted prototypes do not redirect the facade.
+  Object.prototype.answer = "log"; Object.prototype.finish = "in";
+  Array.prototype[0] = "polluted";
+  const listed = (await api.file.list({ path: "in" })).entries.length;
+  const batches = [];
+  await api.library.traverseItems({ scope: "top-level-regular" }, undefined, (b) => { batches.push(b.batchIndex); });
+  delete Object.prototype.answer; delete Object.prototype.finish; delete Array.prototype[0];
+  const stillThere = await api.file.readText("in/a.txt");
+  return { same: JSON.stringify(first) === JSON.stringify(replay), notes, zipped, looped, listed, batches, stillThere };
+}"#,
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(
+        found,
+        json!({"same": true, "notes": 0, "zipped": "alpha", "looped": "TypeError", "listed": 1,
+               "batches": [0], "stillThere": "alpha"})
+    );
+}
+
+#[test]
+fn copies_that_would_hold_more_than_the_write_limit_are_refused() {
+    let mut options = common::run_options();
+    options.max_write_bytes = Some(64 * 1024);
+    let (report, found) = apply_with(
+        r#"export async function applyResult({ runtime }) {
+  const file = runtime.hostApi.file;
+  await file.writeText("big.txt", "x".repeat(20000));
+  let copies = 0, refused;
+  try { for (let i = 0; i < 100; i++) { await file.copy({ sourcePath: "big.txt", targetPath: `c${i}.txt` }); copies++; } }
+  catch (e) { refused = e.code; }
+  return { copies, refused };
+}"#,
+        HostAnswers::default(),
+        &options,
+    );
+    // The write past the limit ends the call with `write-limit`.
+    assert!(!report.ok());
+    assert_eq!(found, Value::Null);
+    let effects = report.effects.iter().filter(|e| e.call == "file.copy").count();
+    assert_eq!(effects, 2, "two copies fit next to the original, the third does not");
+    assert!(
+        report.hooks[0].outcome.contains("write-limit"),
+        "{:?}",
+        report.hooks[0].outcome
+    );
+}

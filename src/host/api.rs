@@ -57,6 +57,9 @@ pub struct Member {
     /// Whether its arguments may carry bytes (typed arrays cross as base64).
     #[serde(default)]
     pub bytes: bool,
+    /// The argument that must be bytes: anything else is made a `Uint8Array` of it.
+    #[serde(default)]
+    pub bytes_arg: Option<usize>,
     /// The object a callback member hands its callback, when the facade builds one
     /// (`archive`: the extracted archive's scope).
     #[serde(default)]
@@ -72,6 +75,11 @@ pub struct Member {
     /// answer, as the reference host's stand-in does (`resources.getInputs()` is `[]`).
     #[serde(default, deserialize_with = "present")]
     pub absent: Option<Value>,
+    /// For [`Answer::Fixture`] members: the message of the `unavailable` error the
+    /// reference host raises when it has no such service (default: "Workflow Host
+    /// owner is unavailable").
+    #[serde(default)]
+    pub unavailable_message: Option<String>,
     /// For [`Answer::Fixture`] members: the `details` of the `unavailable` error the
     /// reference host raises when it has no such service.
     #[serde(default)]

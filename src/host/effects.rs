@@ -162,35 +162,57 @@ impl EffectLog {
         }
         args.pointer("/0/operationId")
             .and_then(Value::as_str)
-            .filter(|s| !s.trim().is_empty() && s.chars().count() <= 128)
+            .filter(|s| {
+                let trimmed = s.trim();
+                !trimmed.is_empty() && trimmed.chars().count() <= 128
+            })
             .map(|id| Some(id.to_string()))
             .ok_or_else(|| {
-                let mut error = HostError::workflow(
-                    "invalid_request",
-                    format!("{member}: invalid request (missing_field: operationId)"),
-                    json!({"reason": "missing_field", "field": "operationId", "operation": member}),
-                );
-                error.name = "ZoteroHostCapabilityError".into();
+                // The reference host's schema check (an operationId of 1 to 128
+                // characters); applyAnalysis checks it in its own owner.
+                let mut error = if member == "literatureArtifacts.applyAnalysis" {
+                    HostError::workflow(
+                        "invalid_request",
+                        format!("{member}: operationId must be 1 to 128 characters"),
+                        json!({"reason": "invalid_value", "field": "operationId"}),
+                    )
+                } else {
+                    HostError::workflow(
+                        "invalid_request",
+                        "mutation request does not match the canonical schema",
+                        json!({"reason": "invalid_schema", "field": "/operationId"}),
+                    )
+                };
+                if member != "literatureArtifacts.applyAnalysis" {
+                    error.name = "ZoteroHostCapabilityError".into();
+                }
                 error
             })
     }
 
-    /// The reply of a write repeating the one `operation_id` is bound to, or the
-    /// `conflict` error (recorded as a refused attempt) when it is bound to another;
-    /// `Ok(None)` for an id not bound yet.
-    pub fn replay(
+    /// The reply of a write repeating the one `operation_id` is bound to (the same
+    /// member and request, the call-control argument aside, keys in any order).
+    pub fn replayed(&self, member: &str, args: &Value, operation_id: &str) -> Option<Value> {
+        let request = args.get(0).unwrap_or(&Value::Null);
+        self.bindings
+            .get(operation_id)
+            .filter(|bound| bound.member == member && bound.request == *request)
+            .map(|bound| bound.reply.clone())
+    }
+
+    /// The `conflict` error (recorded as a refused attempt) when `operation_id` is
+    /// bound to another write than this one.
+    pub fn refuse_if_bound(
         &mut self,
         site: &CallSite,
         member: &str,
         args: &Value,
         operation_id: &str,
-    ) -> Result<Option<Value>, HostError> {
-        let request = args.get(0).cloned().unwrap_or(Value::Null);
-        let Some(bound) = self.bindings.get(operation_id) else {
-            return Ok(None);
-        };
-        if bound.member == member && bound.request == request {
-            return Ok(Some(bound.reply.clone()));
+    ) -> Result<(), HostError> {
+        if !self.bindings.contains_key(operation_id)
+            || self.replayed(member, args, operation_id).is_some()
+        {
+            return Ok(());
         }
         let error = conflict();
         self.push(
@@ -234,6 +256,18 @@ impl EffectLog {
         }
         self.push(site, member, args, reply, None);
         Ok(())
+    }
+
+    /// The write limit's error for `member`, whose files would make the run hold
+    /// `observed` bytes; ends the call like a write past the limit.
+    pub fn past_limit(&mut self, member: &str, observed: u64) -> HostError {
+        self.limit_reached = true;
+        HostError::write_limit(member, self.max_write_bytes, observed)
+    }
+
+    /// The run's write limit, in bytes.
+    pub fn max_write_bytes(&self) -> u64 {
+        self.max_write_bytes
     }
 
     /// Records a call the host refused with `error`.
@@ -352,15 +386,17 @@ mod tests {
         let reordered = json!([{"content": {"value": "a", "format": "html"},
             "parentRef": {"key": "PARENT01", "libraryId": 1}, "operationId": "op"}, {"signal": 1}]);
         assert_eq!(
-            log.replay(&site(), "notes.create", &reordered, "op")
-                .unwrap(),
+            log.replayed("notes.create", &reordered, "op"),
             Some(json!({"first": true}))
         );
         for (member, args) in [
             ("notes.create", note("op", "b")),
             ("statusTags.transition", json!([{"operationId": "op"}])),
         ] {
-            let err = log.replay(&site(), member, &args, "op").unwrap_err();
+            assert_eq!(log.replayed(member, &args, "op"), None);
+            let err = log
+                .refuse_if_bound(&site(), member, &args, "op")
+                .unwrap_err();
             assert_eq!(err.name, "ZoteroHostCapabilityError");
             assert_eq!(
                 err.message,
@@ -372,10 +408,9 @@ mod tests {
                 json!({"reason": "idempotency_conflict"})
             );
         }
-        assert_eq!(
-            log.replay(&site(), "notes.create", &note("new", "a"), "new")
-                .unwrap(),
-            None
+        assert!(
+            log.refuse_if_bound(&site(), "notes.create", &note("new", "a"), "new")
+                .is_ok()
         );
         let effects = log.effects();
         assert_eq!(effects.len(), 3);
@@ -388,7 +423,8 @@ mod tests {
     fn library_writes_need_an_operation_id_and_file_writes_do_not() {
         let err = EffectLog::operation_id("notes.create", &json!([{}])).unwrap_err();
         assert_eq!(err.fields["code"], "invalid_request");
-        assert_eq!(err.fields["details"]["field"], "operationId");
+        assert_eq!(err.fields["details"]["field"], "/operationId");
+        assert_eq!(err.name, "ZoteroHostCapabilityError");
         assert_eq!(
             EffectLog::operation_id("notes.create", &json!([{"operationId": "x"}])).unwrap(),
             Some("x".into())

@@ -123,6 +123,17 @@ impl FileOverlay {
         }
     }
 
+    /// The bytes of the files the run wrote, as held now.
+    pub fn stored_bytes(&self) -> u64 {
+        self.entries
+            .values()
+            .map(|e| match e {
+                Entry::File(bytes) => bytes.len() as u64,
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// `file.writeText` / `file.writeBytes`: `path` holds `bytes`.
     pub fn write(&mut self, path: &str, bytes: Vec<u8>, on_disk: &dyn Fn(&str) -> bool) {
         self.clear_under(path);

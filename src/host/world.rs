@@ -32,6 +32,7 @@
 //! missing. Without a files directory every file is missing. Paths handed out
 //! (`file.path`) are these directory-relative paths; the file members accept them.
 
+mod collections;
 mod dto;
 mod files;
 mod paging;
@@ -47,7 +48,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-pub use dto::digest;
+pub use dto::{digest, hex_sha256};
 pub use files::iso_from_millis;
 pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
 pub use reads::ItemCriteria;
@@ -125,6 +126,7 @@ pub struct HostWorld {
     by_ref: HashMap<PortableItemRef, usize>,
     by_id: HashMap<i64, usize>,
     children: HashMap<usize, Vec<usize>>,
+    collections: Vec<collections::Collection>,
     files_dir: Option<PathBuf>,
 }
 
@@ -170,12 +172,37 @@ impl HostWorld {
 
     /// Adds the items of a library description (see the module docs).
     pub fn with_library(mut self, library: &Value) -> HostResult<Self> {
+        if let Some(extra) = library.as_object().and_then(|o| {
+            o.keys()
+                .find(|k| !["items", "collections"].contains(&k.as_str()))
+        }) {
+            return Err(HostWorldError::InvalidRequest(format!(
+                "/{extra}: unknown member; a library has items and collections"
+            )));
+        }
         let items = library
             .get("items")
             .and_then(Value::as_array)
             .ok_or_else(|| HostWorldError::InvalidRequest("/items: expected an array".into()))?;
         for (i, item) in items.iter().enumerate() {
             self.upsert(Record::from_library(item, &format!("/items/{i}"))?);
+        }
+        match library.get("collections") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(list)) => {
+                for (i, c) in list.iter().enumerate() {
+                    let collection =
+                        collections::Collection::from_library(c, &format!("/collections/{i}"))?;
+                    self.collections
+                        .retain(|x| x.reference != collection.reference);
+                    self.collections.push(collection);
+                }
+            }
+            Some(_) => {
+                return Err(HostWorldError::InvalidRequest(
+                    "/collections: expected an array".into(),
+                ));
+            }
         }
         self.reindex();
         Ok(self)
@@ -246,6 +273,7 @@ impl HostWorld {
 
     fn reindex(&mut self) {
         self.add_implied_parents();
+        self.add_named_collections();
         let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, r) in self.records.iter().enumerate() {
             let parent = r
@@ -355,11 +383,16 @@ impl HostWorld {
     ) -> HostResult<Value> {
         let record = self
             .find(&ItemLocator::Ref(reference.clone()))
-            .filter(|r| r.kind == Some(DetailKind::Note))
             .ok_or_else(|| HostWorldError::NotFound {
                 kind: "note".into(),
                 key: reference.identity(),
             })?;
+        if record.kind != Some(DetailKind::Note) {
+            return Err(HostWorldError::WrongKind {
+                kind: "note".into(),
+                key: reference.identity(),
+            });
+        }
         Ok(note_detail(record, format))
     }
 }

@@ -7,11 +7,9 @@ use std::path::PathBuf;
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use sha2::Digest as _;
-
 use super::{BUNDLES_DIR, HookHost, bundle_error, bytes, unsupported, world_error};
 use crate::host::overlay::{self, Seen};
-use crate::host::world::HostWorld;
+use crate::host::world::{HostWorld, hex_sha256};
 use crate::sandbox::HostError;
 
 /// One `file.*` read: the operation and its arguments.
@@ -279,6 +277,12 @@ impl HookHost {
         }
     }
 
+    /// Whether the run sees a file or directory at `path`.
+    pub(super) fn file_exists(&self, path: &str) -> bool {
+        self.read_file(FileRead::of("exists", path))
+            .is_ok_and(|v| v == Value::Bool(true))
+    }
+
     /// Places the run's file at `source` in the library's storage at `target`.
     pub(super) fn store_file(&mut self, source: &str, target: &str) {
         let args = json!([{"sourcePath": source, "targetPath": target, "overwrite": true}]);
@@ -306,7 +310,16 @@ impl HookHost {
                 ));
             }
         };
+        if entries.len() > MAX_ARCHIVE_ENTRIES {
+            return Err(limited(
+                "entries",
+                MAX_ARCHIVE_ENTRIES as u64,
+                entries.len() as u64,
+            ));
+        }
         let mut out: Vec<(String, Vec<u8>)> = Vec::with_capacity(entries.len());
+        let mut seen = std::collections::HashSet::new();
+        let mut total = 0u64;
         for entry in entries {
             let name = entry
                 .get("name")
@@ -327,7 +340,7 @@ impl HookHost {
                     "Workflow archive entry path is unsafe",
                 ));
             }
-            if out.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            if !seen.insert(name.to_lowercase()) {
                 return Err(invalid(
                     "duplicate_value",
                     "name",
@@ -335,6 +348,17 @@ impl HookHost {
                 ));
             }
             let content = entry.get("content").unwrap_or(&Value::Null);
+            // A file's size is known before it is read: the entries together stay
+            // within the bound a hook's archive may have.
+            if content.get("kind").and_then(Value::as_str) == Some("file")
+                && let Some(path) = content.get("sourcePath").and_then(Value::as_str)
+                && let Ok(stat) = self.read_file(FileRead::of("stat", path))
+            {
+                total += stat["sizeBytes"].as_u64().unwrap_or(0);
+                if total > MAX_EXTRACTED_BYTES {
+                    return Err(limited("bytes", MAX_EXTRACTED_BYTES, total));
+                }
+            }
             let bytes = match content.get("kind").and_then(Value::as_str) {
                 Some("text") => content
                     .get("text")
@@ -371,11 +395,9 @@ impl HookHost {
         let mut total = 0u64;
         for (name, bytes) in &entries {
             total += bytes.len() as u64;
-            let hash = sha2::Sha256::digest(bytes);
-            let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
             files.insert(
                 name.clone(),
-                json!({"sizeBytes": bytes.len(), "sha256": hex}),
+                json!({"sizeBytes": bytes.len(), "sha256": hex_sha256(bytes)}),
             );
         }
         Ok(json!({"files": files, "totalEntries": entries.len(), "totalBytes": total}))
@@ -400,13 +422,19 @@ impl HookHost {
         };
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
             .map_err(|e| invalid(e.to_string()))?;
-        self.extractions += 1;
-        let root = format!("{TEMP_DIR}/archive-{}", self.extractions);
-        let mut entries = Vec::new();
-        let mut written = std::mem::take(&mut self.overlay);
-        written.make_directory(&root, &|_| false);
+        if archive.len() > MAX_ARCHIVE_ENTRIES {
+            return Err(limited(
+                "entries",
+                MAX_ARCHIVE_ENTRIES as u64,
+                archive.len() as u64,
+            ));
+        }
+        // Read whole before anything reaches the overlay, within a bound on what
+        // the entries inflate to: a crafted archive cannot exhaust the host's memory.
+        let mut extracted = Vec::new();
+        let mut total = 0u64;
         for i in 0..archive.len() {
-            let mut file = archive.by_index(i).map_err(|e| invalid(e.to_string()))?;
+            let file = archive.by_index(i).map_err(|e| invalid(e.to_string()))?;
             let Some(name) = file
                 .enclosed_name()
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
@@ -416,12 +444,28 @@ impl HookHost {
             if file.is_dir() {
                 continue;
             }
+            let room = MAX_EXTRACTED_BYTES - total;
             let mut data = Vec::new();
-            std::io::Read::read_to_end(&mut file, &mut data).map_err(|e| invalid(e.to_string()))?;
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, room + 1), &mut data)
+                .map_err(|e| invalid(e.to_string()))?;
+            total += data.len() as u64;
+            if total > MAX_EXTRACTED_BYTES {
+                return Err(limited("bytes", MAX_EXTRACTED_BYTES, total));
+            }
+            extracted.push((name, data));
+        }
+        self.extractions += 1;
+        let root = format!("{TEMP_DIR}/archive-{}", self.extractions);
+        let saved = self.overlay.clone();
+        let mut written = std::mem::take(&mut self.overlay);
+        written.make_directory(&root, &|_| false);
+        let mut entries = Vec::with_capacity(extracted.len());
+        for (name, data) in extracted {
             written.write(&overlay::join(&root, &name), data, &|_| false);
             entries.push(name);
         }
         self.overlay = written;
+        self.files_within_limit("archive.withExtractedZip", saved)?;
         Ok(ExtractedZip {
             view: json!({"rootPath": root, "entries": entries}),
             root,
@@ -477,12 +521,13 @@ impl HookHost {
             "{TEMP_DIR}/workflow-inputs/{key}/{}-{name}",
             self.extractions
         );
-        let hash = sha2::Sha256::digest(&bytes);
-        let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = hex_sha256(&bytes);
         let size = bytes.len();
+        let saved = self.overlay.clone();
         let mut written = std::mem::take(&mut self.overlay);
         written.write(&path, bytes, &|_| false);
         self.overlay = written;
+        self.files_within_limit("file.materializeWorkflowInputFile", saved)?;
         Ok(json!({"path": path, "sizeBytes": size, "sha256": hex}))
     }
 
@@ -497,14 +542,15 @@ impl HookHost {
             ("file.copy" | "file.move", Some(source)) => self.file_tree(source),
             _ => Vec::new(),
         };
+        // The entries are read as the run sees them, before the overlay is taken.
+        let zip = match member {
+            "archive.writeZipAtomic" => self.archive_entries(request).ok().map(|e| zip_of(&e)),
+            _ => None,
+        };
         let mut written = std::mem::take(&mut self.overlay);
         let on_disk = |p: &str| {
             self.disk_file(FileRead::of("exists", p))
                 .is_ok_and(|v| v == Value::Bool(true))
-        };
-        let zip = match member {
-            "archive.writeZipAtomic" => self.archive_entries(request).ok().map(|e| zip_of(&e)),
-            _ => None,
         };
         match member {
             "file.writeText" => {
@@ -595,6 +641,20 @@ fn rebase(mut value: Value, inner: &str, virtual_path: &str) -> Value {
 /// The virtual temporary directory (`file.getTempDirectoryPath()`); what hooks
 /// write there lives in the run's overlay only.
 pub(super) const TEMP_DIR: &str = "/tmp/hookrun";
+
+/// Most entries an archive may have (the reference host's limit).
+const MAX_ARCHIVE_ENTRIES: usize = 20_000;
+
+/// Most bytes the entries of an extracted archive may inflate to.
+const MAX_EXTRACTED_BYTES: u64 = 256 * 1024 * 1024;
+
+fn limited(resource: &str, limit: u64, observed: u64) -> HostError {
+    HostError::workflow(
+        "resource_limited",
+        format!("the archive's {resource} pass the limit of {limit}"),
+        json!({"resource": resource, "limit": limit, "observed": observed}),
+    )
+}
 
 /// An archive extracted for `archive.withExtractedZip`.
 pub(super) struct ExtractedZip {

@@ -100,11 +100,10 @@ impl HookHost {
                     json!({"reason": "invalid_value", "field": "libraryId"}),
                 ))
             })?;
-        let input = json!({"scope": "top-level-regular", "libraryId": library_id,
-            "pageSize": request.get("batchSize").cloned().unwrap_or(json!(500))});
+        let batch_size = request.get("batchSize").cloned().unwrap_or(json!(500));
         let (batches, ending) = self
             .world
-            .traverse_items(&input)
+            .snapshot_items(library_id, &batch_size)
             .map_err(|e| capability(world_error(member, &e)))?;
         let snapshot_id = format!("snapshot-{}", self.effects.effects().len() + 1);
         let calls: Vec<Value> = batches

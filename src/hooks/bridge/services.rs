@@ -13,6 +13,18 @@ use crate::sandbox::HostError;
 /// The runtime log's largest message, in bytes.
 const MAX_LOG_MESSAGE: usize = 16 * 1024;
 
+/// The runtime log's largest `details`, in bytes of JSON.
+const MAX_LOG_DETAILS: usize = 64 * 1024;
+
+/// How deep a JSON value nests.
+fn depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(members) => 1 + members.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
 impl HookHost {
     /// `addon.getConfig`, `environment.getInfo`, `statusTags.getPolicy`.
     pub(super) fn service(&mut self, member: &str, _args: &Value) -> Result<Value, HostError> {
@@ -88,17 +100,24 @@ impl HookHost {
             .as_array()
             .map(|a| a.iter().take_while(|v| !v.is_null()).collect())
             .unwrap_or_default();
-        Err(HostError::workflow(
+        let reason = declared
+            .unavailable_message
+            .as_deref()
+            .unwrap_or("Workflow Host owner is unavailable");
+        let mut error = HostError::workflow(
             "unavailable",
             format!(
-                "{member} needs a service this simulated host does not have; answer it in the case's hostAnswers: {{\"{member}\": [{{\"args\": {}, \"answer\": …}}]}}",
+                "{reason}: {member} needs a service this simulated host does not have; answer it in the case's hostAnswers: {{\"{member}\": [{{\"args\": {}, \"answer\": …}}]}}",
                 serde_json::to_string(&shown).unwrap_or_default()
             ),
             declared
                 .unavailable
                 .clone()
                 .unwrap_or(json!({"reason": "runtime"})),
-        ))
+        );
+        // As on the reference host, which retries only when the caller asks.
+        error.fields.insert("retryable".into(), false.into());
+        Err(error)
     }
 
     /// `archive.measureEntries` and `archive.withExtractedZip`.
@@ -152,7 +171,7 @@ impl HookHost {
         let request = args.get(0).unwrap_or(&Value::Null);
         match op {
             "preview" => {
-                if request.get("operationId").is_some() {
+                if !request.is_object() || request.get("operationId").is_some() {
                     return Err(super::library::capability(HostError::workflow(
                         "invalid_request",
                         "mutation request does not match the canonical schema",
@@ -227,17 +246,16 @@ pub(super) fn runtime_log(args: &Value) -> Result<Value, HostError> {
         return Err(invalid());
     };
     for field in ["stage", "operation", "phase"] {
-        let value = input.get(field);
-        let observed = match value {
+        let observed = match input.get(field) {
             None => continue,
             Some(Value::String(s)) => s.chars().count(),
-            Some(_) => usize::MAX,
+            Some(_) => return Err(invalid()),
         };
         if observed > 128 {
             return Err(HostError::workflow(
                 "resource_limited",
                 format!("Workflow log {field} exceeds the character limit"),
-                json!({"resource": "characters", "limit": 128, "observed": value}),
+                json!({"resource": "characters", "limit": 128, "observed": observed}),
             ));
         }
     }
@@ -250,8 +268,16 @@ pub(super) fn runtime_log(args: &Value) -> Result<Value, HostError> {
     }
     let mut line = format!("[{stage}] {message}");
     if let Some(details) = input.get("details") {
+        let text = details.to_string();
+        if text.len() > MAX_LOG_DETAILS || depth(details) > 8 {
+            return Err(HostError::workflow(
+                "invalid_request",
+                "Workflow log details must be bounded strict JSON",
+                json!({"reason": "invalid_schema", "field": "details"}),
+            ));
+        }
         line.push(' ');
-        line.push_str(&details.to_string());
+        line.push_str(&text);
     }
     Ok(json!({"level": level, "message": line}))
 }

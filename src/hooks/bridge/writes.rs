@@ -4,49 +4,118 @@
 //! what its file members answer.
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use super::HookHost;
 use crate::host::effects::EffectLog;
-use crate::host::world::{Keys, Prepared, digest};
+use crate::host::world::{Keys, Prepared, digest, hex_sha256};
 use crate::sandbox::HostError;
 
 impl HookHost {
     pub(super) fn write(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         if member.starts_with("file.") || member.starts_with("archive.") {
             let reply = self.file_write_reply(member, &args)?;
-            self.effects
-                .commit(&self.site, member, args.clone(), None, reply.clone())?;
+            let saved = self.overlay.clone();
             self.apply_file_write(member, &args);
+            self.files_within_limit(member, saved.clone())?;
+            if let Err(error) = self
+                .effects
+                .commit(&self.site, member, args, None, reply.clone())
+            {
+                self.overlay = saved;
+                return Err(error);
+            }
             return Ok(reply);
         }
         let operation_id = EffectLog::operation_id(member, &args)?.unwrap_or_default();
+        // A write repeating the one its id is bound to replays that answer, whatever
+        // the world says now (the note it removed is gone); an id bound to another
+        // write is a conflict once the request itself is known to be valid.
+        if let Some(reply) = self.effects.replayed(member, &args, &operation_id) {
+            return Ok(reply);
+        }
         let request = args.get(0).cloned().unwrap_or(Value::Null);
-        // The request is checked before its id is looked up, as on the reference
-        // host; a replay or a conflict takes no new item key.
         let mut keys = Keys {
             used: self.effects.created(),
         };
         let prepared = self.world.prepare_write(member, &request, &mut keys)?;
-        if let Some(reply) = self
-            .effects
-            .replay(&self.site, member, &args, &operation_id)?
-        {
-            return Ok(reply);
-        }
-        let reply = self.envelope(&operation_id, &request, &prepared);
         self.effects
-            .commit(&self.site, member, args, Some(operation_id), reply.clone())?;
-        self.effects.set_created(keys.used);
-        self.world.commit(&prepared);
+            .refuse_if_bound(&self.site, member, &args, &operation_id)?;
+        self.check_stored_files(&prepared)?;
+        let reply = self.envelope(&operation_id, &request, &prepared);
+        let saved = self.overlay.clone();
         for file in &prepared.files {
             self.store_file(&file.source, &file.target);
         }
+        self.files_within_limit(member, saved.clone())?;
+        if let Err(error) =
+            self.effects
+                .commit(&self.site, member, args, Some(operation_id), reply.clone())
+        {
+            self.overlay = saved;
+            return Err(error);
+        }
+        self.effects.set_created(keys.used);
+        self.world.commit(&prepared);
         Ok(reply)
     }
 
-    /// `{outcome, receipt, result}` of a library write.
+    /// The files a write stores must be there, and land inside the library's storage.
+    fn check_stored_files(&self, prepared: &Prepared) -> Result<(), HostError> {
+        for file in &prepared.files {
+            let inside = crate::host::overlay::normalize(&file.target)
+                .is_some_and(|t| t.starts_with("attachments/") && !file.target.contains(".."));
+            if !inside {
+                return Err(HostError::workflow(
+                    "invalid_request",
+                    format!(
+                        "{}: the stored file's name must stay inside its attachment's directory",
+                        prepared.operation
+                    ),
+                    json!({"reason": "unsafe_path", "field": "targetFilename"}),
+                ));
+            }
+            if !self.file_exists(&file.source) {
+                return Err(HostError::workflow(
+                    "not_found",
+                    format!("{}: {} was not found", prepared.operation, file.source),
+                    json!({"kind": "file", "opaqueKey": file.source}),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails `member` with the write limit, the run's files back as `saved`, when
+    /// what the run's files now hold passes it: copies, stored attachments and
+    /// extracted archives hold bytes their arguments do not show.
+    pub(super) fn files_within_limit(
+        &mut self,
+        member: &str,
+        saved: crate::host::overlay::FileOverlay,
+    ) -> Result<(), HostError> {
+        let stored = self.overlay.stored_bytes();
+        if stored <= self.effects.max_write_bytes() {
+            return Ok(());
+        }
+        self.overlay = saved;
+        Err(self.effects.past_limit(member, stored))
+    }
+
+    /// `{outcome, receipt, result}` of a library write, or `{outcome: "failed",
+    /// attempt}` of one that failed once admitted.
     fn envelope(&self, operation_id: &str, request: &Value, prepared: &Prepared) -> Value {
+        if let Some(error) = &prepared.failure {
+            let fields = &error.fields;
+            let attempt_digest = digest(&json!({"operation": prepared.operation,
+                "semanticInput": request, "outcome": "failed"}));
+            return json!({"outcome": "failed", "attempt": {
+                "schema": "zotero-agents.mutation-attempt.v1",
+                "attemptId": receipt_id(&attempt_digest), "operationId": operation_id,
+                "operation": prepared.operation, "status": "failed",
+                "error": {"code": fields.get("code"), "phase": "preflight", "recovery": "none",
+                          "message": error.message, "details": fields.get("details")},
+                "affectedRefs": [], "residualRefs": []}});
+        }
         let outcome = if prepared.changed {
             "committed"
         } else {
@@ -81,8 +150,7 @@ impl HookHost {
 /// A UUID-shaped receipt id derived from the effect, so that the same run gives
 /// the same ids.
 fn receipt_id(effect_digest: &str) -> String {
-    let hash = Sha256::digest(effect_digest.as_bytes());
-    let hex: String = hash.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    let hex = hex_sha256(effect_digest.as_bytes());
     format!(
         "{}-{}-4{}-8{}-{}",
         &hex[0..8],

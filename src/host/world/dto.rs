@@ -46,11 +46,37 @@ fn parent(record: &Record) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// `sha256:<hex>` of a JSON value.
+/// `sha256:<hex>` of a JSON value's canonical text (object keys sorted at every
+/// level), so that the same value hashes the same whatever its key order.
 pub fn digest(value: &Value) -> String {
-    let hash = Sha256::digest(value.to_string().as_bytes());
-    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
+    format!(
+        "sha256:{}",
+        hex_sha256(canonical(value).to_string().as_bytes())
+    )
+}
+
+/// The lower-case hex SHA-256 of `bytes`.
+pub fn hex_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Object(members) => {
+            let mut keys: Vec<&String> = members.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), canonical(&members[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
 }
 
 impl HostWorld {
@@ -121,6 +147,50 @@ impl HostWorld {
             z.field("publicationTitle").unwrap_or_default().into(),
         );
         m
+    }
+
+    /// A regular item as `withItemSnapshot` batches carry it: the summary with its
+    /// identifiers, URL, child counts, `modifiedAt` and a content revision.
+    pub(super) fn snapshot_item(&self, record: &Record) -> Value {
+        let mut m = self.regular_summary(record);
+        let z = &record.zotero;
+        let field = |name: &str| z.field(name).filter(|v| !v.is_empty()).map(str::to_owned);
+        let extra = z.field("extra").unwrap_or_default();
+        let from_extra = |label: &str| {
+            extra.lines().find_map(|line| {
+                let (key, value) = line.split_once(':')?;
+                key.trim()
+                    .eq_ignore_ascii_case(label)
+                    .then(|| value.trim().to_owned())
+            })
+        };
+        m.insert(
+            "identifiers".into(),
+            json!({"doi": field("DOI").or_else(|| from_extra("DOI")), "isbn": field("ISBN"),
+                   "issn": field("ISSN"), "arxiv": from_extra("arXiv"), "pmid": from_extra("PMID")}),
+        );
+        m.insert("url".into(), json!(field("url")));
+        let count = |kind| {
+            self.child_records(record)
+                .filter(|r| r.kind == Some(kind))
+                .count()
+        };
+        m.insert("noteCount".into(), count(DetailKind::Note).into());
+        m.insert(
+            "attachmentCount".into(),
+            count(DetailKind::Attachment).into(),
+        );
+        m.insert(
+            "annotationCount".into(),
+            count(DetailKind::Annotation).into(),
+        );
+        m.insert(
+            "modifiedAt".into(),
+            z.date_modified.clone().unwrap_or_default().into(),
+        );
+        let revision = digest(&Value::Object(m.clone()));
+        m.insert("revision".into(), revision.into());
+        Value::Object(m)
     }
 
     /// A regular item's detail: the summary with `fields`, `relatedRefs`,

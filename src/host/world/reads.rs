@@ -47,13 +47,15 @@ impl ItemCriteria {
                 HostWorldError::InvalidRequest("libraryId must be a library id".into())
             })?),
         };
-        let collection = match input.get("collectionRef") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(
+        // `collectionRef`, or the bare `collectionKey` some hooks pass.
+        let collection = match (input.get("collectionRef"), input.get("collectionKey")) {
+            (Some(v), _) if !v.is_null() => Some(
                 PortableItemRef::parse(v, "/collectionRef")
                     .map_err(|e| HostWorldError::InvalidRequest(e.to_string()))?
                     .key,
             ),
+            (_, Some(Value::String(key))) => Some(key.clone()),
+            _ => None,
         };
         Ok(ItemCriteria {
             library_id,
@@ -229,21 +231,55 @@ impl HostWorld {
     }
 
     /// The batches `traverseItems` hands its callback, `pageSize` items each, and
-    /// how the traversal ended.
+    /// how the traversal ended; a `resumeCursor` from a traversal that hit a budget
+    /// continues after the items it visited.
     pub fn traverse_items(&self, input: &Value) -> HostResult<(Vec<Value>, Value)> {
+        self.traverse(input, 500, |r| {
+            let mut summary = self.regular_summary(r);
+            let mut tags = r.zotero.tags.clone();
+            tags.sort();
+            tags.dedup();
+            let digest = digest(&json!(tags));
+            summary.insert("tags".into(), json!(tags));
+            summary.insert(
+                "tagDigest".into(),
+                digest.trim_start_matches("sha256:").into(),
+            );
+            Value::Object(summary)
+        })
+    }
+
+    /// The batches `withItemSnapshot` hands its callback (`batchSize` items each, at
+    /// most 1,000) and how the snapshot ended.
+    pub fn snapshot_items(
+        &self,
+        library_id: u64,
+        batch_size: &Value,
+    ) -> HostResult<(Vec<Value>, Value)> {
+        let input =
+            json!({"scope": "top-level-regular", "libraryId": library_id, "pageSize": batch_size});
+        self.traverse(&input, 1_000, |r| self.snapshot_item(r))
+    }
+
+    fn traverse(
+        &self,
+        input: &Value,
+        max_page: u64,
+        shape: impl Fn(&Record) -> Value,
+    ) -> HostResult<(Vec<Value>, Value)> {
         if input.get("scope").and_then(Value::as_str) != Some("top-level-regular") {
             return Err(HostWorldError::InvalidRequest(
                 "traversal scope is unsupported: scope must be \"top-level-regular\"".into(),
             ));
         }
         let criteria = ItemCriteria::parse(input)?;
-        let budget = |key: &str, default: u64, max: u64| -> HostResult<u64> {
+        let budget = |key: &str, resource: &str, default: u64, max: u64| -> HostResult<u64> {
             match input.get(key) {
                 None | Some(Value::Null) => Ok(default),
                 Some(v) => match v.as_u64() {
                     Some(n @ 1..) if n <= max => Ok(n),
                     Some(n @ 1..) => Err(HostWorldError::ResourceLimited {
-                        resource: "items".into(),
+                        resource: resource.into(),
                         limit: max,
                         observed: n.into(),
                     }),
@@ -253,24 +289,21 @@ impl HostWorld {
                 },
             }
         };
-        let page_size = budget("pageSize", 100, 500)? as usize;
-        let max_items = budget("maxItems", 100_000, 1_000_000)? as usize;
-        let max_pages = budget("maxPages", 1_000, 10_000)? as usize;
+        let page_size = budget("pageSize", "items", 100.min(max_page), max_page)? as usize;
+        let max_items = budget("maxItems", "items", 100_000, 1_000_000)? as usize;
+        let max_pages = budget("maxPages", "pages", 1_000, 10_000)? as usize;
+        budget("maxDurationMs", "duration_ms", 300_000, 1_800_000)?;
+        let start = match input.get("resumeCursor") {
+            None | Some(Value::Null) => 0,
+            Some(cursor) => cursor
+                .as_str()
+                .and_then(|c| c.parse::<usize>().ok())
+                .ok_or_else(|| HostWorldError::InvalidRequest("resumeCursor is invalid".into()))?,
+        };
         let items: Vec<Value> = self
             .regular_items(&criteria)
-            .map(|r| {
-                let mut summary = self.regular_summary(r);
-                let mut tags = r.zotero.tags.clone();
-                tags.sort();
-                tags.dedup();
-                let digest = digest(&json!(tags));
-                summary.insert("tags".into(), json!(tags));
-                summary.insert(
-                    "tagDigest".into(),
-                    digest.trim_start_matches("sha256:").into(),
-                );
-                Value::Object(summary)
-            })
+            .skip(start)
+            .map(&shape)
             .collect();
         let library_id = criteria.library_id.unwrap_or(1);
         let visited = items.len().min(max_items).min(page_size * max_pages);
@@ -286,7 +319,8 @@ impl HostWorld {
                 "max_pages"
             };
             json!({"outcome": "resource_limited", "libraryId": library_id, "visitedItems": visited,
-                "visitedBatches": batches.len(), "reason": reason, "resumeCursor": visited.to_string()})
+                "visitedBatches": batches.len(), "reason": reason,
+                "resumeCursor": (start + visited).to_string()})
         } else {
             let criteria_digest = digest(&criteria.to_json(library_id));
             let coverage = digest(&json!(items));
@@ -318,32 +352,6 @@ impl HostWorld {
             out.push(self.portable(record));
         }
         Ok(Value::Array(out))
-    }
-
-    /// `library.listCollections(input)`: the collections the items name, by key.
-    pub fn list_collections(&self, input: &Value) -> HostResult<Value> {
-        let mut seen: Vec<(u64, String)> = Vec::new();
-        for record in &self.records {
-            let library_id = record.reference.as_ref().map_or(1, |r| r.library_id);
-            for key in &record.zotero.collections {
-                if !seen.iter().any(|(l, k)| *l == library_id && k == key) {
-                    seen.push((library_id, key.clone()));
-                }
-            }
-        }
-        let wanted = input.get("libraryId").and_then(Value::as_u64);
-        let items: Vec<Value> = seen
-            .into_iter()
-            .filter(|(l, _)| wanted.is_none_or(|w| w == *l))
-            .map(|(library_id, key)| {
-                json!({"ref": {"libraryId": library_id, "key": key}, "name": key, "parentRef": Value::Null,
-                    "revision": "1", "state": "active", "path": [key]})
-            })
-            .collect();
-        let mut page = paged("collections", items, &page_of(input))?;
-        page["libraryId"] = wanted.unwrap_or(1).into();
-        page["order"] = "stable_identity".into();
-        Ok(page)
     }
 
     /// `library.listSavedSearches(input)`: a simulated library has none.

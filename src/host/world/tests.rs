@@ -79,7 +79,8 @@ fn grouped_nested_data_is_readable() {
         w.get_note_detail(&r("ATTPDF01"), NoteFormat::Html)
             .unwrap_err()
             .code(),
-        "not_found"
+        "invalid_ref",
+        "an attachment is not a note"
     );
 }
 
@@ -532,9 +533,39 @@ fn item_mutations_change_fields_tags_and_type() {
     let err = w
         .prepare_write(
             "mutations.execute",
-            &json!({"operation": "collection.remove", "operationId": "x"}),
+            &json!({"operation": "item.remove", "operationId": "x"}),
             &mut keys,
         )
         .unwrap_err();
     assert_eq!(err.fields["code"], "unsupported_operation");
+}
+
+#[test]
+fn collections_are_listed_and_memberships_change_the_items() {
+    let mut w = paper_world()
+        .with_library(&json!({"items": [{"key": "PAPER002", "itemType": "book", "title": "Dogs",
+                                         "collections": ["COLL0002"]}],
+                              "collections": [{"key": "COLL0001", "name": "Pets"},
+                                              {"key": "COLL0002", "name": "Dogs", "parentCollection": "COLL0001"}]}))
+        .unwrap();
+    let listed = w.list_collections(&json!({})).unwrap();
+    assert_eq!(listed["collections"][1]["path"], json!(["Pets", "Dogs"]));
+    let mut keys = Keys { used: 0 };
+    let coll = json!({"libraryId": 1, "key": "COLL0001"});
+    let request = json!({"operation": "collection.updateMembership", "operationId": "m",
+        "collectionRef": coll, "add": [{"libraryId": 1, "key": "PAPER001"}], "remove": []});
+    let added = write(&mut w, &mut keys, "mutations.execute", request.clone());
+    assert_eq!(
+        added.result["addedRefs"],
+        json!([{"libraryId": 1, "key": "PAPER001"}])
+    );
+    let members = w.list_items(&json!({"collectionKey": "COLL0001"})).unwrap();
+    assert_eq!(members["returned"], 1);
+    let again = write(&mut w, &mut keys, "mutations.execute", request);
+    assert!(!again.changed, "already a member");
+    let err = HostWorld::default()
+        .with_library(&json!({"items": [], "searches": []}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("/searches: unknown member"), "{err}");
 }

@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::collections::Collection;
 use super::dto::digest;
 use super::record::{DetailKind, Record};
 use super::zotero::{ZoteroData, base_of, fields_of, is_field};
@@ -47,7 +48,7 @@ pub struct Keys {
 }
 
 impl Keys {
-    fn next(&mut self, library_id: u64) -> PortableItemRef {
+    pub(super) fn next(&mut self, library_id: u64) -> PortableItemRef {
         self.used += 1;
         PortableItemRef {
             library_id,
@@ -79,25 +80,64 @@ pub struct Prepared {
     pub changes: Vec<Value>,
     /// Files to place in the run's file overlay.
     pub files: Vec<StoredFile>,
+    /// Why the write failed once admitted: the reference host answers such a write
+    /// with a failed attempt instead of throwing.
+    pub failure: Option<HostError>,
     upserts: Vec<Record>,
     removals: Vec<PortableItemRef>,
+    /// Collections written (`true`: removed).
+    pub(super) collections: Vec<(Collection, bool)>,
 }
 
 impl Prepared {
-    fn new(operation: &str) -> Prepared {
+    pub(super) fn new(operation: &str) -> Prepared {
         Prepared {
             operation: operation.into(),
             changed: false,
             result: Value::Null,
             changes: Vec::new(),
             files: Vec::new(),
+            failure: None,
             upserts: Vec::new(),
             removals: Vec::new(),
+            collections: Vec::new(),
         }
     }
 
+    /// A write of `operation` that fails with `error`, changing nothing.
+    fn failed(operation: &str, error: HostError) -> Prepared {
+        Prepared {
+            failure: Some(error),
+            ..Prepared::new(operation)
+        }
+    }
+
+    /// Records the collection `after` (created when `before` is `None`).
+    pub(super) fn put_collection(&mut self, before: Option<&Collection>, after: Collection) {
+        let changed = before != Some(&after);
+        self.changes.push(json!({
+            "entity": {"kind": "collection", "ref": after.reference.to_value()},
+            "effect": match (before, changed) { (None, _) => "created", (Some(_), true) => "updated", _ => "unchanged" },
+            "before": before.map(|_| json!({"state": "active"})), "after": {"state": "active"},
+        }));
+        self.changed |= changed;
+        if changed {
+            self.collections.push((after, false));
+        }
+    }
+
+    /// Records that `collection` is removed.
+    pub(super) fn drop_collection(&mut self, collection: Collection) {
+        self.changes.push(
+            json!({"entity": {"kind": "collection", "ref": collection.reference.to_value()},
+            "effect": "deleted", "before": {"state": "active"}, "after": {"state": "deleted"}}),
+        );
+        self.changed = true;
+        self.collections.push((collection, true));
+    }
+
     /// Records `after` (created when `before` is `None`) and its receipt change.
-    fn put(&mut self, before: Option<&Record>, mut after: Record) {
+    pub(super) fn put(&mut self, before: Option<&Record>, mut after: Record) {
         let changed = before.is_none_or(|b| *b != after);
         if let Some(b) = before
             && changed
@@ -144,7 +184,7 @@ fn broker(code: &str, message: String, details: Value) -> HostError {
     e
 }
 
-fn invalid(operation: &str, reason: &str, field: &str) -> HostError {
+pub(super) fn invalid(operation: &str, reason: &str, field: &str) -> HostError {
     broker(
         "invalid_request",
         format!("{operation}: invalid request ({reason}: {field})"),
@@ -153,7 +193,11 @@ fn invalid(operation: &str, reason: &str, field: &str) -> HostError {
 }
 
 /// `request[field]` as a complete portable ref.
-fn ref_at(operation: &str, request: &Value, field: &str) -> Result<PortableItemRef, HostError> {
+pub(super) fn ref_at(
+    operation: &str,
+    request: &Value,
+    field: &str,
+) -> Result<PortableItemRef, HostError> {
     let value = request
         .get(field)
         .ok_or_else(|| invalid(operation, "missing_field", field))?;
@@ -180,7 +224,7 @@ fn ref_at(operation: &str, request: &Value, field: &str) -> Result<PortableItemR
     })
 }
 
-fn text_at<'a>(request: &'a Value, pointer: &str) -> Option<&'a str> {
+pub(super) fn text_at<'a>(request: &'a Value, pointer: &str) -> Option<&'a str> {
     request.pointer(pointer).and_then(Value::as_str)
 }
 
@@ -263,14 +307,20 @@ impl HostWorld {
         }
     }
 
+    /// The regular item `reference` names, for a write that changes it.
+    pub(super) fn item_record(
+        &self,
+        op: &str,
+        reference: &PortableItemRef,
+    ) -> Result<&Record, HostError> {
+        self.of_kind(op, reference, DetailKind::Regular)
+    }
+
     /// Applies a prepared write.
     pub fn commit(&mut self, prepared: &Prepared) {
-        for reference in &prepared.removals {
-            if let Some(i) = self.by_ref.get(reference).copied() {
-                self.records[i].reference = None;
-                self.records[i].parent_ref = None;
-                self.by_ref.remove(reference);
-            }
+        self.commit_collections(prepared);
+        if !prepared.removals.is_empty() {
+            self.remove_items(&prepared.removals);
         }
         for record in &prepared.upserts {
             match record
@@ -289,6 +339,38 @@ impl HostWorld {
             }
         }
         self.reindex();
+    }
+
+    /// Takes `removed` and everything under them (an attachment's annotations) out
+    /// of the world.
+    fn remove_items(&mut self, removed: &[PortableItemRef]) {
+        let mut gone: std::collections::HashSet<usize> = removed
+            .iter()
+            .filter_map(|r| self.by_ref.get(r).copied())
+            .collect();
+        let mut frontier: Vec<usize> = gone.iter().copied().collect();
+        while let Some(i) = frontier.pop() {
+            for child in self.children.get(&i).into_iter().flatten() {
+                if gone.insert(*child) {
+                    frontier.push(*child);
+                }
+            }
+        }
+        let mut index = 0;
+        self.records.retain(|_| {
+            index += 1;
+            !gone.contains(&(index - 1))
+        });
+        self.by_ref.clear();
+        self.by_id.clear();
+        for (i, record) in self.records.iter().enumerate() {
+            if let Some(r) = &record.reference {
+                self.by_ref.entry(r.clone()).or_insert(i);
+            }
+            if let Some(id) = record.id {
+                self.by_id.entry(id).or_insert(i);
+            }
+        }
     }
 
     /// `{kind: "child", parentRef}` placement (or the contract's top-level
@@ -534,11 +616,13 @@ impl HostWorld {
     fn attachment_metadata(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
         let reference = ref_at(op, request, "attachmentRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
-        let patch = request
+        let Some(patch) = request
             .get("patch")
             .and_then(Value::as_object)
             .filter(|p| !p.is_empty())
-            .ok_or_else(|| invalid(op, "missing_field", "patch"))?;
+        else {
+            return Ok(Prepared::failed(op, invalid(op, "missing_field", "patch")));
+        };
         let mut after = before.clone();
         for (key, value) in patch {
             let value = value.as_str().map(str::to_owned);
@@ -618,7 +702,13 @@ impl HostWorld {
                     k.as_str()
                         .filter(|k| STATUS_KEYS.contains(k))
                         .map(str::to_owned)
-                        .ok_or_else(|| invalid(op, "unsupported_value", list))
+                        .ok_or_else(|| {
+                            broker(
+                                "invalid_request",
+                                "mutation request does not match the canonical schema".into(),
+                                json!({"reason": "invalid_schema", "field": format!("/{list}")}),
+                            )
+                        })
                 })
                 .collect()
         };
@@ -890,6 +980,10 @@ impl HostWorld {
             "item.updateTags" => return self.item_tags(operation, request),
             "item.create" => return self.item_create(operation, request, keys),
             "item.changeType" => return self.item_change_type(operation, request),
+            "collection.create"
+            | "collection.update"
+            | "collection.updateMembership"
+            | "collection.remove" => return self.collection_write(operation, request, keys),
             "managed_note.write_custom" => "managedNotes.writeCustom",
             "managed_note.write_conversation" => "managedNotes.writeConversation",
             "literature_artifact.upsert_digest" => "literatureArtifacts.upsertDigest",
@@ -1069,7 +1163,8 @@ impl HostWorld {
             .any(|t| t.trim().is_empty() || t.starts_with("status:"))
             || add.iter().any(|t| remove.contains(t));
         if bad {
-            return Err(invalid(op, "invalid_combination", "add|remove"));
+            let error = invalid(op, "invalid_combination", "add|remove");
+            return Ok(Prepared::failed(op, error));
         }
         let mut after = before.clone();
         after.zotero.tags.retain(|t| !remove.contains(t));

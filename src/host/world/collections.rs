@@ -1,0 +1,294 @@
+//! Collections: the library fixture's `collections` (and every collection key an
+//! item names), `library.listCollections`, and the `collection.*` operations of
+//! `mutations.execute`.
+
+use serde_json::{Value, json};
+
+use super::writes::{Keys, Prepared, invalid, ref_at, text_at};
+use super::{HostResult, HostWorld, HostWorldError, PageRequest, paging::paged};
+use crate::sandbox::HostError;
+use crate::selection::PortableItemRef;
+
+/// A collection of the library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Collection {
+    pub(super) reference: PortableItemRef,
+    pub(super) name: String,
+    pub(super) parent: Option<PortableItemRef>,
+    pub(super) edits: u64,
+}
+
+impl Collection {
+    /// Reads a library fixture collection: `{key | ref, name, parentCollection |
+    /// parentRef, libraryID}`.
+    pub(super) fn from_library(value: &Value, ptr: &str) -> HostResult<Collection> {
+        const MEMBERS: &[&str] = &[
+            "key",
+            "ref",
+            "name",
+            "parentCollection",
+            "parentRef",
+            "libraryID",
+            "version",
+        ];
+        let bad = |what: String| HostWorldError::InvalidRequest(format!("{ptr}{what}"));
+        let obj = value
+            .as_object()
+            .ok_or_else(|| bad(": expected a collection object".into()))?;
+        if let Some(extra) = obj.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
+            return Err(bad(format!(
+                "/{extra}: unknown member; a collection has {}",
+                MEMBERS.join(", ")
+            )));
+        }
+        let library_id = obj.get("libraryID").and_then(Value::as_u64).unwrap_or(1);
+        let by_key = |key: &str| {
+            obj.get(key)
+                .and_then(Value::as_str)
+                .filter(|k| !k.is_empty())
+                .map(|k| PortableItemRef {
+                    library_id,
+                    key: k.to_owned(),
+                })
+        };
+        let parsed_ref = |key: &str| -> HostResult<Option<PortableItemRef>> {
+            obj.get(key)
+                .filter(|v| !v.is_null())
+                .map(|v| {
+                    PortableItemRef::parse(v, &format!("{ptr}/{key}"))
+                        .map_err(|e| HostWorldError::InvalidRequest(e.to_string()))
+                })
+                .transpose()
+        };
+        let reference = match parsed_ref("ref")? {
+            Some(r) => r,
+            None => by_key("key").ok_or_else(|| bad(": ref (or key) is required".into()))?,
+        };
+        Ok(Collection {
+            name: obj
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or(&reference.key)
+                .to_owned(),
+            parent: parsed_ref("parentRef")?.or_else(|| by_key("parentCollection")),
+            reference,
+            edits: 0,
+        })
+    }
+
+    fn revision(&self) -> String {
+        (1 + self.edits).to_string()
+    }
+}
+
+impl HostWorld {
+    /// Knows every collection an item names, by key, besides the fixture's.
+    pub(super) fn add_named_collections(&mut self) {
+        let named: Vec<PortableItemRef> = self
+            .records
+            .iter()
+            .flat_map(|r| {
+                let library_id = r.reference.as_ref().map_or(1, |x| x.library_id);
+                r.zotero.collections.iter().map(move |key| PortableItemRef {
+                    library_id,
+                    key: key.clone(),
+                })
+            })
+            .collect();
+        for reference in named {
+            if self.collection(&reference).is_none() {
+                self.collections.push(Collection {
+                    name: reference.key.clone(),
+                    reference,
+                    parent: None,
+                    edits: 0,
+                });
+            }
+        }
+    }
+
+    fn collection(&self, reference: &PortableItemRef) -> Option<&Collection> {
+        self.collections.iter().find(|c| c.reference == *reference)
+    }
+
+    fn path_of(&self, collection: &Collection) -> Vec<String> {
+        let mut path = vec![collection.name.clone()];
+        let mut parent = collection.parent.as_ref();
+        while let Some(p) = parent.and_then(|p| self.collection(p)) {
+            if path.len() > 64 {
+                break;
+            }
+            path.insert(0, p.name.clone());
+            parent = p.parent.as_ref();
+        }
+        path
+    }
+
+    fn collection_json(&self, collection: &Collection) -> Value {
+        json!({"ref": collection.reference.to_value(), "name": collection.name,
+            "parentRef": collection.parent.as_ref().map(PortableItemRef::to_value),
+            "revision": collection.revision(), "state": "active", "path": self.path_of(collection)})
+    }
+
+    /// `library.listCollections(input)`.
+    pub fn list_collections(&self, input: &Value) -> HostResult<Value> {
+        let wanted = input.get("libraryId").and_then(Value::as_u64);
+        let items: Vec<Value> = self
+            .collections
+            .iter()
+            .filter(|c| wanted.is_none_or(|w| w == c.reference.library_id))
+            .map(|c| self.collection_json(c))
+            .collect();
+        let page = PageRequest {
+            limit: input
+                .get("limit")
+                .and_then(Value::as_u64)
+                .map(|l| l as usize),
+            cursor: input
+                .get("cursor")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        };
+        let mut page = paged("collections", items, &page)?;
+        page["libraryId"] = wanted.unwrap_or(1).into();
+        page["order"] = "stable_identity".into();
+        Ok(page)
+    }
+
+    /// The `collection.*` operations of `mutations.execute`.
+    pub(super) fn collection_write(
+        &self,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        let existing = |field: &str| -> Result<Collection, HostError> {
+            let reference = ref_at(op, request, field)?;
+            self.collection(&reference).cloned().ok_or_else(|| {
+                let mut e = HostError::workflow(
+                    "not_found",
+                    format!("{op}: collection {} was not found", reference.identity()),
+                    json!({"kind": "collection", "opaqueKey": reference.identity()}),
+                );
+                e.name = "ZoteroHostCapabilityError".into();
+                e
+            })
+        };
+        let mut prepared = Prepared::new(op);
+        match op {
+            "collection.create" => {
+                let name = text_at(request, "/name")
+                    .filter(|n| !n.trim().is_empty())
+                    .ok_or_else(|| invalid(op, "missing_field", "name"))?;
+                let parent = match request.get("parentRef") {
+                    None | Some(Value::Null) => None,
+                    Some(_) => Some(existing("parentRef")?.reference),
+                };
+                let library_id = request
+                    .get("libraryId")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1);
+                let collection = Collection {
+                    reference: keys.next(library_id),
+                    name: name.trim().to_owned(),
+                    parent,
+                    edits: 0,
+                };
+                prepared.result = json!({"collection": self.collection_json(&collection)});
+                prepared.put_collection(None, collection);
+            }
+            "collection.update" => {
+                let before = existing("collectionRef")?;
+                let mut after = before.clone();
+                if let Some(name) = text_at(request, "/name") {
+                    after.name = name.trim().to_owned();
+                }
+                if request.get("parentRef").is_some() {
+                    after.parent = match request.get("parentRef") {
+                        Some(Value::Null) => None,
+                        _ => Some(existing("parentRef")?.reference),
+                    };
+                }
+                if after != before {
+                    after.edits += 1;
+                }
+                prepared.result = json!({"collection": self.collection_json(&after)});
+                prepared.put_collection(Some(&before), after);
+            }
+            "collection.updateMembership" => {
+                let collection = existing("collectionRef")?;
+                let list = |name: &str| -> Result<Vec<PortableItemRef>, HostError> {
+                    let Some(values) = request.get(name) else {
+                        return Ok(Vec::new());
+                    };
+                    let values = values
+                        .as_array()
+                        .ok_or_else(|| invalid(op, "invalid_schema", name))?;
+                    values
+                        .iter()
+                        .map(|v| {
+                            PortableItemRef::parse(v, "")
+                                .map_err(|_| invalid(op, "invalid_value", name))
+                        })
+                        .collect()
+                };
+                let (add, remove) = (list("add")?, list("remove")?);
+                let key = &collection.reference.key;
+                let (mut added, mut removed) = (Vec::new(), Vec::new());
+                for (item, adding) in add
+                    .iter()
+                    .map(|r| (r, true))
+                    .chain(remove.iter().map(|r| (r, false)))
+                {
+                    let before = self.item_record(op, item)?;
+                    let mut after = before.clone();
+                    let member = after.zotero.collections.contains(key);
+                    if adding && !member {
+                        after.zotero.collections.push(key.clone());
+                        added.push(item.to_value());
+                    } else if !adding && member {
+                        after.zotero.collections.retain(|k| k != key);
+                        removed.push(item.to_value());
+                    }
+                    prepared.put(Some(before), after);
+                }
+                prepared.result = json!({"collection": self.collection_json(&collection),
+                    "addedRefs": added, "removedRefs": removed});
+            }
+            "collection.remove" => {
+                let collection = existing("collectionRef")?;
+                let key = &collection.reference.key;
+                for record in self
+                    .records
+                    .iter()
+                    .filter(|r| r.zotero.collections.contains(key))
+                {
+                    let mut after = record.clone();
+                    after.zotero.collections.retain(|k| k != key);
+                    prepared.put(Some(record), after);
+                }
+                prepared.result = json!({"removedRef": collection.reference.to_value()});
+                prepared.drop_collection(collection);
+            }
+            _ => {
+                return Err(HostError::workflow(
+                    "unsupported_operation",
+                    format!("mutations.execute: the operation {op} is not simulated by this host"),
+                    json!({"memberOrOperation": op, "reason": "not_supported"}),
+                ));
+            }
+        }
+        Ok(prepared)
+    }
+
+    /// Applies a prepared write's collection changes.
+    pub(super) fn commit_collections(&mut self, prepared: &Prepared) {
+        for (collection, gone) in &prepared.collections {
+            self.collections
+                .retain(|c| c.reference != collection.reference);
+            if !gone {
+                self.collections.push(collection.clone());
+            }
+        }
+    }
+}
