@@ -490,8 +490,15 @@ fn copies_that_would_hold_more_than_the_write_limit_are_refused() {
     // The write past the limit ends the call with `write-limit`.
     assert!(!report.ok());
     assert_eq!(found, Value::Null);
-    let effects = report.effects.iter().filter(|e| e.call == "file.copy").count();
-    assert_eq!(effects, 2, "two copies fit next to the original, the third does not");
+    let effects = report
+        .effects
+        .iter()
+        .filter(|e| e.call == "file.copy")
+        .count();
+    assert_eq!(
+        effects, 2,
+        "two copies fit next to the original, the third does not"
+    );
     assert!(
         report.hooks[0].outcome.contains("write-limit"),
         "{:?}",

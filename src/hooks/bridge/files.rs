@@ -360,11 +360,7 @@ impl HookHost {
                 }
             }
             let bytes = match content.get("kind").and_then(Value::as_str) {
-                Some("text") => content
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .map(|t| t.as_bytes().to_vec()),
-                Some("bytes") => content.get("bytes").and_then(decode_bytes),
+                Some("text" | "bytes") => inline_content(content),
                 Some("file") => content
                     .get("sourcePath")
                     .and_then(Value::as_str)
@@ -477,15 +473,7 @@ impl HookHost {
     fn materialize_input(&mut self, args: &Value) -> Result<Value, HostError> {
         let request = args.get(0).unwrap_or(&Value::Null);
         let content = request.get("content").unwrap_or(&Value::Null);
-        let bytes = match content.get("kind").and_then(Value::as_str) {
-            Some("text") => content
-                .get("text")
-                .and_then(Value::as_str)
-                .map(|t| t.as_bytes().to_vec()),
-            Some("bytes") => content.get("bytes").and_then(decode_bytes),
-            _ => None,
-        }
-        .ok_or_else(|| {
+        let bytes = inline_content(content).ok_or_else(|| {
             HostError::workflow(
                 "invalid_request",
                 "Workflow input content variant is invalid",
@@ -662,6 +650,18 @@ pub(super) struct ExtractedZip {
     pub(super) view: Value,
     /// The directory it was extracted into.
     pub(super) root: String,
+}
+
+/// The bytes of `{kind: "text", text}` or `{kind: "bytes", bytes}` content.
+fn inline_content(content: &Value) -> Option<Vec<u8>> {
+    match content.get("kind").and_then(Value::as_str) {
+        Some("text") => content
+            .get("text")
+            .and_then(Value::as_str)
+            .map(|t| t.as_bytes().to_vec()),
+        Some("bytes") => content.get("bytes").and_then(decode_bytes),
+        _ => None,
+    }
 }
 
 /// Bytes as a hook passed them: `{"$bytes": "<base64>"}`.

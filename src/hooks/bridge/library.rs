@@ -21,16 +21,7 @@ impl HookHost {
                 ))
             })
         };
-        let page = || PageRequest {
-            limit: args
-                .pointer("/1/limit")
-                .and_then(Value::as_u64)
-                .map(|l| l as usize),
-            cursor: args
-                .pointer("/1/cursor")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        };
+        let page = || PageRequest::from_value(args.get(1));
         let world = &self.world;
         match op {
             "getItemDetail" => world.get_item_detail(&reference()?),

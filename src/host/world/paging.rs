@@ -18,6 +18,24 @@ pub struct PageRequest {
     pub cursor: Option<String>,
 }
 
+impl PageRequest {
+    /// The `{limit, cursor}` of a read's page argument (or input); a missing or
+    /// malformed member is left out.
+    pub fn from_value(page: Option<&Value>) -> PageRequest {
+        let page = page.unwrap_or(&Value::Null);
+        PageRequest {
+            limit: page
+                .get("limit")
+                .and_then(Value::as_u64)
+                .map(|l| l as usize),
+            cursor: page
+                .get("cursor")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        }
+    }
+}
+
 /// One page of `items` under `key`, with `limit`, `total`, `returned`, `hasMore`
 /// and `nextCursor` (`null` on the last page).
 pub(super) fn paged(key: &str, items: Vec<Value>, page: &PageRequest) -> HostResult<Value> {

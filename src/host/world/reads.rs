@@ -356,7 +356,11 @@ impl HostWorld {
 
     /// `library.listSavedSearches(input)`: a simulated library has none.
     pub fn list_saved_searches(&self, input: &Value) -> HostResult<Value> {
-        let mut page = paged("savedSearches", Vec::new(), &page_of(input))?;
+        let mut page = paged(
+            "savedSearches",
+            Vec::new(),
+            &PageRequest::from_value(Some(input)),
+        )?;
         page["libraryId"] = input.get("libraryId").cloned().unwrap_or(1.into());
         page["order"] = "stable_identity".into();
         Ok(page)
@@ -428,15 +432,3 @@ fn payload_summary(record: &Record) -> Option<Value> {
     Some(Value::Object(m))
 }
 
-fn page_of(input: &Value) -> PageRequest {
-    PageRequest {
-        limit: input
-            .get("limit")
-            .and_then(Value::as_u64)
-            .map(|l| l as usize),
-        cursor: input
-            .get("cursor")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-    }
-}

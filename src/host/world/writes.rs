@@ -1074,9 +1074,7 @@ impl HostWorld {
             .map_err(|_| invalid(op, "invalid_value", "patch.creators"))?;
             after.zotero.creators = parsed.creators;
         }
-        let (mut prepared, after) = Prepared::update(op, before, after);
-        prepared.result = json!({"item": self.mutation_item(&after)});
-        Ok(prepared)
+        Ok(self.item_updated(op, before, after))
     }
 
     /// `item.changeType`: the item takes `targetItemType`; a field the new type lacks
@@ -1139,9 +1137,15 @@ impl HostWorld {
             fields.insert("extra".into(), joined.into());
         }
         after.zotero.fields = fields;
+        Ok(self.item_updated(op, before, after))
+    }
+
+    /// A write of `op` that changes the regular item `before` into `after`, answered
+    /// with the changed item.
+    fn item_updated(&self, op: &str, before: &Record, after: Record) -> Prepared {
         let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"item": self.mutation_item(&after)});
-        Ok(prepared)
+        prepared
     }
 
     fn item_tags(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
@@ -1173,9 +1177,7 @@ impl HostWorld {
                 after.zotero.tags.push(tag);
             }
         }
-        let (mut prepared, after) = Prepared::update(op, before, after);
-        prepared.result = json!({"item": self.mutation_item(&after)});
-        Ok(prepared)
+        Ok(self.item_updated(op, before, after))
     }
 
     fn item_create(
