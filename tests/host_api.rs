@@ -490,18 +490,55 @@ fn copies_that_would_hold_more_than_the_write_limit_are_refused() {
     // The write past the limit ends the call with `write-limit`.
     assert!(!report.ok());
     assert_eq!(found, Value::Null);
-    let effects = report
+    let copies: Vec<bool> = report
         .effects
         .iter()
         .filter(|e| e.call == "file.copy")
-        .count();
+        .map(|e| e.error.is_none())
+        .collect();
     assert_eq!(
-        effects, 2,
-        "two copies fit next to the original, the third does not"
+        copies,
+        [true, true, false],
+        "two copies fit next to the original; the third is refused"
     );
     assert!(
         report.hooks[0].outcome.contains("write-limit"),
         "{:?}",
         report.hooks[0].outcome
     );
+}
+
+/// Every member, called with arguments of every wrong shape, answers or fails with
+/// a typed host error: none reaches a panic inside the host.
+#[test]
+fn every_member_survives_arguments_of_every_shape() {
+    let members: Vec<&str> = host_api().members().map(|(p, _)| p).collect();
+    let source = format!(
+        r#"const MEMBERS = {};
+export async function applyResult({{ runtime, parent }}) {{
+  const shapes = [[], [null], [42], ["x"], [[]], [{{}}], [{{ operationId: "o" }}], [parent, null, "x"],
+    [{{ operationId: "p", itemRef: parent, noteRef: parent, attachmentRef: parent, parentRef: parent,
+        placement: {{ kind: "child", parentRef: parent }}, path: "a", sourcePath: "a", targetPath: "b",
+        operation: "item.updateMetadata", patch: {{ fields: {{ title: 1 }} }}, scope: "top-level-regular",
+        entries: [{{ name: "../x", content: {{ kind: "text", text: "t" }} }}] }}, {{ signal: null }}, () => 1]];
+  const failures = [];
+  for (const path of MEMBERS) {{
+    const [ns, ...rest] = path.split(".");
+    let fn = runtime.hostApi[ns];
+    for (const part of rest) fn = fn[part];
+    for (const args of shapes) {{
+      try {{ await fn(...args); }}
+      catch (e) {{
+        if (String(e.message).includes("please report it")) failures.push(`${{path}}(${{JSON.stringify(args)}}): ${{e.message}}`);
+      }}
+    }}
+  }}
+  return {{ failures, called: MEMBERS.length }};
+}}"#,
+        serde_json::to_string(&members).unwrap()
+    );
+    let (report, found) = apply(&source);
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(found["called"], members.len());
+    assert_eq!(found["failures"], json!([]), "{found}");
 }

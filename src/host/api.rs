@@ -4,8 +4,9 @@
 //! with how hookrun answers it. The JS facade builds `runtime.hostApi` from the
 //! same file (`src/sandbox/scripts.rs` hands it to `js/facade.js`), the effect
 //! recorder takes its list of writes from it, the host bridge dispatches on it,
-//! and a test checks `js/hookrun.d.ts` against it. Adding a member is one line
-//! there and its answer here or in the bridge.
+//! and a test checks `js/hookrun.d.ts` and `docs/host-api.md` against it. Adding a
+//! member is one line there, its answer in the bridge (or the world) and its type
+//! in `js/hookrun.d.ts`.
 
 use std::sync::LazyLock;
 
@@ -119,12 +120,6 @@ impl HostApi {
             .find(|(name, _)| name == path)
             .map(|(_, m)| m)
     }
-
-    /// Whether `path` is a write (library or file) that is recorded as an effect.
-    pub fn is_write(&self, path: &str) -> bool {
-        self.member(path)
-            .is_some_and(|m| matches!(m.answer, Answer::Write | Answer::FileWrite))
-    }
 }
 
 /// The Host API as `js/host-api.json` declares it.
@@ -159,10 +154,11 @@ mod tests {
         let api = host_api();
         assert_eq!(api.version, 12);
         assert!(api.members().count() > 90);
-        assert!(api.is_write("notes.create"));
-        assert!(api.is_write("file.writeBytes"));
-        assert!(!api.is_write("mutations.preview"));
-        assert!(!api.is_write("library.getItemDetail"));
+        let answer = |path: &str| api.member(path).map(|m| m.answer);
+        assert_eq!(answer("notes.create"), Some(Answer::Write));
+        assert_eq!(answer("file.writeBytes"), Some(Answer::FileWrite));
+        assert_eq!(answer("mutations.preview"), Some(Answer::Host));
+        assert_eq!(answer("library.nope"), None);
         let callbacks: Vec<_> = api
             .members()
             .filter(|(_, m)| m.callback.is_some())

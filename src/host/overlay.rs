@@ -46,6 +46,8 @@ pub enum Seen {
 #[derive(Debug, Clone, Default)]
 pub struct FileOverlay {
     entries: BTreeMap<String, Entry>,
+    /// The bytes of the files in `entries`.
+    stored: u64,
 }
 
 /// `path` with `\` as `/`, without empty and `.` segments; `None` for a path that
@@ -119,27 +121,30 @@ impl FileOverlay {
             .collect();
         for parent in missing {
             let fresh = !matches!(self.entries.get(&parent), Some(Entry::Directory { .. }));
-            self.entries.insert(parent, Entry::Directory { fresh });
+            self.set(parent, Entry::Directory { fresh });
         }
     }
 
     /// The bytes of the files the run wrote, as held now.
     pub fn stored_bytes(&self) -> u64 {
-        self.entries
-            .values()
-            .map(|e| match e {
-                Entry::File(bytes) => bytes.len() as u64,
-                _ => 0,
-            })
-            .sum()
+        self.stored
+    }
+
+    /// Puts `entry` at `path`, keeping count of the bytes held.
+    fn set(&mut self, path: String, entry: Entry) {
+        if let Entry::File(bytes) = &entry {
+            self.stored += bytes.len() as u64;
+        }
+        if let Some(Entry::File(old)) = self.entries.insert(path, entry) {
+            self.stored -= old.len() as u64;
+        }
     }
 
     /// `file.writeText` / `file.writeBytes`: `path` holds `bytes`.
     pub fn write(&mut self, path: &str, bytes: Vec<u8>, on_disk: &dyn Fn(&str) -> bool) {
         self.clear_under(path);
         self.make_parents(path, on_disk);
-        self.entries
-            .insert(path.to_string(), Entry::File(bytes.into()));
+        self.set(path.to_string(), Entry::File(bytes.into()));
     }
 
     /// `file.makeDirectory`: `path` is a directory (with its parents).
@@ -150,19 +155,28 @@ impl FileOverlay {
             None => !on_disk(path),
         };
         self.make_parents(path, on_disk);
-        self.entries
-            .insert(path.to_string(), Entry::Directory { fresh });
+        self.set(path.to_string(), Entry::Directory { fresh });
     }
 
     /// `file.remove`: nothing is at `path` any more, nor under it.
     pub fn remove(&mut self, path: &str) {
         self.clear_under(path);
-        self.entries.insert(path.to_string(), Entry::Removed);
+        self.set(path.to_string(), Entry::Removed);
     }
 
     fn clear_under(&mut self, path: &str) {
         let prefix = format!("{path}/");
-        self.entries.retain(|key, _| !key.starts_with(&prefix));
+        let under: Vec<String> = self
+            .entries
+            .range(prefix.clone()..)
+            .take_while(|(key, _)| key.starts_with(&prefix))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in under {
+            if let Some(Entry::File(old)) = self.entries.remove(&key) {
+                self.stored -= old.len() as u64;
+            }
+        }
     }
 
     /// The entries the run left strictly below the directory `dir`, with their paths
@@ -265,6 +279,21 @@ mod tests {
         assert_eq!(normalize("a/../b"), None);
         assert_eq!(parents("a/b/c").collect::<Vec<_>>(), ["a/b", "a"]);
         assert_eq!(parents("/bundles/x").collect::<Vec<_>>(), ["/bundles"]);
+    }
+
+    #[test]
+    fn the_bytes_held_follow_writes_replacements_and_removals() {
+        let mut o = FileOverlay::default();
+        o.write("d/a", vec![0; 10], &nothing_on_disk);
+        o.write("d/b", vec![0; 5], &nothing_on_disk);
+        assert_eq!(o.stored_bytes(), 15);
+        o.write("d/a", vec![0; 3], &nothing_on_disk);
+        assert_eq!(o.stored_bytes(), 8, "a replaced file no longer counts");
+        o.make_directory("d/b", &nothing_on_disk);
+        assert_eq!(o.stored_bytes(), 3, "a file a directory replaced");
+        o.write("d/b/c", vec![0; 4], &nothing_on_disk);
+        o.remove("d");
+        assert_eq!(o.stored_bytes(), 0, "everything under a removed directory");
     }
 
     #[test]

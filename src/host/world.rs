@@ -22,8 +22,17 @@
 //! ```
 //!
 //! `kind` is `regular` (default), `attachment`, `note` or `annotation`; every other
-//! member is optional. An item already known (same ref) gets its missing members
-//! filled. Items are listed under their parent in the order they were first seen.
+//! member is optional. Items may also be written in Zotero's JSON export shape
+//! (`key`, `parentItem`, `note`, fields at the top level or under `fields`,
+//! `creators`, `tags`, `collections`, `relations`, dates; see `zotero.rs`), and a
+//! library may list its `collections`; a member that is neither is refused with its
+//! pointer. An item already known (same ref) gets its missing members filled. Items
+//! are listed under their parent in the order they were first seen; a parent an
+//! item names is known to exist.
+//!
+//! **Reads and writes.** The `library.*` reads answer in the reference host's
+//! shapes (`reads.rs`, `dto.rs`, `collections.rs`); a run's library writes are
+//! prepared and committed against its own copy of the world (`writes.rs`).
 //!
 //! **Files.** With [`HostWorld::with_files_dir`], attachment paths resolve relative
 //! to that directory: grouped `filePath` / `item.data.path`; canonical: the library
@@ -62,7 +71,7 @@ use crate::selection::{FileState, GroupedEntry, ItemKind, PortableItemRef, Selec
 /// A host read failure; [`HostWorldError::code`] gives the contract host error code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HostWorldError {
-    /// No item with this ref, or the item has the wrong kind.
+    /// No item (or file) with this ref or path.
     #[error("{kind} {key} was not found")]
     NotFound {
         /// Expected item kind.
@@ -286,6 +295,22 @@ impl HostWorld {
             }
         }
         self.children = children;
+    }
+
+    /// Lists record `i` under its parent.
+    fn index_child(&mut self, i: usize) {
+        let Some(r) = self.records.get(i) else {
+            return;
+        };
+        let parent = r
+            .parent_ref
+            .as_ref()
+            .and_then(|p| self.by_ref.get(p))
+            .or_else(|| r.parent_id.and_then(|id| self.by_id.get(&id)))
+            .copied();
+        if let Some(p) = parent {
+            self.children.entry(p).or_default().push(i);
+        }
     }
 
     fn find(&self, locator: &ItemLocator) -> Option<&Record> {

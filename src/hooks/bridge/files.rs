@@ -452,7 +452,6 @@ impl HookHost {
         }
         self.extractions += 1;
         let root = format!("{TEMP_DIR}/archive-{}", self.extractions);
-        let saved = self.overlay.clone();
         let mut written = std::mem::take(&mut self.overlay);
         written.make_directory(&root, &|_| false);
         let mut entries = Vec::with_capacity(extracted.len());
@@ -461,7 +460,7 @@ impl HookHost {
             entries.push(name);
         }
         self.overlay = written;
-        self.files_within_limit("archive.withExtractedZip", saved)?;
+        self.files_within_limit("archive.withExtractedZip")?;
         Ok(ExtractedZip {
             view: json!({"rootPath": root, "entries": entries}),
             root,
@@ -511,11 +510,10 @@ impl HookHost {
         );
         let hex = hex_sha256(&bytes);
         let size = bytes.len();
-        let saved = self.overlay.clone();
         let mut written = std::mem::take(&mut self.overlay);
         written.write(&path, bytes, &|_| false);
         self.overlay = written;
-        self.files_within_limit("file.materializeWorkflowInputFile", saved)?;
+        self.files_within_limit("file.materializeWorkflowInputFile")?;
         Ok(json!({"path": path, "sizeBytes": size, "sha256": hex}))
     }
 

@@ -14,16 +14,10 @@ impl HookHost {
     pub(super) fn write(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         if member.starts_with("file.") || member.starts_with("archive.") {
             let reply = self.file_write_reply(member, &args)?;
-            let saved = self.overlay.clone();
+            self.effects
+                .commit(&self.site, member, args.clone(), None, reply.clone())?;
             self.apply_file_write(member, &args);
-            self.files_within_limit(member, saved.clone())?;
-            if let Err(error) = self
-                .effects
-                .commit(&self.site, member, args, None, reply.clone())
-            {
-                self.overlay = saved;
-                return Err(error);
-            }
+            self.files_within_limit(member)?;
             return Ok(reply);
         }
         let operation_id = EffectLog::operation_id(member, &args)?.unwrap_or_default();
@@ -42,20 +36,14 @@ impl HookHost {
             .refuse_if_bound(&self.site, member, &args, &operation_id)?;
         self.check_stored_files(&prepared)?;
         let reply = self.envelope(&operation_id, &request, &prepared);
-        let saved = self.overlay.clone();
+        self.effects
+            .commit(&self.site, member, args, Some(operation_id), reply.clone())?;
+        self.effects.set_created(keys.used);
+        self.world.commit(&prepared);
         for file in &prepared.files {
             self.store_file(&file.source, &file.target);
         }
-        self.files_within_limit(member, saved.clone())?;
-        if let Err(error) =
-            self.effects
-                .commit(&self.site, member, args, Some(operation_id), reply.clone())
-        {
-            self.overlay = saved;
-            return Err(error);
-        }
-        self.effects.set_created(keys.used);
-        self.world.commit(&prepared);
+        self.files_within_limit(member)?;
         Ok(reply)
     }
 
@@ -85,20 +73,19 @@ impl HookHost {
         Ok(())
     }
 
-    /// Fails `member` with the write limit, the run's files back as `saved`, when
-    /// what the run's files now hold passes it: copies, stored attachments and
-    /// extracted archives hold bytes their arguments do not show.
-    pub(super) fn files_within_limit(
-        &mut self,
-        member: &str,
-        saved: crate::host::overlay::FileOverlay,
-    ) -> Result<(), HostError> {
+    /// Ends the call with the write limit when what the run's files hold passes it:
+    /// copies, stored attachments and extracted archives hold bytes their arguments
+    /// do not show. The write just recorded is marked refused; the run's files stay
+    /// as they are, past the limit by this one write at most, so every later write
+    /// of the run is refused too.
+    pub(super) fn files_within_limit(&mut self, member: &str) -> Result<(), HostError> {
         let stored = self.overlay.stored_bytes();
         if stored <= self.effects.max_write_bytes() {
             return Ok(());
         }
-        self.overlay = saved;
-        Err(self.effects.past_limit(member, stored))
+        let error = self.effects.past_limit(member, stored);
+        self.effects.refuse_last(error.to_json());
+        Err(error)
     }
 
     /// `{outcome, receipt, result}` of a library write, or `{outcome: "failed",

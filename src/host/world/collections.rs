@@ -84,15 +84,24 @@ impl Collection {
 impl HostWorld {
     /// Knows every collection an item names, by key, besides the fixture's.
     pub(super) fn add_named_collections(&mut self) {
-        let named: Vec<PortableItemRef> = self
-            .records
+        for i in 0..self.records.len() {
+            self.name_collections_of(i);
+        }
+    }
+
+    /// Knows the collections record `i` names.
+    pub(super) fn name_collections_of(&mut self, i: usize) {
+        let Some(r) = self.records.get(i) else {
+            return;
+        };
+        let library_id = r.reference.as_ref().map_or(1, |x| x.library_id);
+        let named: Vec<PortableItemRef> = r
+            .zotero
+            .collections
             .iter()
-            .flat_map(|r| {
-                let library_id = r.reference.as_ref().map_or(1, |x| x.library_id);
-                r.zotero.collections.iter().map(move |key| PortableItemRef {
-                    library_id,
-                    key: key.clone(),
-                })
+            .map(|key| PortableItemRef {
+                library_id,
+                key: key.clone(),
             })
             .collect();
         for reference in named {

@@ -431,4 +431,3 @@ fn payload_summary(record: &Record) -> Option<Value> {
     m.insert("issues".into(), json!([]));
     Some(Value::Object(m))
 }
-

@@ -321,24 +321,40 @@ impl HostWorld {
         self.commit_collections(prepared);
         if !prepared.removals.is_empty() {
             self.remove_items(&prepared.removals);
+            self.reindex();
         }
+        // Upserts are indexed one by one, so that a run of many writes does not
+        // reindex the whole library after each.
         for record in &prepared.upserts {
-            match record
+            let known = record
                 .reference
                 .as_ref()
                 .and_then(|r| self.by_ref.get(r))
-                .copied()
-            {
-                Some(i) => self.records[i] = record.clone(),
+                .copied();
+            let index = match known {
+                Some(i) => {
+                    let moved = self.records[i].parent_ref != record.parent_ref;
+                    self.records[i] = record.clone();
+                    if moved {
+                        for siblings in self.children.values_mut() {
+                            siblings.retain(|c| *c != i);
+                        }
+                        self.index_child(i);
+                    }
+                    i
+                }
                 None => {
                     self.records.push(record.clone());
+                    let i = self.records.len() - 1;
                     if let Some(r) = &record.reference {
-                        self.by_ref.insert(r.clone(), self.records.len() - 1);
+                        self.by_ref.insert(r.clone(), i);
                     }
+                    self.index_child(i);
+                    i
                 }
-            }
+            };
+            self.name_collections_of(index);
         }
-        self.reindex();
     }
 
     /// Takes `removed` and everything under them (an attachment's annotations) out

@@ -185,7 +185,7 @@ pub(super) struct ZoteroData {
 
 impl ZoteroData {
     /// Reads the export members of `obj` (others are the caller's): fields under
-    /// `fields` or at the top level. `strict` refuses a field Zotero does not know.
+    /// `fields` or at the top level; a name under `fields` must be a Zotero field.
     pub(super) fn parse(obj: &Map<String, Value>, ptr: &str) -> HostResult<ZoteroData> {
         let bad =
             |key: &str, what: &str| HostWorldError::InvalidRequest(format!("{ptr}/{key}: {what}"));
