@@ -24,8 +24,18 @@
   const StringSplit = String.prototype.split;
   const ErrorCtor = Error;
   const ReflectApply = Reflect.apply;
-  const ArrayBufferCtor = ArrayBuffer;
   const ArrayBufferIsView = ArrayBuffer.isView;
+  // Brand checks that a hook cannot fake (`instanceof` goes through
+  // `Symbol.hasInstance`, which a hook may redefine).
+  const ArrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+  function isArrayBuffer(value) {
+    try {
+      ReflectApply(ArrayBufferByteLength, value, []);
+      return true;
+    } catch {
+      return false;
+    }
+  }
   const ObjectHasOwn = Object.hasOwn;
   const TypeErrorCtor = TypeError;
 
@@ -208,7 +218,7 @@
     function encodeBytes(value, depth, budget) {
       if (value === null || typeof value !== "object" || depth > 8) return value;
       if (--budget.left < 0) throw new TypeErrorCtor("the arguments hold too many values to send to the host");
-      if (value instanceof ArrayBufferCtor) return { $bytes: base64FromBytes(new Uint8ArrayCtor(value)) };
+      if (isArrayBuffer(value)) return { $bytes: base64FromBytes(new Uint8ArrayCtor(value)) };
       if (ArrayBufferIsView(value)) {
         return { $bytes: base64FromBytes(new Uint8ArrayCtor(value.buffer, value.byteOffset, value.byteLength)) };
       }
@@ -243,7 +253,7 @@
       if (spec.bytesArg !== undefined) {
         // Anything `new Uint8Array(x)` takes, as on the reference host.
         const given = args[spec.bytesArg];
-        if (!(given instanceof ArrayBufferCtor) && !ArrayBufferIsView(given)) {
+        if (!isArrayBuffer(given) && !ArrayBufferIsView(given)) {
           put(args, spec.bytesArg, new Uint8ArrayCtor(given === undefined || given === null ? 0 : given));
         }
       }
@@ -281,6 +291,8 @@
       let ended = false;
       try {
         for (let i = 0; i < calls.length; i++) {
+          // A callback still running once its hook call ended goes no further.
+          refuseIfEnded(callId, spec.path);
           const callArgs = spec.scope === "archive"
             ? [archiveScope(callId, calls[i][0], () => ended)]
             : calls[i];
@@ -288,7 +300,7 @@
         }
       } finally {
         ended = true;
-        if (finish !== undefined) hostCall(`${spec.path}#finish`, [finish]);
+        if (finish !== undefined && callId === activeCall) hostCall(`${spec.path}#finish`, [finish]);
       }
       return own(plan, "returns") === "callback" ? last : own(plan, "result");
     }

@@ -452,7 +452,11 @@ fn replays_answer_after_the_world_changed_and_hostile_arguments_stay_typed() {
   // Arguments that refer to themselves end with a typed error, not a hang.
   const loop = []; for (let i = 0; i < 50; i++) loop.push(loop);
   let looped; try { await api.archive.measureEntries({ entries: loop }); } catch (e) { looped = e.name; }
-  // Polluted prototypes do not redirect the facade.
+  // Polluted prototypes and a faked `instanceof` do not redirect the facade.
+  Object.defineProperty(ArrayBuffer, Symbol.hasInstance, { value: () => true, configurable: true });
+  await api.file.writeBytes("in/b.bin", [1, 2]);
+  const plainArray = Array.from(await api.file.readBytes("in/b.bin"));
+  delete ArrayBuffer[Symbol.hasInstance];
   Object.prototype.answer = "log"; Object.prototype.finish = "in";
   Array.prototype[0] = "polluted";
   const listed = (await api.file.list({ path: "in" })).entries.length;
@@ -460,14 +464,14 @@ fn replays_answer_after_the_world_changed_and_hostile_arguments_stay_typed() {
   await api.library.traverseItems({ scope: "top-level-regular" }, undefined, (b) => { batches.push(b.batchIndex); });
   delete Object.prototype.answer; delete Object.prototype.finish; delete Array.prototype[0];
   const stillThere = await api.file.readText("in/a.txt");
-  return { same: JSON.stringify(first) === JSON.stringify(replay), notes, zipped, looped, listed, batches, stillThere };
+  return { same: JSON.stringify(first) === JSON.stringify(replay), notes, zipped, looped, listed, batches, stillThere, plainArray };
 }"#,
     );
     assert!(report.ok(), "{:?}", report.errors);
     assert_eq!(
         found,
-        json!({"same": true, "notes": 0, "zipped": "alpha", "looped": "TypeError", "listed": 1,
-               "batches": [0], "stillThere": "alpha"})
+        json!({"same": true, "notes": 0, "zipped": "alpha", "looped": "TypeError", "listed": 2,
+               "batches": [0], "stillThere": "alpha", "plainArray": [1, 2]})
     );
 }
 

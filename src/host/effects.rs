@@ -270,14 +270,6 @@ impl EffectLog {
         self.max_write_bytes
     }
 
-    /// Marks the last recorded write as refused with `error` (it is not to be applied).
-    pub fn refuse_last(&mut self, error: Value) {
-        if let Some(last) = self.effects.last_mut() {
-            last.result = Value::Null;
-            last.error = Some(error);
-        }
-    }
-
     /// Records a call the host refused with `error`.
     pub fn refused(&mut self, site: &CallSite, member: &str, args: Value, error: Value) {
         self.push(site, member, args, Value::Null, Some(error));

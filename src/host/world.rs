@@ -309,7 +309,11 @@ impl HostWorld {
             .or_else(|| r.parent_id.and_then(|id| self.by_id.get(&id)))
             .copied();
         if let Some(p) = parent {
-            self.children.entry(p).or_default().push(i);
+            // In record order, as `reindex` lists them.
+            let siblings = self.children.entry(p).or_default();
+            if let Err(at) = siblings.binary_search(&i) {
+                siblings.insert(at, i);
+            }
         }
     }
 

@@ -283,10 +283,11 @@ impl HookHost {
             .is_ok_and(|v| v == Value::Bool(true))
     }
 
-    /// Places the run's file at `source` in the library's storage at `target`.
-    pub(super) fn store_file(&mut self, source: &str, target: &str) {
+    /// What placing the run's file at `source` in the library's storage at `target`
+    /// writes.
+    pub(super) fn plan_stored_file(&self, source: &str, target: &str) -> FilePlan {
         let args = json!([{"sourcePath": source, "targetPath": target, "overwrite": true}]);
-        self.apply_file_write("file.copy", &args);
+        self.plan_file_write("file.copy", &args)
     }
 
     /// The entries of an archive request, `(name, bytes)`, checked as the reference
@@ -433,12 +434,23 @@ impl HookHost {
             let file = archive.by_index(i).map_err(|e| invalid(e.to_string()))?;
             let Some(name) = file
                 .enclosed_name()
-                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .and_then(|p| overlay::normalize(&p.to_string_lossy()))
+                .filter(|n| !n.is_empty())
             else {
                 continue;
             };
             if file.is_dir() {
                 continue;
+            }
+            let clash = extracted.iter().any(|(other, _): &(String, Vec<u8>)| {
+                *other == name
+                    || name.starts_with(&format!("{other}/"))
+                    || other.starts_with(&format!("{name}/"))
+            });
+            if clash {
+                return Err(invalid(format!(
+                    "the entry {name} is repeated, or is both a file and a directory"
+                )));
             }
             let room = MAX_EXTRACTED_BYTES - total;
             let mut data = Vec::new();
@@ -450,6 +462,7 @@ impl HookHost {
             }
             extracted.push((name, data));
         }
+        self.room_for("archive.withExtractedZip", total)?;
         self.extractions += 1;
         let root = format!("{TEMP_DIR}/archive-{}", self.extractions);
         let mut written = std::mem::take(&mut self.overlay);
@@ -460,7 +473,7 @@ impl HookHost {
             entries.push(name);
         }
         self.overlay = written;
-        self.files_within_limit("archive.withExtractedZip")?;
+        self.live_roots.insert(root.clone());
         Ok(ExtractedZip {
             view: json!({"rootPath": root, "entries": entries}),
             root,
@@ -510,91 +523,110 @@ impl HookHost {
         );
         let hex = hex_sha256(&bytes);
         let size = bytes.len();
+        self.room_for("file.materializeWorkflowInputFile", size as u64)?;
         let mut written = std::mem::take(&mut self.overlay);
         written.write(&path, bytes, &|_| false);
         self.overlay = written;
-        self.files_within_limit("file.materializeWorkflowInputFile")?;
         Ok(json!({"path": path, "sizeBytes": size, "sha256": hex}))
     }
 
-    /// Applies a recorded `file.*` write to the overlay, so that later reads see it.
-    pub(super) fn apply_file_write(&mut self, member: &str, args: &Value) {
+    /// What a `file.*` write (or `archive.writeZipAtomic`) puts into the run's files,
+    /// read as the run sees them before the write.
+    pub(super) fn plan_file_write(&self, member: &str, args: &Value) -> FilePlan {
         let path_of =
             |value: Option<&Value>| value.and_then(Value::as_str).and_then(overlay::normalize);
         let request = args.get(0).unwrap_or(&Value::Null);
-        let source = request.get("sourcePath").and_then(Value::as_str);
-        // What a copy or move takes, as the run sees it before this write.
-        let tree = match (member, source) {
-            ("file.copy" | "file.move", Some(source)) => self.file_tree(source),
-            _ => Vec::new(),
-        };
-        // The entries are read as the run sees them, before the overlay is taken.
-        let zip = match member {
-            "archive.writeZipAtomic" => self.archive_entries(request).ok().map(|e| zip_of(&e)),
-            _ => None,
-        };
-        let mut written = std::mem::take(&mut self.overlay);
-        let on_disk = |p: &str| {
-            self.disk_file(FileRead::of("exists", p))
-                .is_ok_and(|v| v == Value::Bool(true))
-        };
+        let mut plan = FilePlan::default();
         match member {
             "file.writeText" => {
+                // The reference host writes `String(content ?? "")`.
+                let text = match args.get(1) {
+                    None | Some(Value::Null) => String::new(),
+                    Some(Value::String(s)) => s.clone(),
+                    Some(other) => other.to_string(),
+                };
                 if let Some(path) = path_of(args.get(0)) {
-                    // The reference host writes `String(content ?? "")`.
-                    let text = match args.get(1) {
-                        None | Some(Value::Null) => String::new(),
-                        Some(Value::String(s)) => s.clone(),
-                        Some(other) => other.to_string(),
-                    };
-                    written.write(&path, text.into_bytes(), &on_disk);
+                    plan.files.push((path, Some(text.into_bytes())));
                 }
             }
             "file.writeBytes" => {
                 if let (Some(path), Some(bytes)) =
                     (path_of(args.get(0)), args.get(1).and_then(decode_bytes))
                 {
-                    written.write(&path, bytes, &on_disk);
+                    plan.files.push((path, Some(bytes)));
                 }
             }
             "archive.writeZipAtomic" => {
-                if let (Some(path), Some(zip)) = (path_of(request.get("targetPath")), zip) {
-                    written.write(&path, zip, &on_disk);
+                if let (Some(path), Ok(entries)) = (
+                    path_of(request.get("targetPath")),
+                    self.archive_entries(request),
+                ) {
+                    plan.files.push((path, Some(zip_of(&entries))));
                 }
             }
             "file.makeDirectory" => {
                 if let Some(path) = path_of(request.get("path")) {
-                    written.make_directory(&path, &on_disk);
+                    plan.files.push((path, None));
                 }
             }
-            "file.remove" => {
-                if let Some(path) = path_of(request.get("path")) {
-                    written.remove(&path);
-                }
-            }
+            "file.remove" => plan.removed = path_of(request.get("path")),
             "file.copy" | "file.move" => {
-                if let Some(target) = path_of(request.get("targetPath")) {
-                    for (rel, bytes) in tree {
+                let source = request.get("sourcePath").and_then(Value::as_str);
+                if let (Some(target), Some(from)) = (path_of(request.get("targetPath")), source) {
+                    for (rel, bytes) in self.file_tree(from) {
                         let at = if rel.is_empty() {
                             target.clone()
                         } else {
                             overlay::join(&target, &rel)
                         };
-                        match bytes {
-                            Some(bytes) => written.write(&at, bytes, &on_disk),
-                            None => written.make_directory(&at, &on_disk),
-                        }
+                        plan.files.push((at, bytes));
                     }
-                    if member == "file.move"
-                        && let Some(source) = source.and_then(overlay::normalize)
-                    {
-                        written.remove(&source);
+                    if member == "file.move" {
+                        plan.removed = overlay::normalize(from);
                     }
                 }
             }
             _ => {}
         }
+        plan
+    }
+
+    /// Puts a planned write into the run's files, so that later reads see it.
+    pub(super) fn apply_file_write(&mut self, plan: FilePlan) {
+        let mut written = std::mem::take(&mut self.overlay);
+        let on_disk = |p: &str| {
+            self.disk_file(FileRead::of("exists", p))
+                .is_ok_and(|v| v == Value::Bool(true))
+        };
+        for (path, bytes) in plan.files {
+            match bytes {
+                Some(bytes) => written.write(&path, bytes, &on_disk),
+                None => written.make_directory(&path, &on_disk),
+            }
+        }
+        if let Some(path) = plan.removed {
+            written.remove(&path);
+        }
         self.overlay = written;
+    }
+}
+
+/// What one write puts into the run's files: files (with their bytes) and
+/// directories (`None`) in order, then a path it removes.
+#[derive(Debug, Default)]
+pub(super) struct FilePlan {
+    pub(super) files: Vec<(String, Option<Vec<u8>>)>,
+    pub(super) removed: Option<String>,
+}
+
+impl FilePlan {
+    /// The bytes the write adds at most (what it replaces is not subtracted).
+    pub(super) fn added_bytes(&self) -> u64 {
+        self.files
+            .iter()
+            .filter_map(|(_, bytes)| bytes.as_ref())
+            .map(|b| b.len() as u64)
+            .sum()
     }
 }
 

@@ -87,6 +87,8 @@ pub struct HookHost {
     locale: String,
     /// Directories made under the temporary directory so far.
     extractions: u64,
+    /// Archives extracted for callbacks that have not finished.
+    live_roots: std::collections::HashSet<String>,
     effects: EffectLog,
     site: CallSite,
     contexts: HashMap<String, ResultContext>,
@@ -105,6 +107,7 @@ impl HookHost {
             clock_ms: None,
             locale: "en-US".into(),
             extractions: 0,
+            live_roots: Default::default(),
             effects: EffectLog::default(),
             site: CallSite::default(),
             contexts: HashMap::new(),
@@ -139,6 +142,7 @@ impl HookHost {
             clock_ms: self.clock_ms,
             locale: self.locale.clone(),
             extractions: self.extractions,
+            live_roots: Default::default(),
             effects: self.effects.branch(key_offset),
             site: CallSite::default(),
             contexts: HashMap::new(),
@@ -157,8 +161,12 @@ impl HookHost {
         &self.world
     }
 
-    /// Sets who the following calls come from.
+    /// Sets who the following calls come from. Archives extracted for callbacks of
+    /// an earlier call that never finished go away.
     pub fn set_site(&mut self, unit_id: &str, hook: &str) {
+        for root in std::mem::take(&mut self.live_roots) {
+            self.overlay.remove(&root);
+        }
         self.site = CallSite {
             unit_id: unit_id.to_string(),
             hook: hook.to_string(),

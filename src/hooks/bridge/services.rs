@@ -158,8 +158,10 @@ impl HookHost {
         member: &str,
         args: &Value,
     ) -> Result<Value, HostError> {
+        // Only a directory this host extracted and has not let go of yet.
         if member == "archive.withExtractedZip"
             && let Some(root) = args.get(0).and_then(Value::as_str)
+            && self.live_roots.remove(root)
         {
             self.overlay.remove(root);
         }

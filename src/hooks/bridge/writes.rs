@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::HookHost;
+use super::files::FilePlan;
 use crate::host::effects::EffectLog;
 use crate::host::world::{Keys, Prepared, digest, hex_sha256};
 use crate::sandbox::HostError;
@@ -14,10 +15,11 @@ impl HookHost {
     pub(super) fn write(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         if member.starts_with("file.") || member.starts_with("archive.") {
             let reply = self.file_write_reply(member, &args)?;
+            let plan = self.plan_file_write(member, &args);
+            self.refuse_past_limit(member, &args, plan.added_bytes())?;
             self.effects
-                .commit(&self.site, member, args.clone(), None, reply.clone())?;
-            self.apply_file_write(member, &args);
-            self.files_within_limit(member)?;
+                .commit(&self.site, member, args, None, reply.clone())?;
+            self.apply_file_write(plan);
             return Ok(reply);
         }
         let operation_id = EffectLog::operation_id(member, &args)?.unwrap_or_default();
@@ -35,15 +37,21 @@ impl HookHost {
         self.effects
             .refuse_if_bound(&self.site, member, &args, &operation_id)?;
         self.check_stored_files(&prepared)?;
+        let plans: Vec<_> = prepared
+            .files
+            .iter()
+            .map(|file| self.plan_stored_file(&file.source, &file.target))
+            .collect();
+        let added = plans.iter().map(FilePlan::added_bytes).sum();
+        self.refuse_past_limit(member, &args, added)?;
         let reply = self.envelope(&operation_id, &request, &prepared);
         self.effects
             .commit(&self.site, member, args, Some(operation_id), reply.clone())?;
         self.effects.set_created(keys.used);
         self.world.commit(&prepared);
-        for file in &prepared.files {
-            self.store_file(&file.source, &file.target);
+        for plan in plans {
+            self.apply_file_write(plan);
         }
-        self.files_within_limit(member)?;
         Ok(reply)
     }
 
@@ -51,7 +59,7 @@ impl HookHost {
     fn check_stored_files(&self, prepared: &Prepared) -> Result<(), HostError> {
         for file in &prepared.files {
             let inside = crate::host::overlay::normalize(&file.target)
-                .is_some_and(|t| t.starts_with("attachments/") && !file.target.contains(".."));
+                .is_some_and(|t| t.starts_with("attachments/") && t.matches('/').count() >= 2);
             if !inside {
                 return Err(HostError::workflow(
                     "invalid_request",
@@ -73,19 +81,31 @@ impl HookHost {
         Ok(())
     }
 
-    /// Ends the call with the write limit when what the run's files hold passes it:
-    /// copies, stored attachments and extracted archives hold bytes their arguments
-    /// do not show. The write just recorded is marked refused; the run's files stay
-    /// as they are, past the limit by this one write at most, so every later write
-    /// of the run is refused too.
-    pub(super) fn files_within_limit(&mut self, member: &str) -> Result<(), HostError> {
-        let stored = self.overlay.stored_bytes();
-        if stored <= self.effects.max_write_bytes() {
+    /// Refuses (and records as refused) a write whose `added` bytes would take the
+    /// run's files past the write limit: copies, stored attachments and archives
+    /// hold bytes their arguments do not show. Nothing changes; the call ends.
+    fn refuse_past_limit(
+        &mut self,
+        member: &str,
+        args: &Value,
+        added: u64,
+    ) -> Result<(), HostError> {
+        if let Err(error) = self.room_for(member, added) {
+            self.effects
+                .refused(&self.site, member, args.clone(), error.to_json());
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    /// The write limit's error when `added` more bytes would take the run's files
+    /// past it.
+    pub(super) fn room_for(&mut self, member: &str, added: u64) -> Result<(), HostError> {
+        let total = self.overlay.stored_bytes().saturating_add(added);
+        if total <= self.effects.max_write_bytes() {
             return Ok(());
         }
-        let error = self.effects.past_limit(member, stored);
-        self.effects.refuse_last(error.to_json());
-        Err(error)
+        Err(self.effects.past_limit(member, total))
     }
 
     /// `{outcome, receipt, result}` of a library write, or `{outcome: "failed",

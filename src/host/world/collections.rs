@@ -241,7 +241,15 @@ impl HostWorld {
                         })
                         .collect()
                 };
-                let (add, remove) = (list("add")?, list("remove")?);
+                let (mut add, mut remove) = (list("add")?, list("remove")?);
+                add.dedup();
+                remove.dedup();
+                let library = collection.reference.library_id;
+                if add.iter().any(|r| remove.contains(r))
+                    || add.iter().chain(&remove).any(|r| r.library_id != library)
+                {
+                    return Err(invalid(op, "invalid_combination", "add|remove"));
+                }
                 let key = &collection.reference.key;
                 let (mut added, mut removed) = (Vec::new(), Vec::new());
                 for (item, adding) in add

@@ -569,3 +569,49 @@ fn collections_are_listed_and_memberships_change_the_items() {
         .to_string();
     assert!(err.starts_with("/searches: unknown member"), "{err}");
 }
+
+#[test]
+fn attachments_move_only_under_regular_items_and_keep_record_order() {
+    let mut w = paper_world()
+        .with_library(&json!({"items": [
+            {"key": "PAPER002", "itemType": "book", "title": "Dogs"},
+            {"key": "FILE0001", "itemType": "attachment", "parentItem": "PAPER001", "title": "a.pdf"},
+            {"key": "FILE0002", "itemType": "attachment", "parentItem": "PAPER002", "title": "b.pdf"},
+            {"key": "NOTE0001", "itemType": "note", "parentItem": "PAPER001", "note": "<p>n</p>"}
+        ]}))
+        .unwrap();
+    let mut keys = Keys { used: 0 };
+    let under = |key: &str| json!({"kind": "child", "parentRef": {"libraryId": 1, "key": key}});
+    let err = w
+        .prepare_write(
+            "attachments.move",
+            &json!({"operationId": "m0", "attachmentRef": {"libraryId": 1, "key": "FILE0002"}, "placement": under("NOTE0001")}),
+            &mut keys,
+        )
+        .unwrap_err();
+    assert_eq!(err.fields["code"], "invalid_ref");
+    write(
+        &mut w,
+        &mut keys,
+        "attachments.move",
+        json!({"operationId": "m1", "attachmentRef": {"libraryId": 1, "key": "FILE0002"}, "placement": under("PAPER001")}),
+    );
+    let titles = |w: &HostWorld| -> Vec<Value> {
+        w.get_item_attachments(&r("PAPER001"), &PageRequest::default())
+            .unwrap()["attachments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["title"].clone())
+            .collect()
+    };
+    assert_eq!(titles(&w), [json!("a.pdf"), json!("b.pdf")]);
+    // A removal reindexes the world: the order stays the same.
+    write(
+        &mut w,
+        &mut keys,
+        "notes.remove",
+        json!({"operationId": "r", "noteRef": {"libraryId": 1, "key": "NOTE0001"}, "disposition": "permanent"}),
+    );
+    assert_eq!(titles(&w), [json!("a.pdf"), json!("b.pdf")]);
+}

@@ -545,7 +545,7 @@ impl HostWorld {
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
         let parent = self.placement_parent(op, request)?;
-        self.existing(op, &parent, "item")?;
+        self.of_kind(op, &parent, DetailKind::Regular)?;
         let source = request
             .get("source")
             .ok_or_else(|| invalid(op, "missing_field", "source"))?;
@@ -693,7 +693,7 @@ impl HostWorld {
         let reference = ref_at(op, request, "attachmentRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
         let parent = self.placement_parent(op, request)?;
-        self.existing(op, &parent, "item")?;
+        self.of_kind(op, &parent, DetailKind::Regular)?;
         let mut after = before.clone();
         after.parent_ref = Some(parent);
         let (mut prepared, after) = Prepared::update(op, before, after);
@@ -840,7 +840,7 @@ impl HostWorld {
             }
             _ => return Err(invalid(op, "invalid_value", "target.kind")),
         };
-        self.existing(op, &parent, "item")?;
+        self.of_kind(op, &parent, DetailKind::Regular)?;
         let operation = format!(
             "managed_note.write_{}",
             if kind == "custom" {
