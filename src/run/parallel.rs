@@ -30,7 +30,7 @@ use crate::run::report::RunError;
 use crate::run::results::ResultSource;
 use crate::run::runner::{RunOptions, apply_env, dispatch_all};
 use crate::run::units::{Phases, UnitState, first_jobs};
-use crate::sandbox::{HOOK_THREAD_STACK_BYTES, Sandbox, SandboxOptions};
+use crate::sandbox::{Sandbox, SandboxOptions, spawn_hook_thread};
 
 /// Created-item keys of worker `w` start at `w × KEY_BLOCK`.
 const KEY_BLOCK: u64 = 1_000_000_000;
@@ -68,8 +68,6 @@ pub(crate) fn execute(
     options: &RunOptions,
     progress: &dyn Fn(Phase, usize),
 ) -> Result<Vec<UnitState>, RunError> {
-    // Before any worker exists: the setting is read from the environment.
-    crate::sandbox::disable_engine_disk_cache();
     let chunks = chunks(units.len(), options.jobs);
     let hosts: Vec<HookHost> = (0..chunks.len())
         .map(|w| env.host.borrow().fork(w as u64 * KEY_BLOCK))
@@ -87,18 +85,14 @@ pub(crate) fn execute(
                 runtime: options.runtime.clone(),
                 fresh_per_unit: options.fresh_runtime_per_unit,
             };
-            let spawned = std::thread::Builder::new()
-                .name(format!("hookrun-worker-{w}"))
-                .stack_size(HOOK_THREAD_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let work =
-                        AssertUnwindSafe(|| worker(w, phases, chunk, host, &setup, &tx, &inbox));
-                    if catch_unwind(work).is_err() {
-                        // Without this report the caller would wait for the worker forever.
-                        let error = RunError::new("run", None, "Error", "a worker thread failed");
-                        let _ = tx.send(Report::Failed(Box::new(error)));
-                    }
-                });
+            let spawned = spawn_hook_thread(scope, format!("hookrun-worker-{w}"), move || {
+                let work = AssertUnwindSafe(|| worker(w, phases, chunk, host, &setup, &tx, &inbox));
+                if catch_unwind(work).is_err() {
+                    // Without this report the caller would wait for the worker forever.
+                    let error = RunError::new("run", None, "Error", "a worker thread failed");
+                    let _ = tx.send(Report::Failed(Box::new(error)));
+                }
+            });
             if let Err(e) = spawned {
                 return Err(RunError::new(
                     "run",

@@ -90,7 +90,7 @@ pub struct Blocking<S>(pub S);
 
 impl<S: AsyncResultSource> ResultSource for Blocking<S> {
     fn result(&mut self, job: &JobRequest) -> ProviderResult {
-        deno_core::futures::executor::block_on(self.0.result(job))
+        crate::sandbox::block_on(self.0.result(job))
     }
 }
 

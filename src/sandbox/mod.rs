@@ -48,7 +48,8 @@ pub use loader::ImportRefusal;
 pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLocation, Usage};
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
 pub use process::{DISK_CACHE_OFF_VAR, disable_engine_disk_cache};
-pub(crate) use thread::STACK_BYTES as HOOK_THREAD_STACK_BYTES;
+pub use thread::block_on;
+pub(crate) use thread::spawn_scoped as spawn_hook_thread;
 pub use worker::{WORKER_ARG, set_worker_binary};
 
 use engine::Engine;
