@@ -170,23 +170,19 @@ impl EffectLog {
             .ok_or_else(|| {
                 // The reference host's schema check (an operationId of 1 to 128
                 // characters); applyAnalysis checks it in its own owner.
-                let mut error = if member == "literatureArtifacts.applyAnalysis" {
+                if member == "literatureArtifacts.applyAnalysis" {
                     HostError::workflow(
                         "invalid_request",
                         format!("{member}: operationId must be 1 to 128 characters"),
                         json!({"reason": "invalid_value", "field": "operationId"}),
                     )
                 } else {
-                    HostError::workflow(
+                    HostError::capability(
                         "invalid_request",
                         "mutation request does not match the canonical schema",
                         json!({"reason": "invalid_schema", "field": "/operationId"}),
                     )
-                };
-                if member != "literatureArtifacts.applyAnalysis" {
-                    error.name = "ZoteroHostCapabilityError".into();
                 }
-                error
             })
     }
 
@@ -316,13 +312,11 @@ fn json_len(value: &Value) -> u64 {
 /// The reference host's error for an `operationId` already bound to another write: its
 /// broker's `ZoteroHostCapabilityError`, code `conflict`, never retryable.
 fn conflict() -> HostError {
-    let mut error = HostError::workflow(
+    HostError::capability(
         "conflict",
         "operationId is already bound to different semantic input",
         json!({"reason": "idempotency_conflict"}),
-    );
-    error.name = "ZoteroHostCapabilityError".into();
-    error
+    )
 }
 
 #[cfg(test)]

@@ -283,18 +283,10 @@ impl HostWorld {
     fn reindex(&mut self) {
         self.add_implied_parents();
         self.add_named_collections();
-        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (i, r) in self.records.iter().enumerate() {
-            let parent = r
-                .parent_ref
-                .as_ref()
-                .and_then(|p| self.by_ref.get(p))
-                .or_else(|| r.parent_id.and_then(|id| self.by_id.get(&id)));
-            if let Some(p) = parent {
-                children.entry(*p).or_default().push(i);
-            }
+        self.children.clear();
+        for i in 0..self.records.len() {
+            self.index_child(i);
         }
-        self.children = children;
     }
 
     /// Lists record `i` under its parent.

@@ -54,6 +54,15 @@ impl HostError {
         }
     }
 
+    /// A host error as the reference host's Zotero broker raises it (library reads
+    /// and writes): a [`workflow`](Self::workflow) error named
+    /// `ZoteroHostCapabilityError`.
+    pub fn capability(code: &str, message: impl Into<String>, details: Value) -> HostError {
+        let mut error = HostError::workflow(code, message, details);
+        error.name = "ZoteroHostCapabilityError".into();
+        error
+    }
+
     /// A write refused because the run's recorded writes would pass `limit_bytes`:
     /// `resource_limited`. A bridge that returns it also reports the limit through
     /// [`HostBridge::take_write_limit`], which ends the call.

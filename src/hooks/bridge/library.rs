@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::{HookHost, Plan, unsupported, world_error};
-use crate::host::world::{NoteFormat, PageRequest};
+use crate::host::world::{HostWorldError, NoteFormat, PageRequest};
 use crate::sandbox::HostError;
 use crate::selection::PortableItemRef;
 
@@ -14,11 +14,11 @@ impl HookHost {
         let first = args.get(0).unwrap_or(&Value::Null);
         let reference = || {
             PortableItemRef::parse(first, "/0").map_err(|_| {
-                capability(HostError::workflow(
+                HostError::capability(
                     "invalid_ref",
                     format!("{member}: Expected a complete portable item reference"),
                     json!({"kind": "item", "reason": "invalid_value"}),
-                ))
+                )
             })
         };
         let page = || PageRequest::from_value(args.get(1));
@@ -39,11 +39,11 @@ impl HookHost {
             "getNoteDetail" => {
                 let format = args.pointer("/1/format").and_then(Value::as_str);
                 let Some(format) = format.and_then(NoteFormat::parse) else {
-                    return Err(capability(HostError::workflow(
+                    return Err(HostError::capability(
                         "invalid_request",
                         format!("{member}: options.format must be \"html\" or \"text\""),
                         json!({"reason": "invalid_value", "field": "format"}),
-                    )));
+                    ));
                 };
                 world.get_note_detail(&reference()?, format)
             }
@@ -53,21 +53,21 @@ impl HookHost {
             "exportPortableItems" => world.export_portable_items(first),
             "traverseItems" => {
                 if args.get(2).is_some_and(Value::is_string) {
-                    return Err(capability(HostError::workflow(
+                    return Err(HostError::capability(
                         "invalid_request",
                         "traversal callback is required",
                         json!({"reason": "invalid_type", "field": "onBatch"}),
-                    )));
+                    ));
                 }
                 let (calls, ending) = world
                     .traverse_items(first)
-                    .map_err(|e| capability(world_error(&member, &e)))?;
+                    .map_err(|e| library_error(&member, &e))?;
                 return Ok(Plan::result(calls, ending));
             }
             "withItemSnapshot" => return self.item_snapshot(&member, args),
             _ => return Err(unsupported(&member)),
         }
-        .map_err(|e| capability(world_error(&member, &e)))
+        .map_err(|e| library_error(&member, &e))
     }
 
     /// `library.withItemSnapshot(request, control, onBatch)`: the library's regular
@@ -85,17 +85,17 @@ impl HookHost {
             .and_then(Value::as_u64)
             .filter(|id| *id >= 1)
             .ok_or_else(|| {
-                capability(HostError::workflow(
+                HostError::capability(
                     "invalid_request",
                     format!("{member}: libraryId must be a positive integer"),
                     json!({"reason": "invalid_value", "field": "libraryId"}),
-                ))
+                )
             })?;
         let batch_size = request.get("batchSize").cloned().unwrap_or(json!(500));
         let (batches, ending) = self
             .world
             .snapshot_items(library_id, &batch_size)
-            .map_err(|e| capability(world_error(member, &e)))?;
+            .map_err(|e| library_error(member, &e))?;
         let snapshot_id = format!("snapshot-{}", self.effects.effects().len() + 1);
         let calls: Vec<Value> = batches
             .into_iter()
@@ -133,10 +133,9 @@ impl HookHost {
     }
 }
 
-/// The error as the reference host's broker names it.
-pub(super) fn capability(mut error: HostError) -> HostError {
-    if error.name == "WorkflowHostError" {
-        error.name = "ZoteroHostCapabilityError".into();
-    }
+/// A world read's failure as the reference host's broker raises it.
+fn library_error(member: &str, error: &HostWorldError) -> HostError {
+    let mut error = world_error(member, error);
+    error.name = "ZoteroHostCapabilityError".into();
     error
 }

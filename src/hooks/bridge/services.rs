@@ -174,11 +174,11 @@ impl HookHost {
         match op {
             "preview" => {
                 if !request.is_object() || request.get("operationId").is_some() {
-                    return Err(super::library::capability(HostError::workflow(
+                    return Err(HostError::capability(
                         "invalid_request",
                         "mutation request does not match the canonical schema",
                         json!({"reason": "invalid_schema", "field": "/operationId"}),
-                    )));
+                    ));
                 }
                 let mut with_id = request.clone();
                 with_id["operationId"] = "preview".into();

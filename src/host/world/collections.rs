@@ -148,17 +148,7 @@ impl HostWorld {
             .filter(|c| wanted.is_none_or(|w| w == c.reference.library_id))
             .map(|c| self.collection_json(c))
             .collect();
-        let page = PageRequest {
-            limit: input
-                .get("limit")
-                .and_then(Value::as_u64)
-                .map(|l| l as usize),
-            cursor: input
-                .get("cursor")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        };
-        let mut page = paged("collections", items, &page)?;
+        let mut page = paged("collections", items, &PageRequest::from_value(Some(input)))?;
         page["libraryId"] = wanted.unwrap_or(1).into();
         page["order"] = "stable_identity".into();
         Ok(page)
@@ -174,13 +164,11 @@ impl HostWorld {
         let existing = |field: &str| -> Result<Collection, HostError> {
             let reference = ref_at(op, request, field)?;
             self.collection(&reference).cloned().ok_or_else(|| {
-                let mut e = HostError::workflow(
+                HostError::capability(
                     "not_found",
                     format!("{op}: collection {} was not found", reference.identity()),
                     json!({"kind": "collection", "opaqueKey": reference.identity()}),
-                );
-                e.name = "ZoteroHostCapabilityError".into();
-                e
+                )
             })
         };
         let mut prepared = Prepared::new(op);

@@ -90,6 +90,13 @@ impl HostWorld {
             .collect()
     }
 
+    /// How many children of `kind` the item has.
+    fn child_count(&self, record: &Record, kind: DetailKind) -> usize {
+        self.child_records(record)
+            .filter(|r| r.kind == Some(kind))
+            .count()
+    }
+
     /// The base every kind shares: `{ref, itemType, title, parentRef, state,
     /// revision, tags, collectionRefs}`.
     pub(super) fn base(&self, record: &Record) -> Map<String, Value> {
@@ -170,11 +177,7 @@ impl HostWorld {
                    "issn": field("ISSN"), "arxiv": from_extra("arXiv"), "pmid": from_extra("PMID")}),
         );
         m.insert("url".into(), json!(field("url")));
-        let count = |kind| {
-            self.child_records(record)
-                .filter(|r| r.kind == Some(kind))
-                .count()
-        };
+        let count = |kind| self.child_count(record, kind);
         m.insert("noteCount".into(), count(DetailKind::Note).into());
         m.insert(
             "attachmentCount".into(),
@@ -216,11 +219,7 @@ impl HostWorld {
                 .map(|key| json!({"libraryId": library_id, "key": key}))
                 .collect(),
         );
-        let count = |kind| {
-            self.child_records(record)
-                .filter(|r| r.kind == Some(kind))
-                .count()
-        };
+        let count = |kind| self.child_count(record, kind);
         m.insert(
             "childCounts".into(),
             json!({"notes": count(DetailKind::Note), "attachments": count(DetailKind::Attachment),

@@ -177,15 +177,8 @@ impl Prepared {
     }
 }
 
-/// A broker error (`ZoteroHostCapabilityError`), as library writes raise them.
-fn broker(code: &str, message: String, details: Value) -> HostError {
-    let mut e = HostError::workflow(code, message, details);
-    e.name = "ZoteroHostCapabilityError".into();
-    e
-}
-
 pub(super) fn invalid(operation: &str, reason: &str, field: &str) -> HostError {
-    broker(
+    HostError::capability(
         "invalid_request",
         format!("{operation}: invalid request ({reason}: {field})"),
         json!({"reason": reason, "field": field, "operation": operation}),
@@ -214,7 +207,7 @@ pub(super) fn ref_at(
         .then(|| PortableItemRef::parse(value, "").ok())
         .flatten();
     parsed.ok_or_else(|| {
-        broker(
+        HostError::capability(
             "invalid_ref",
             format!(
                 "{operation}: {field} must be a complete portable item reference {{libraryId, key}}"
@@ -237,7 +230,7 @@ impl HostWorld {
     ) -> Result<&Record, HostError> {
         self.find(&ItemLocator::Ref(reference.clone()))
             .ok_or_else(|| {
-                broker(
+                HostError::capability(
                     "not_found",
                     format!("{operation}: {kind} {} was not found", reference.identity()),
                     json!({"kind": kind, "opaqueKey": reference.identity()}),
@@ -253,7 +246,7 @@ impl HostWorld {
     ) -> Result<&Record, HostError> {
         let record = self.existing(operation, reference, kind.as_str())?;
         if record.kind.unwrap_or(DetailKind::Regular) != kind {
-            return Err(broker(
+            return Err(HostError::capability(
                 "invalid_ref",
                 format!(
                     "{operation}: {} is not a {} item",
@@ -298,7 +291,7 @@ impl HostWorld {
             "mutations.execute" => self.execute(request, keys),
             _ => match member.strip_prefix("literatureArtifacts.") {
                 Some(op) => self.upsert_artifact(member, op, request, keys),
-                None => Err(broker(
+                None => Err(HostError::capability(
                     "unsupported_operation",
                     format!("{member} is not supported by this host"),
                     json!({"memberOrOperation": member, "reason": "not_supported"}),
@@ -401,7 +394,7 @@ impl HostWorld {
             (None, Some(_)) => ref_at(operation, request, "parentRef"),
             (Some(placement), None) => match placement.get("kind").and_then(Value::as_str) {
                 Some("child") => ref_at(operation, placement, "parentRef"),
-                Some("top_level") => Err(broker(
+                Some("top_level") => Err(HostError::capability(
                     "unsupported_operation",
                     format!(
                         "{operation}: top-level placement is not simulated; place the item under a parent"
@@ -478,7 +471,7 @@ impl HostWorld {
         let reference = ref_at(op, request, "noteRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Note)?;
         if before.note_kind.is_some() || before.payload.is_some() {
-            return Err(broker(
+            return Err(HostError::capability(
                 "conflict",
                 format!(
                     "{op}: {} is a managed note; write it through managedNotes or literatureArtifacts",
@@ -719,9 +712,9 @@ impl HostWorld {
                         .filter(|k| STATUS_KEYS.contains(k))
                         .map(str::to_owned)
                         .ok_or_else(|| {
-                            broker(
+                            HostError::capability(
                                 "invalid_request",
-                                "mutation request does not match the canonical schema".into(),
+                                "mutation request does not match the canonical schema",
                                 json!({"reason": "invalid_schema", "field": format!("/{list}")}),
                             )
                         })
@@ -826,7 +819,7 @@ impl HostWorld {
                 let note_ref = ref_at(op, target, "noteRef")?;
                 let note = self.of_kind(op, &note_ref, DetailKind::Note)?;
                 if note.note_kind.as_deref() != Some(kind) {
-                    return Err(broker(
+                    return Err(HostError::capability(
                         "conflict",
                         format!("{op}: {} is not a {kind} note", note_ref.identity()),
                         json!({"reason": "ambiguous_state", "kind": "note"}),
@@ -870,7 +863,7 @@ impl HostWorld {
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
         let Some((_, kind, field)) = ARTIFACTS.iter().find(|(name, _, _)| *name == op) else {
-            return Err(broker(
+            return Err(HostError::capability(
                 "unsupported_operation",
                 format!("{member} is not supported by this host"),
                 json!({"memberOrOperation": member, "reason": "not_supported"}),
@@ -1019,7 +1012,7 @@ impl HostWorld {
             | "attachments.remove"
             | "statusTags.transition") => op,
             other => {
-                return Err(broker(
+                return Err(HostError::capability(
                     "unsupported_operation",
                     format!(
                         "mutations.execute: the operation {other} is not simulated by this host"
@@ -1111,7 +1104,7 @@ impl HostWorld {
                 .unwrap_or_else(|| expected.to_string())
                 != before.revision()
         {
-            return Err(broker(
+            return Err(HostError::capability(
                 "conflict",
                 format!(
                     "{op}: {} changed since its revision {expected}",
