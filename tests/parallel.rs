@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use assert_cmd::Command;
@@ -36,33 +36,6 @@ fn run_case(workflow: &Path, case: &Path, jobs: usize) -> RunReport {
         &mut case.result_source(),
         &options,
     )
-}
-
-/// Every fixture case with the workflow it belongs to.
-fn fixture_cases() -> Vec<(PathBuf, PathBuf)> {
-    let mut found = Vec::new();
-    let mut dirs = vec![common::fixture("workflows")];
-    while let Some(dir) = dirs.pop() {
-        let cases = dir.join("cases");
-        if dir.join("workflow.json").is_file() && cases.is_dir() {
-            for entry in std::fs::read_dir(&cases).unwrap() {
-                let case = entry.unwrap().path();
-                let name = case.file_name().unwrap().to_string_lossy().into_owned();
-                // `library*.json` beside the cases describe the host library.
-                if name.ends_with(".json") && !name.starts_with("library") {
-                    found.push((dir.clone(), case));
-                }
-            }
-        }
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() && path.file_name().is_some_and(|n| n != "cases") {
-                dirs.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 /// The report's JSON with the keys of created items renamed in order of first
@@ -98,7 +71,7 @@ fn canonical_keys(text: &str) -> String {
 
 #[test]
 fn every_fixture_case_reports_the_same_on_several_threads() {
-    let cases = fixture_cases();
+    let cases = common::fixture_cases();
     assert!(cases.len() >= 10, "{cases:?}");
     for (workflow, case) in cases {
         let serial = canonical(&run_case(&workflow, &case, 1));

@@ -1,5 +1,7 @@
 //! `hookrun plan`: the input plan of a workflow for a selection.
 
+use std::io::Write;
+
 use anyhow::{Context, Result};
 use clap::Args;
 
@@ -18,8 +20,10 @@ pub struct PlanArgs {
 }
 
 pub fn run(args: PlanArgs) -> Result<u8> {
-    let (workflow, case) = args.target.load()?;
+    let (workflow, mut case) = args.target.load()?;
     let input = case.input(args.target.case.convert.map(Into::into))?;
+    // The selection's JSON is parsed now; a large one need not be held twice.
+    case.selection = None;
     let params = normalize_params(&workflow, &input.settings.workflow_params);
     for w in &params.warnings {
         eprintln!("warning: {}: {}", w.parameter, w.message);
@@ -34,7 +38,11 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     )
     .with_context(|| format!("planning {} failed", workflow.id))?;
     if args.json {
-        println!("{}", plan.to_json_string());
+        // Serialised as it is written, without a copy of the text in memory.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer(&mut out, &plan)?;
+        writeln!(out)?;
+        out.flush()?;
     } else {
         print_human(&plan);
     }

@@ -6,7 +6,10 @@ use anyhow::Result;
 use clap::Args;
 
 use hookrun::hooks::RuntimeInfo;
-use hookrun::run::{ApplyReport, NoResults, ResultSource, RunOptions, RunReport, UnitStatus, run};
+use hookrun::run::{
+    ApplyReport, JsonReportWriter, NoResults, ResultSource, RunOptions, RunReport, UnitStatus, run,
+    run_observed,
+};
 use hookrun::sandbox::Determinism;
 
 use super::call::LimitArgs;
@@ -45,8 +48,10 @@ pub struct RunArgs {
 }
 
 pub fn run_command(args: RunArgs) -> Result<u8> {
-    let (workflow, case) = args.target.load()?;
+    let (workflow, mut case) = args.target.load()?;
     let input = case.input(args.target.case.convert.map(Into::into))?;
+    // The selection's JSON is parsed now; a large one need not be held twice.
+    case.selection = None;
     let options = RunOptions {
         mode: case.mode()?,
         sandbox: args
@@ -61,19 +66,24 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         },
         progress: super::progress::terminal_bar(),
         max_write_bytes: Some(args.max_write_bytes),
+        window: 0,
     };
     let mut fixture_results = args.target.fixture.is_some().then(|| case.result_source());
     let results: &mut dyn ResultSource = match &mut fixture_results {
         Some(source) => source,
         None => &mut NoResults,
     };
-    let report = run(&workflow, input, results, &options);
     if args.json {
+        // Each unit is written as soon as it is done.
         let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        report.write_json(stdout, args.deterministic)?;
-    } else {
-        print_human(&report, &workflow.jail_root, args.quiet);
+        let mut writer = JsonReportWriter::new(stdout, &workflow.id, args.deterministic);
+        run_observed(&workflow, input, results, &options, &mut writer);
+        let errors = writer.errors();
+        writer.into_inner()?;
+        return Ok(if errors == 0 { 0 } else { 1 });
     }
+    let report = run(&workflow, input, results, &options);
+    print_human(&report, &workflow.jail_root, args.quiet);
     Ok(if report.ok() { 0 } else { 1 })
 }
 

@@ -1,5 +1,9 @@
 //! One workflow run: settings → plan → preflight → request → result → apply → report.
 //!
+//! Units go through the phases a window at a time and are handed to a
+//! [`RunObserver`] as they are done: [`run`] collects them into a
+//! [`RunReport`], [`JsonReportWriter`] writes the report's JSON as it goes.
+//!
 //! Hooks of one run share one runtime (module state persists across units, as
 //! in the contract) unless [`RunOptions::fresh_runtime_per_unit`] is set, or
 //! [`RunOptions::jobs`] spreads the units over worker threads with a runtime
@@ -10,20 +14,25 @@
 )]
 
 mod apply;
+mod driver;
 pub mod expect;
 mod fixture;
 mod jobs;
 mod normalize;
+mod observer;
 mod parallel;
 mod progress;
 mod report;
 mod results;
 mod runner;
 mod settings;
+mod stream;
 mod units;
 mod world;
 
+pub use driver::DEFAULT_WINDOW;
 pub use fixture::{Case, CaseError, CaseResult, FixtureResults};
+pub use observer::{Collector, RunObserver};
 pub use progress::{Phase, Progress, ProgressHook};
 pub use report::{
     AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Summary,
@@ -32,6 +41,7 @@ pub use report::{
 pub use results::{
     AsyncResultSource, Blocking, BundleSource, JobRequest, NoResults, ProviderResult, ResultSource,
 };
-pub use runner::{RunInput, RunOptions, run};
+pub use runner::{RunInput, RunOptions, run, run_observed};
 pub use settings::{NormalizedParams, Settings, SettingsError, normalize_params};
+pub use stream::JsonReportWriter;
 pub use world::{Shape, WorldSpec};

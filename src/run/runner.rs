@@ -11,17 +11,19 @@ use crate::hooks::{HookEnv, RuntimeInfo};
 use crate::host::answers::HostAnswers;
 use crate::host::world::HostWorld;
 use crate::manifest::{HookName, Workflow};
-use crate::plan::{Mode, NoValidInputUnitsError, PlanState, Unit, plan};
+use crate::plan::{Mode, NoValidInputUnitsError, Plan, PlanState, plan};
 use crate::request::ExecutionOptions;
 use crate::run::apply::ApplyEnv;
+use crate::run::driver::{Driver, Here, Segment};
 use crate::run::jobs::RequestIds;
 use crate::run::normalize::prepare;
+use crate::run::observer::{Collector, RunObserver};
 use crate::run::parallel;
 use crate::run::progress::{Phase, ProgressHook};
-use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitStatus};
+use crate::run::report::{RunError, RunReport, Summary};
 use crate::run::results::ResultSource;
 use crate::run::settings::Settings;
-use crate::run::units::{Phases, UnitState, finish_unit, first_jobs};
+use crate::run::units::Phases;
 use crate::sandbox::{Sandbox, SandboxOptions, SandboxPool};
 use crate::selection::SelectionContext;
 
@@ -48,11 +50,12 @@ pub struct RunOptions {
     /// Start every unit on a fresh runtime instead of sharing one per run.
     pub fresh_runtime_per_unit: bool,
     /// Worker threads for the units (`0` or `1`: every unit on the caller's
-    /// thread). Each worker has its own runtime and takes a contiguous chunk
-    /// of the units; the report is in unit order either way. Module state and
-    /// `operationId` replays are then shared only within a chunk, created
-    /// items of later chunks get keys from their own range, and progress of
-    /// the preflight and request phases arrives interleaved across workers.
+    /// thread). Each worker has its own runtime and takes the same contiguous
+    /// part of every [window](Self::window); the report is in unit order
+    /// either way. Module state and `operationId` replays are then shared only
+    /// among one worker's units, items a worker creates get keys from its own
+    /// range, and progress of the preflight, request and apply phases arrives
+    /// interleaved across workers.
     pub jobs: usize,
     /// Borrow the run's runtime from this pool and give it back afterwards, so
     /// the next run of the same workflow starts warm (prelude installed, hook
@@ -68,26 +71,41 @@ pub struct RunOptions {
     /// the write that would pass it ends its call with `write-limit`. `None`:
     /// [`DEFAULT_MAX_WRITE_BYTES`](crate::host::effects::DEFAULT_MAX_WRITE_BYTES).
     pub max_write_bytes: Option<u64>,
+    /// Units that go through the phases together (`0`:
+    /// [`DEFAULT_WINDOW`](super::DEFAULT_WINDOW)). Every unit of a window is
+    /// preflighted before any of its requests is built, and so on phase by
+    /// phase, as the contract orders them; the next window starts once the
+    /// window's units are applied and handed over. A run holds one window of
+    /// units at a time, so this bounds its memory; a run of at most `window`
+    /// units calls its hooks in exactly the contract's phase order.
+    pub window: usize,
 }
 
 /// Runs `workflow` over `input`, asking `results` for the result of every
-/// request the pass-through provider does not answer.
+/// request the pass-through provider does not answer, and collects the whole
+/// report. [`run_observed`] hands it over in parts instead.
 pub fn run(
     workflow: &Workflow,
     input: RunInput,
     results: &mut dyn ResultSource,
     options: &RunOptions,
 ) -> RunReport {
-    let mut report = RunReport {
-        workflow_id: workflow.id.clone(),
-        settings: SettingsReport::default(),
-        plan: None,
-        units: Vec::new(),
-        effects: Vec::new(),
-        hooks: Vec::new(),
-        errors: Vec::new(),
-        summary: Summary::default(),
-    };
+    let mut collector = Collector::new(&workflow.id);
+    run_observed(workflow, input, results, options, &mut collector);
+    collector.into_report()
+}
+
+/// Runs `workflow` over `input` like [`run`], handing each part of the report
+/// to `observer` as soon as the run is done with it (see [`RunObserver`] for
+/// the order); the run holds no more than one window of units at a time.
+/// Returns the run's counts, which `observer` also received last.
+pub fn run_observed(
+    workflow: &Workflow,
+    input: RunInput,
+    results: &mut dyn ResultSource,
+    options: &RunOptions,
+    observer: &mut dyn RunObserver,
+) -> Summary {
     let (mut owned, mut leased) = (None, None);
     let started = match &options.pool {
         Some(pool) => pool
@@ -98,10 +116,9 @@ pub fn run(
     let sandbox = match started {
         Ok(sandbox) => sandbox,
         Err(e) => {
-            report
-                .errors
-                .push(RunError::new("run", None, "SandboxError", e.to_string()));
-            return report;
+            observer.error(RunError::new("run", None, "SandboxError", e.to_string()));
+            observer.finish(Summary::default());
+            return Summary::default();
         }
     };
     let settings = HostSettings {
@@ -113,16 +130,16 @@ pub fn run(
     if let Some(max) = options.max_write_bytes {
         host = host.with_write_limit(max);
     }
-    let host = Rc::new(RefCell::new(host));
     let mut env = HookEnv {
         sandbox,
-        host: Rc::clone(&host),
+        host: Rc::new(RefCell::new(host)),
         workflow,
         runtime: &options.runtime,
         records: Vec::new(),
         fresh_per_unit: options.fresh_runtime_per_unit,
         last_unit: None,
     };
+    let mut summary = Summary::default();
     let outcome = execute(
         &mut env,
         workflow,
@@ -130,29 +147,35 @@ pub fn run(
         &input.settings,
         results,
         options,
-        &mut report,
+        observer,
+        &mut summary,
     );
     if let Err(error) = outcome {
-        report.errors.push(error);
+        // What the run's own runtime recorded before it stopped.
+        let rest = Segment::take(&mut env.records, &env.host);
+        hand_over_rest(observer, rest, &mut summary);
+        observer.error(error);
     }
-    report.hooks = std::mem::take(&mut env.records);
-    report.effects = host.borrow_mut().take_effects();
-    report.summary = summarise(&report);
-    report
+    observer.finish(summary);
+    summary
 }
 
-fn summarise(report: &RunReport) -> Summary {
-    let count = |status| report.units.iter().filter(|u| u.status == status).count();
-    Summary {
-        units: report.units.len(),
-        succeeded: count(UnitStatus::Succeeded),
-        skipped: count(UnitStatus::Skipped),
-        failed: count(UnitStatus::Failed),
-        requests: report.units.iter().map(|u| u.jobs.len()).sum(),
-        effects: report.effects.len(),
+/// Hands over a last segment outside any window.
+fn hand_over_rest(observer: &mut dyn RunObserver, rest: Segment, summary: &mut Summary) {
+    for record in rest.records {
+        observer.hook(record);
+    }
+    for mut effect in rest.effects {
+        summary.effects += 1;
+        effect.seq = summary.effects as u64;
+        observer.effect(effect);
     }
 }
 
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the run's parts, each borrowed for the run"
+)]
 fn execute(
     env: &mut HookEnv<'_>,
     workflow: &Workflow,
@@ -160,12 +183,14 @@ fn execute(
     settings: &Settings,
     results: &mut dyn ResultSource,
     options: &RunOptions,
-    report: &mut RunReport,
+    observer: &mut dyn RunObserver,
+    summary: &mut Summary,
 ) -> Result<(), RunError> {
-    report.settings = prepare(env, workflow, settings)?;
+    let prepared = prepare(env, workflow, settings)?;
+    observer.settings(&prepared);
     let execution = ExecutionOptions {
-        workflow_params: report.settings.workflow_params.clone(),
-        provider_options: report.settings.provider_options.clone(),
+        workflow_params: prepared.workflow_params,
+        provider_options: prepared.provider_options,
     };
     let planned = {
         let host = env.host.borrow();
@@ -178,28 +203,9 @@ fn execute(
         )
         .map_err(|e| RunError::new("plan", None, "PlanError", e.to_string()))?
     };
-    report.plan = Some(RunReport::plan_json(&planned));
+    observer.plan(&planned);
     if planned.state == PlanState::Disabled || planned.units.is_empty() {
-        let stats = &planned.stats.candidates;
-        let error = NoValidInputUnitsError {
-            workflow_id: workflow.id.clone(),
-            total_units: stats.total,
-            skipped_units: stats.skipped,
-            candidate_total: stats.total,
-            candidate_skipped: stats.skipped,
-        };
-        let mut details = serde_json::Map::new();
-        details.insert("code".into(), json!(NoValidInputUnitsError::CODE));
-        if let Some(reason) = &planned.reason_code {
-            details.insert("reasonCode".into(), json!(reason.as_str()));
-        }
-        return Err(RunError::new(
-            "plan",
-            None,
-            NoValidInputUnitsError::NAME,
-            error.to_string(),
-        )
-        .with_details(details));
+        return Err(no_valid_units(workflow, &planned));
     }
 
     let total = planned.units.len();
@@ -208,71 +214,61 @@ fn execute(
             hook.report(phase, done, total);
         }
     };
-
     let phases = Phases {
         workflow,
         execution: &execution,
         handoff: options.mode == Mode::Handoff,
     };
-    let units = if options.jobs > 1 && planned.units.len() > 1 {
-        parallel::execute(env, &phases, &planned.units, results, options, &progress)?
-    } else {
-        execute_here(env, &phases, &planned.units, results, options, &progress)?
+    let mut driver = Driver {
+        phases: &phases,
+        units: &planned.units,
+        results,
+        ids: RequestIds::new(options.sandbox.determinism.map(|d| (d.now_ms, d.seed))),
+        window: options.window,
+        progress: &progress,
+        observer,
+        summary: Summary::default(),
     };
-    report.units = units.into_iter().map(finish_unit).collect();
-    report
-        .errors
-        .extend(report.units.iter().flat_map(|u| u.errors.clone()));
-    Ok(())
+    // What the settings phase recorded comes first.
+    driver.hand_over(vec![Segment::take(&mut env.records, &env.host)]);
+    let driven = if options.jobs > 1 && planned.units.len() > 1 {
+        parallel::with_workers(env, &phases, &planned.units, options, |crew| {
+            driver.drive(crew)
+        })
+        .and_then(|driven| driven)
+    } else {
+        let mut here = Here {
+            env,
+            phases: &phases,
+            units: &planned.units,
+        };
+        driver.drive(&mut here)
+    };
+    *summary = driver.summary;
+    driven
 }
 
-/// Every phase of every unit on the caller's thread, with the run's runtime.
-fn execute_here(
-    env: &mut HookEnv<'_>,
-    phases: &Phases<'_>,
-    units: &[Unit],
-    results: &mut dyn ResultSource,
-    options: &RunOptions,
-    progress: &dyn Fn(Phase, usize),
-) -> Result<Vec<UnitState>, RunError> {
-    let mut states = Vec::with_capacity(units.len());
-    for unit in units {
-        states.push(phases.preflight(env, unit));
-        progress(Phase::Preflight, states.len());
+fn no_valid_units(workflow: &Workflow, planned: &Plan) -> RunError {
+    let stats = &planned.stats.candidates;
+    let error = NoValidInputUnitsError {
+        workflow_id: workflow.id.clone(),
+        total_units: stats.total,
+        skipped_units: stats.skipped,
+        candidate_total: stats.total,
+        candidate_skipped: stats.skipped,
+    };
+    let mut details = serde_json::Map::new();
+    details.insert("code".into(), json!(NoValidInputUnitsError::CODE));
+    if let Some(reason) = &planned.reason_code {
+        details.insert("reasonCode".into(), json!(reason.as_str()));
     }
-    for (done, (state, unit)) in states.iter_mut().zip(units).enumerate() {
-        phases.build_requests(env, unit, state);
-        progress(Phase::Requests, done + 1);
-    }
-    dispatch_all(phases, units, &mut states, results, options, progress);
-    let mut apply = apply_env(env, phases)?;
-    let firsts = first_jobs(&states);
-    for (done, ((state, unit), first)) in states.iter_mut().zip(units).zip(&firsts).enumerate() {
-        phases.apply(&mut apply, unit, state, *first);
-        progress(Phase::Apply, done + 1);
-    }
-    for (state, first) in states.iter_mut().zip(&firsts) {
-        phases.aggregate(&mut apply, state, *first);
-    }
-    Ok(states)
-}
-
-/// Phase 3 for every unit, in unit order, on the caller's thread: the result
-/// source and the request ids are the run's own.
-pub(crate) fn dispatch_all(
-    phases: &Phases<'_>,
-    units: &[Unit],
-    states: &mut [UnitState],
-    results: &mut dyn ResultSource,
-    options: &RunOptions,
-    progress: &dyn Fn(Phase, usize),
-) {
-    let mut ids = RequestIds::new(options.sandbox.determinism.map(|d| (d.now_ms, d.seed)));
-    let firsts = first_jobs(states);
-    for (done, ((state, unit), first)) in states.iter_mut().zip(units).zip(firsts).enumerate() {
-        phases.dispatch(unit, state, first, results, &mut ids);
-        progress(Phase::Results, done + 1);
-    }
+    RunError::new(
+        "plan",
+        None,
+        NoValidInputUnitsError::NAME,
+        error.to_string(),
+    )
+    .with_details(details)
 }
 
 /// The `applyResult` call environment; every workflow must declare the hook.

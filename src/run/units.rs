@@ -129,7 +129,7 @@ impl Phases<'_> {
         }
     }
 
-    /// Phase 4, after every unit's applies: the unit's aggregate, if it has one.
+    /// Phase 4, after the window's applies: the unit's aggregate, if it has one.
     pub fn aggregate(&self, apply: &mut ApplyEnv<'_, '_>, state: &mut UnitState, first: usize) {
         let Some(id) = state.jobs.iter().find_map(|j| j.aggregate.clone()) else {
             return;
@@ -143,18 +143,6 @@ impl Phases<'_> {
         let outcome = apply.apply_aggregate(&state.report.unit_id, &id, &children);
         state.report.aggregate = Some(AggregateReport { id, apply: outcome });
     }
-}
-
-/// The run-wide index of each unit's first job.
-pub(crate) fn first_jobs(states: &[UnitState]) -> Vec<usize> {
-    states
-        .iter()
-        .scan(0, |next, state| {
-            let first = *next;
-            *next += state.jobs.len();
-            Some(first)
-        })
-        .collect()
 }
 
 /// The attachment files the declarative compiler uploads, from the host world.

@@ -146,3 +146,30 @@ pub fn probe_input(titles: &[&str]) -> hookrun::run::RunInput {
         answers: Default::default(),
     }
 }
+
+/// Every fixture case with the workflow it belongs to.
+pub fn fixture_cases() -> Vec<(PathBuf, PathBuf)> {
+    let mut found = Vec::new();
+    let mut dirs = vec![fixture("workflows")];
+    while let Some(dir) = dirs.pop() {
+        let cases = dir.join("cases");
+        if dir.join("workflow.json").is_file() && cases.is_dir() {
+            for entry in std::fs::read_dir(&cases).unwrap() {
+                let case = entry.unwrap().path();
+                let name = case.file_name().unwrap().to_string_lossy().into_owned();
+                // `library*.json` beside the cases describe the host library.
+                if name.ends_with(".json") && !name.starts_with("library") {
+                    found.push((dir.clone(), case));
+                }
+            }
+        }
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && path.file_name().is_some_and(|n| n != "cases") {
+                dirs.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}

@@ -1,0 +1,96 @@
+//! A run's report as it is made: [`RunObserver`] receives each part as soon
+//! as the run is done with it, so a host can write, count or forward a run of
+//! any size without holding it. [`run`](super::run) collects the parts into a
+//! [`RunReport`] with [`Collector`].
+
+use crate::hooks::HookRecord;
+use crate::host::effects::Effect;
+use crate::plan::Plan;
+use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitReport};
+
+/// Receives a run's report in parts, each once, in the report's order within
+/// its list.
+///
+/// The calls come in this order: [`settings`](Self::settings) (unless the
+/// settings phase failed), [`plan`](Self::plan) (unless the run stopped
+/// before planning), then, window by window, each unit of the window with its
+/// errors ([`unit`](Self::unit), [`error`](Self::error)) and the window's
+/// hook records and effects; a run-level error, if any; and
+/// [`finish`](Self::finish) last, always.
+pub trait RunObserver {
+    /// The settings the run uses.
+    fn settings(&mut self, settings: &SettingsReport);
+    /// The input plan, before any unit runs.
+    fn plan(&mut self, plan: &Plan);
+    /// A unit that is done, in unit order. Its errors follow as
+    /// [`error`](Self::error) calls.
+    fn unit(&mut self, unit: UnitReport);
+    /// A recorded host write, in call order, numbered run-wide.
+    fn effect(&mut self, effect: Effect);
+    /// A hook call, in call order.
+    fn hook(&mut self, record: HookRecord);
+    /// An error the report lists: a unit's own, right after the unit, or the
+    /// run's, last.
+    fn error(&mut self, error: RunError);
+    /// The run's counts; nothing follows.
+    fn finish(&mut self, summary: Summary);
+}
+
+/// Collects every part into a [`RunReport`].
+#[derive(Debug)]
+pub struct Collector {
+    report: RunReport,
+}
+
+impl Collector {
+    /// An empty report of the workflow `workflow_id`.
+    pub fn new(workflow_id: &str) -> Collector {
+        Collector {
+            report: RunReport {
+                workflow_id: workflow_id.to_string(),
+                settings: SettingsReport::default(),
+                plan: None,
+                units: Vec::new(),
+                effects: Vec::new(),
+                hooks: Vec::new(),
+                errors: Vec::new(),
+                summary: Summary::default(),
+            },
+        }
+    }
+
+    /// The collected report.
+    pub fn into_report(self) -> RunReport {
+        self.report
+    }
+}
+
+impl RunObserver for Collector {
+    fn settings(&mut self, settings: &SettingsReport) {
+        self.report.settings = settings.clone();
+    }
+
+    fn plan(&mut self, plan: &Plan) {
+        self.report.plan = Some(RunReport::plan_json(plan));
+    }
+
+    fn unit(&mut self, unit: UnitReport) {
+        self.report.units.push(unit);
+    }
+
+    fn effect(&mut self, effect: Effect) {
+        self.report.effects.push(effect);
+    }
+
+    fn hook(&mut self, record: HookRecord) {
+        self.report.hooks.push(record);
+    }
+
+    fn error(&mut self, error: RunError) {
+        self.report.errors.push(error);
+    }
+
+    fn finish(&mut self, summary: Summary) {
+        self.report.summary = summary;
+    }
+}

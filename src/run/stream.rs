@@ -1,0 +1,189 @@
+//! The run report's JSON, written while the run goes.
+//!
+//! [`JsonReportWriter`] is a [`RunObserver`] that writes exactly the bytes of
+//! [`RunReport::write_json`](super::RunReport::write_json) for the same run:
+//! the report's head and the plan as soon as they are known, each unit as it
+//! is done. Effects, hook records and errors come after the units in the
+//! report, so they wait in anonymous temporary files, already serialised, and
+//! are copied out at the end; memory holds none of them.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, Write};
+
+use serde::Serialize;
+
+use crate::hooks::HookRecord;
+use crate::host::effects::Effect;
+use crate::plan::Plan;
+use crate::run::observer::RunObserver;
+use crate::run::report::{RunError, SettingsReport, Summary, UnitReport, drop_figures};
+
+/// Writes a run report's JSON to `W` as the run goes; see the module docs.
+pub struct JsonReportWriter<W: Write> {
+    out: W,
+    deterministic: bool,
+    workflow_id: String,
+    settings: SettingsReport,
+    /// Whether the report's head (up to the units' `[`) is written.
+    opened: bool,
+    units: usize,
+    effects: Spill,
+    hooks: Spill,
+    errors: Spill,
+    /// The first write that failed; nothing is written after it.
+    failure: Option<io::Error>,
+}
+
+/// One list of the report kept aside until the units are written.
+#[derive(Default)]
+struct Spill {
+    file: Option<BufWriter<File>>,
+    count: usize,
+}
+
+impl Spill {
+    fn push(&mut self, value: &impl Serialize) -> io::Result<()> {
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(BufWriter::new(tempfile::tempfile()?)),
+        };
+        if self.count > 0 {
+            file.write_all(b",")?;
+        }
+        self.count += 1;
+        serde_json::to_writer(file, value).map_err(io::Error::from)
+    }
+
+    /// Copies the list's elements to `out`.
+    fn copy_to(&mut self, out: &mut impl Write) -> io::Result<()> {
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.rewind()?;
+        io::copy(&mut file, out)?;
+        Ok(())
+    }
+}
+
+impl<W: Write> JsonReportWriter<W> {
+    /// A writer of the report of workflow `workflow_id` to `out`;
+    /// `deterministic` drops wall-clock and heap figures, as
+    /// [`RunReport::to_json`](super::RunReport::to_json) does.
+    pub fn new(out: W, workflow_id: &str, deterministic: bool) -> JsonReportWriter<W> {
+        JsonReportWriter {
+            out,
+            deterministic,
+            workflow_id: workflow_id.to_string(),
+            settings: SettingsReport::default(),
+            opened: false,
+            units: 0,
+            effects: Spill::default(),
+            hooks: Spill::default(),
+            errors: Spill::default(),
+            failure: None,
+        }
+    }
+
+    /// How many errors the report lists so far (none: the run went well).
+    pub fn errors(&self) -> usize {
+        self.errors.count
+    }
+
+    /// The output, or the first error writing it met.
+    pub fn into_inner(self) -> io::Result<W> {
+        match self.failure {
+            Some(error) => Err(error),
+            None => Ok(self.out),
+        }
+    }
+
+    /// Runs one write unless an earlier one failed, keeping its error.
+    fn attempt(&mut self, write: impl FnOnce(&mut Self) -> io::Result<()>) {
+        if self.failure.is_none()
+            && let Err(error) = write(self)
+        {
+            self.failure = Some(error);
+        }
+    }
+
+    /// Writes the head up to the units' `[`, with the plan when there is one.
+    fn open(&mut self, plan: Option<&Plan>) -> io::Result<()> {
+        if std::mem::replace(&mut self.opened, true) {
+            return Ok(());
+        }
+        let out = &mut self.out;
+        out.write_all(b"{\"workflowId\":")?;
+        serde_json::to_writer(&mut *out, &self.workflow_id)?;
+        out.write_all(b",\"settings\":")?;
+        serde_json::to_writer(&mut *out, &self.settings)?;
+        if let Some(plan) = plan {
+            out.write_all(b",\"plan\":")?;
+            serde_json::to_writer(&mut *out, plan)?;
+        }
+        out.write_all(b",\"units\":[")
+    }
+
+    fn write_unit(&mut self, unit: &UnitReport) -> io::Result<()> {
+        self.open(None)?;
+        if self.units > 0 {
+            self.out.write_all(b",")?;
+        }
+        self.units += 1;
+        serde_json::to_writer(&mut self.out, unit).map_err(io::Error::from)
+    }
+
+    fn write_hook(&mut self, record: &HookRecord) -> io::Result<()> {
+        if !self.deterministic {
+            return self.hooks.push(record);
+        }
+        let mut value = serde_json::to_value(record)?;
+        drop_figures(&mut value);
+        self.hooks.push(&value)
+    }
+
+    fn close(&mut self, summary: &Summary) -> io::Result<()> {
+        self.open(None)?;
+        let out = &mut self.out;
+        out.write_all(b"],\"effects\":[")?;
+        self.effects.copy_to(out)?;
+        out.write_all(b"],\"hooks\":[")?;
+        self.hooks.copy_to(out)?;
+        out.write_all(b"],\"errors\":[")?;
+        self.errors.copy_to(out)?;
+        out.write_all(b"],\"summary\":")?;
+        serde_json::to_writer(&mut *out, summary)?;
+        out.write_all(b"}\n")?;
+        out.flush()
+    }
+}
+
+impl<W: Write> RunObserver for JsonReportWriter<W> {
+    fn settings(&mut self, settings: &SettingsReport) {
+        self.settings = settings.clone();
+    }
+
+    fn plan(&mut self, plan: &Plan) {
+        self.attempt(|w| w.open(Some(plan)));
+    }
+
+    fn unit(&mut self, unit: UnitReport) {
+        self.attempt(|w| w.write_unit(&unit));
+    }
+
+    fn effect(&mut self, effect: Effect) {
+        self.attempt(|w| w.effects.push(&effect));
+    }
+
+    fn hook(&mut self, record: HookRecord) {
+        self.attempt(|w| w.write_hook(&record));
+    }
+
+    fn error(&mut self, error: RunError) {
+        self.attempt(|w| w.errors.push(&error));
+    }
+
+    fn finish(&mut self, summary: Summary) {
+        self.attempt(|w| w.close(&summary));
+    }
+}
