@@ -1,5 +1,7 @@
 //! The frozen candidate record (contract §4.1) and its builders for both shapes.
 
+use std::sync::Arc;
+
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -60,10 +62,12 @@ pub struct Candidate {
     pub parent_identity: Option<String>,
     /// The parent ref (canonical) or id (grouped).
     pub target_parent: Option<TargetParent>,
-    /// A context with only this candidate's item (same shape as the input).
-    pub scoped_context: SelectionContext,
-    /// The fact, entry, generated-note candidate or whole selection.
-    pub value: Value,
+    /// A context with only this candidate's item (same shape as the input),
+    /// shared with the unit it joins.
+    pub scoped_context: Arc<SelectionContext>,
+    /// The fact, entry, generated-note candidate or whole selection (always
+    /// an object; a grouped entry's is shared with the selection).
+    pub value: Arc<Map<String, Value>>,
     pub(crate) facts: Facts,
 }
 
@@ -83,7 +87,7 @@ impl Candidate {
             m.insert(key.into(), value);
         }
         m.insert("scopedContext".into(), self.scoped_context.to_value());
-        m.insert("value".into(), self.value.clone());
+        m.insert("value".into(), Value::Object(Map::clone(&self.value)));
         Value::Object(m)
     }
 }
@@ -91,6 +95,14 @@ impl Candidate {
 impl Serialize for Candidate {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_value().serialize(serializer)
+    }
+}
+
+/// The members of `value`, an object.
+pub(crate) fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
     }
 }
 
@@ -159,8 +171,8 @@ pub(crate) fn from_fact(
         ),
         parent_identity: parent_ref.map(|p| p.kind_identity("parent")),
         target_parent: parent_ref.cloned().map(TargetParent::Ref),
-        scoped_context: canonical_scope(base, vec![fact.clone()]),
-        value: fact.to_value(),
+        scoped_context: Arc::new(canonical_scope(base, vec![fact.clone()])),
+        value: Arc::new(object(fact.to_value())),
         facts: Facts {
             locator: Some(ItemLocator::Ref(fact.reference.clone())),
             parent_locator: parent_ref.cloned().map(ItemLocator::Ref),
@@ -203,8 +215,8 @@ pub(crate) fn from_entry(
         ),
         parent_identity: entry.parent_identity(),
         target_parent: entry.target_parent_id().map(TargetParent::Id),
-        scoped_context: grouped_scope(base, entry),
-        value: Value::Object(entry.raw.clone()),
+        scoped_context: Arc::new(grouped_scope(base, entry)),
+        value: Arc::clone(&entry.raw),
         facts: Facts {
             locator: grouped_locator(&entry.item),
             parent_locator,

@@ -1,6 +1,7 @@
 //! Grouping candidates into frozen units (contract §8).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::candidate::Candidate;
 use super::result::{Skip, Unit};
@@ -9,12 +10,12 @@ use crate::selection::SelectionContext;
 
 /// The merged scoped context of `members`. A single member's scoped context is used
 /// as is, so a single `selection` member passes the whole selection through unchanged.
-fn unit_context(members: &[Candidate], fallback: &SelectionContext) -> SelectionContext {
+fn unit_context(members: &[Candidate], fallback: &SelectionContext) -> Arc<SelectionContext> {
     if let [only] = members {
-        return only.scoped_context.clone();
+        return Arc::clone(&only.scoped_context);
     }
-    let parts: Vec<&SelectionContext> = members.iter().map(|m| &m.scoped_context).collect();
-    SelectionContext::merge(&parts).unwrap_or_else(|| fallback.clone())
+    let parts: Vec<&SelectionContext> = members.iter().map(|m| &*m.scoped_context).collect();
+    Arc::new(SelectionContext::merge(&parts).unwrap_or_else(|| fallback.clone()))
 }
 
 /// Builds unit number `order` from `members` (never empty).

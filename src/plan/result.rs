@@ -1,5 +1,7 @@
 //! The plan result (contract §9): state, reason code, candidates, skips, units, stats.
 
+use std::sync::Arc;
+
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
@@ -98,8 +100,9 @@ pub struct Unit {
     pub target_parent_identity: Option<String>,
     /// Shared parent ref (canonical) or id (grouped).
     pub target_parent: Option<TargetParent>,
-    /// Merged scoped context, in the input's shape.
-    pub selection_context: SelectionContext,
+    /// Merged scoped context, in the input's shape (a single member's is
+    /// shared with the member).
+    pub selection_context: Arc<SelectionContext>,
 }
 
 impl Unit {

@@ -1,6 +1,8 @@
 //! From preflight outcomes to jobs: one request per unit or replacement unit,
 //! or a short-circuit; building each request and getting its result.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::hooks::{HookEnv, PreflightOutcome, ShortCircuitApply};
@@ -33,8 +35,8 @@ pub struct Job {
     pub aggregate: Option<String>,
     /// Sort key among aggregate children.
     pub order: f64,
-    /// The selection the request is built from.
-    pub selection: SelectionContext,
+    /// The selection the request is built from (the unit's own, shared).
+    pub selection: Arc<SelectionContext>,
     /// The built (or synthetic) request.
     pub request: Option<Value>,
     /// The provider's request id.
@@ -50,7 +52,12 @@ pub struct Job {
 }
 
 impl Job {
-    fn new(subunit_id: &str, kind: JobKind, preflight: Value, selection: SelectionContext) -> Job {
+    fn new(
+        subunit_id: &str,
+        kind: JobKind,
+        preflight: Value,
+        selection: Arc<SelectionContext>,
+    ) -> Job {
         Job {
             subunit_id: subunit_id.to_string(),
             kind,
@@ -95,13 +102,13 @@ pub fn jobs_for(unit: &Unit, outcome: &PreflightOutcome) -> Vec<Job> {
             "main",
             JobKind::Request,
             preflight_context(plan_id, "main", json!(0), context.as_ref()),
-            unit.selection_context.clone(),
+            Arc::clone(&unit.selection_context),
         )],
         PreflightOutcome::ShortCircuit { apply, context } => vec![Job::new(
             "short-circuit",
             JobKind::ShortCircuit(apply.clone()),
             preflight_context(plan_id, "short-circuit", json!(0), context.as_ref()),
-            unit.selection_context.clone(),
+            Arc::clone(&unit.selection_context),
         )],
         PreflightOutcome::Expand {
             units,
@@ -124,7 +131,7 @@ pub fn jobs_for(unit: &Unit, outcome: &PreflightOutcome) -> Vec<Job> {
                     .selection_context
                     .as_ref()
                     .and_then(|s| SelectionContext::from_value(s).ok())
-                    .unwrap_or_else(|| unit.selection_context.clone());
+                    .map_or_else(|| Arc::clone(&unit.selection_context), Arc::new);
                 let mut job = Job::new(&replacement.id, JobKind::Request, ctx, selection);
                 job.aggregate = aggregate.as_ref().map(|a| a.id.clone());
                 job.order = order;

@@ -21,6 +21,7 @@
 //! empty; `warnings` is `[]`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
@@ -146,7 +147,7 @@ fn item_from_raw(raw: Value) -> ItemBase {
         title: text("title"),
         library_id: int("libraryID"),
         parent_item_id: int("parentItemID"),
-        raw: map,
+        raw: Arc::new(map),
     }
 }
 
@@ -179,8 +180,7 @@ pub fn canonical_to_grouped(canonical: &CanonicalSelection) -> GroupedSelection 
         let mut entry = GroupedEntry::synthetic(fact.kind, item, parent.as_ref());
         if fact.kind == ItemKind::Attachment {
             entry.mime_type = fact.content_type.clone();
-            entry
-                .raw
+            Arc::make_mut(&mut entry.raw)
                 .insert("mimeType".into(), fact.content_type.clone().into());
         }
         grouped.entries_mut(fact.kind).push(entry);

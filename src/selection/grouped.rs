@@ -1,5 +1,7 @@
 //! The grouped SelectionContext shape, contract §1.2.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use super::error::SelectionError;
@@ -9,8 +11,9 @@ use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
 /// An open `ItemBase` (or `NoteLite`) with its original JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemBase {
-    /// The original object, serialised back unchanged.
-    pub raw: Map<String, Value>,
+    /// The original object, serialised back unchanged; shared by the
+    /// item's copies (scoped contexts, candidates, units).
+    pub raw: Arc<Map<String, Value>>,
     /// `id`.
     pub id: Option<i64>,
     /// `key`.
@@ -32,7 +35,7 @@ impl ItemBase {
         obj.opt_obj("data")?;
         obj.opt_str("note")?;
         Ok(Self {
-            raw: obj.map.clone(),
+            raw: Arc::new(obj.map.clone()),
             id: obj.opt_int("id")?,
             key: obj.opt_str("key")?.map(str::to_owned),
             item_type: obj.opt_str("itemType")?.map(str::to_owned),
@@ -109,8 +112,9 @@ impl ItemBase {
 pub struct GroupedEntry {
     /// Which array the entry belongs to.
     pub kind: ItemKind,
-    /// The original context object, serialised back unchanged.
-    pub raw: Map<String, Value>,
+    /// The original context object, serialised back unchanged; shared by
+    /// the entry's copies (scoped contexts, candidates, units).
+    pub raw: Arc<Map<String, Value>>,
     /// `item`.
     pub item: ItemBase,
     /// `parent` (children, attachments, notes).
@@ -176,7 +180,7 @@ impl GroupedEntry {
         };
         Ok(Self {
             kind,
-            raw: obj.map.clone(),
+            raw: Arc::new(obj.map.clone()),
             item: ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?,
             parent,
             file_path: obj.opt_str("filePath")?.map(str::to_owned),
@@ -191,20 +195,21 @@ impl GroupedEntry {
 
     /// A minimal entry of `kind` wrapping `item` (with `parent` where the kind has one).
     pub fn synthetic(kind: ItemKind, item: &ItemBase, parent: Option<&ItemBase>) -> Self {
-        let parent_value = parent.map_or(Value::Null, |p| Value::Object(p.raw.clone()));
+        let parent_value = parent.map_or(Value::Null, |p| Value::Object(Map::clone(&p.raw)));
+        let item_value = Value::Object(Map::clone(&item.raw));
         let raw = match kind {
-            ItemKind::Parent => json!({"item": item.raw, "attachments": [], "notes": [],
+            ItemKind::Parent => json!({"item": item_value, "attachments": [], "notes": [],
                 "tags": [], "collections": [], "children": []}),
-            ItemKind::Child => json!({"item": item.raw, "parent": parent_value,
+            ItemKind::Child => json!({"item": item_value, "parent": parent_value,
                 "attachments": [], "notes": [], "tags": [], "collections": []}),
-            ItemKind::Attachment => json!({"item": item.raw, "parent": parent_value,
+            ItemKind::Attachment => json!({"item": item_value, "parent": parent_value,
                 "filePath": item.data_str("path"), "mimeType": null}),
-            ItemKind::Note => json!({"item": item.raw, "parent": parent_value,
+            ItemKind::Note => json!({"item": item_value, "parent": parent_value,
                 "tags": [], "collections": []}),
         };
         Self {
             kind,
-            raw: raw.as_object().cloned().unwrap_or_default(),
+            raw: Arc::new(raw.as_object().cloned().unwrap_or_default()),
             item: item.clone(),
             parent: parent.cloned(),
             file_path: item.data_str("path").map(str::to_owned),
@@ -397,7 +402,7 @@ impl GroupedSelection {
             let list = self
                 .entries(kind)
                 .iter()
-                .map(|e| Value::Object(e.raw.clone()))
+                .map(|e| Value::Object(Map::clone(&e.raw)))
                 .collect();
             items.insert(kind.array_name().into(), Value::Array(list));
         }

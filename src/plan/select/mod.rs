@@ -4,8 +4,9 @@ mod literature;
 mod notes;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
-use super::candidate::{Candidate, Facts};
+use super::candidate::{Candidate, Facts, object};
 use super::error::PlanError;
 use super::source::Source;
 use super::world::World;
@@ -71,8 +72,8 @@ fn whole_selection(source: &dyn Source, label: &str) -> Candidate {
         label: label.to_owned(),
         parent_identity: None,
         target_parent: None,
-        scoped_context: context.clone(),
-        value: context.to_value(),
+        scoped_context: Arc::new(context.clone()),
+        value: Arc::new(object(context.to_value())),
         facts: Facts::default(),
     }
 }

@@ -1,10 +1,11 @@
 //! `generated-note-candidates` and `digest-representative-image`.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::plan::candidate::{Candidate, TargetParent, pick_label};
+use crate::plan::candidate::{Candidate, TargetParent, object, pick_label};
 use crate::plan::error::PlanError;
 use crate::plan::notekind::detect;
 use crate::plan::source::{DigestSubject, NoteSeed, Source};
@@ -37,7 +38,7 @@ fn target_value(seed: &NoteSeed, note_kind: &str, grouped_kind: Option<&str>) ->
     };
     let parent_title = c.facts.parent_title.clone().map(Value::from);
     let mut m = Map::new();
-    if let SelectionContext::Grouped(_) = c.scoped_context {
+    if let SelectionContext::Grouped(_) = *c.scoped_context {
         put(&mut m, "kind", grouped_kind.map(Value::from));
         m.insert("noteItemID".into(), seed.record.id.into());
         let note_key = seed.record.reference.as_ref().map(|r| r.key.clone());
@@ -90,8 +91,8 @@ fn note_candidate(
         ),
         parent_identity: c.parent_identity.clone(),
         target_parent: c.target_parent.clone(),
-        scoped_context: scoped,
-        value,
+        scoped_context: Arc::new(scoped),
+        value: Arc::new(object(value)),
         facts: c.facts.clone(),
     }
 }
