@@ -5,7 +5,7 @@
 //     calls one export repeatedly with the parsed argument; prints
 //     {"medianNs": …} of the individual calls.
 //   node node-harness.mjs run <workflow dir> <selection.json>
-//     a pass-through run of a canonical selection, one unit per attachment,
+//     a pass-through run of a selection (either shape), one unit per attachment,
 //     through normalizeSettings, preflight, buildRequest and applyResult; prints
 //     {"units": …, "elapsedNs": …}.
 import { readFileSync } from "node:fs";
@@ -41,9 +41,15 @@ async function run(dir, selectionFile) {
   normalizeSettings({ phase: "execution", normalizedWorkflowParams: workflowParams });
   const executionOptions = { workflowParams, providerOptions: {} };
   const results = [];
-  const units = selection.items.filter((item) => item.kind === "attachment");
+  const units = Array.isArray(selection.items)
+    ? selection.items.filter((item) => item.kind === "attachment").map((item) => ({ items: [item], sampledAt: selection.sampledAt }))
+    : selection.items.attachments.map((entry) => ({
+        ...selection,
+        items: { parents: [], children: [], attachments: [entry], notes: [] },
+        summary: { parentCount: 0, childCount: 0, attachmentCount: 1, noteCount: 0 },
+      }));
   for (let i = 0; i < units.length; i++) {
-    const selectionContext = { items: [units[i]], sampledAt: selection.sampledAt };
+    const selectionContext = units[i];
     const outcome = await preflight({ selectionContext, manifest, executionOptions });
     if (outcome.kind !== "continue") continue;
     const context = { planId: `unit-${i + 1}`, unitId: "main", unitOrder: 0, context: outcome.context };

@@ -1,0 +1,251 @@
+//! Runs at library scale: the pass-through workflow of `fixtures/bench` over
+//! grouped-shape selections of 1,000, 10,000 and 100,000 attachments (each with
+//! its parent and an abstract in `data`), as whole `hookrun run --json`
+//! processes, next to the Node.js harness calling the same hooks without a
+//! sandbox, measured in the same run. Prints units/s, the ratio to Node.js and
+//! the peak RSS of each process, a `--jobs 2` row, and `hookrun plan` of 10,000
+//! units (planning time in process, peak RSS of the `hookrun plan --json`
+//! process).
+//!
+//! `cargo bench --bench scale` (or `bench/run.sh scale`); sizes can be given:
+//! `cargo bench --bench scale -- 1000 10000`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hookrun::host::world::HostWorld;
+use hookrun::manifest::discover;
+use hookrun::plan::{Mode, plan};
+use hookrun::selection::SelectionContext;
+use serde_json::{Map, Value, json};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `n` selected attachments in the grouped shape, each with its parent.
+fn selection(n: usize) -> Value {
+    let abstract_note = "We study the convergence of things under mild assumptions. ".repeat(4);
+    let attachments: Vec<Value> = (0..n)
+        .map(|i| {
+            let (parent, key) = (format!("P{i:07}"), format!("A{i:07}"));
+            json!({
+                "item": {"id": 2 * i + 2, "key": key, "itemType": "attachment",
+                         "title": format!("Paper {i}.pdf"), "libraryID": 1, "parentItemID": 2 * i + 1,
+                         "data": {"key": key, "version": 0, "itemType": "attachment",
+                                  "title": format!("Paper {i}.pdf"), "parentItem": parent,
+                                  "linkMode": "imported_file", "contentType": "application/pdf",
+                                  "path": format!("attachments/{key}/paper-{i}.pdf"),
+                                  "tags": [], "relations": {}}},
+                "parent": {"id": 2 * i + 1, "key": parent, "itemType": "journalArticle",
+                           "title": format!("A study of things, part {i}"), "libraryID": 1,
+                           "parentItemID": null,
+                           "data": {"key": parent, "version": 0, "itemType": "journalArticle",
+                                    "title": format!("A study of things, part {i}"), "date": "2022",
+                                    "abstractNote": abstract_note,
+                                    "creators": [{"firstName": "Ada", "lastName": "Lovelace",
+                                                  "creatorType": "author"}],
+                                    "tags": [], "collections": [], "relations": {}}},
+                "filePath": format!("attachments/{key}/paper-{i}.pdf"),
+                "mimeType": "application/pdf"
+            })
+        })
+        .collect();
+    json!({
+        "selectionType": "attachment",
+        "items": {"parents": [], "children": [], "attachments": attachments, "notes": []},
+        "summary": {"parentCount": 0, "childCount": 0, "attachmentCount": n, "noteCount": 0},
+        "warnings": [],
+        "sampledAt": "2026-03-01T09:00:00.000Z"
+    })
+}
+
+/// Wall time and peak resident set of one process.
+#[derive(Clone, Copy)]
+struct Sample {
+    wall: Duration,
+    rss: u64,
+}
+
+/// Runs `command` to its end with standard output discarded.
+#[allow(
+    clippy::zombie_processes,
+    reason = "wait4 reaps the child, with its resource usage"
+)]
+fn measure(command: &mut Command) -> Sample {
+    let start = Instant::now();
+    let child = command
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the program starts");
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data the call fills in; `pid` is our child's.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: waits for our own child, which nothing else waits for.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = start.elapsed();
+    assert_eq!(waited, pid, "wait4 failed");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{command:?} failed: status {status}"
+    );
+    Sample {
+        wall,
+        rss: usage.ru_maxrss as u64 * 1024,
+    }
+}
+
+/// The median wall time of `runs` runs, with the highest peak RSS.
+fn repeat(runs: usize, mut command: impl FnMut() -> Command) -> Sample {
+    let mut samples: Vec<Sample> = (0..runs).map(|_| measure(&mut command())).collect();
+    samples.sort_by_key(|s| s.wall);
+    Sample {
+        wall: samples[samples.len() / 2].wall,
+        rss: samples.iter().map(|s| s.rss).max().unwrap_or(0),
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.0} MiB", bytes as f64 / 1048576.0)
+}
+
+fn per_second(units: usize, wall: Duration) -> String {
+    format!("{:.0}", units as f64 / wall.as_secs_f64())
+}
+
+struct Bench {
+    workflow: PathBuf,
+    scratch: tempfile::TempDir,
+}
+
+impl Bench {
+    fn hookrun(&self, file: &Path, jobs: usize) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hookrun"));
+        command
+            .arg("run")
+            .arg(&self.workflow)
+            .arg("--selection")
+            .arg(file)
+            .args(["--json", "--jobs", &jobs.to_string()]);
+        command
+    }
+
+    fn node(&self, file: &Path) -> Command {
+        let mut command = Command::new("node");
+        command
+            .arg(repo().join("bench/peers/node-harness.mjs"))
+            .arg("run")
+            .arg(&self.workflow)
+            .arg(file);
+        command
+    }
+
+    fn write(&self, n: usize) -> PathBuf {
+        let path = self.scratch.path().join(format!("selection-{n}.json"));
+        fs::write(&path, selection(n).to_string()).expect("scratch file");
+        path
+    }
+
+    fn run_rows(&self, sizes: &[usize]) {
+        println!(
+            "| units | hookrun run --json | units/s | peak RSS | Node.js harness | ratio | Node.js peak RSS |"
+        );
+        println!("|---:|---:|---:|---:|---:|---:|---:|");
+        for &n in sizes {
+            let file = self.write(n);
+            let runs = if n <= 10_000 { 5 } else { 1 };
+            let hookrun = repeat(runs, || self.hookrun(&file, 1));
+            let node = repeat(runs, || self.node(&file));
+            println!(
+                "| {n} | {:.2} s | {} | {} | {:.2} s | {:.2}x | {} |",
+                hookrun.wall.as_secs_f64(),
+                per_second(n, hookrun.wall),
+                mib(hookrun.rss),
+                node.wall.as_secs_f64(),
+                hookrun.wall.as_secs_f64() / node.wall.as_secs_f64(),
+                mib(node.rss),
+            );
+            if n == 10_000 {
+                let two = repeat(runs, || self.hookrun(&file, 2));
+                println!(
+                    "| {n}, `--jobs 2` | {:.2} s | {} | {} | | {:.2}x serial | |",
+                    two.wall.as_secs_f64(),
+                    per_second(n, two.wall),
+                    mib(two.rss),
+                    hookrun.wall.as_secs_f64() / two.wall.as_secs_f64(),
+                );
+            }
+        }
+    }
+
+    fn plan_row(&self, n: usize) {
+        let value = selection(n);
+        let selection = SelectionContext::from_value(&value).expect("a valid selection");
+        let world = HostWorld::from_selection(&selection);
+        let mut found = discover(&self.workflow);
+        let workflow = found.workflows.remove(0);
+        let mut times: Vec<Duration> = (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                let planned = plan(
+                    &workflow.planning,
+                    &selection,
+                    Mode::Execute,
+                    &Map::new(),
+                    &world,
+                )
+                .expect("a plan");
+                let elapsed = start.elapsed();
+                assert_eq!(planned.units.len(), n);
+                elapsed
+            })
+            .collect();
+        times.sort();
+        let file = self.scratch.path().join(format!("selection-{n}.json"));
+        if !file.exists() {
+            self.write(n);
+        }
+        let process = repeat(3, || {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_hookrun"));
+            command
+                .arg("plan")
+                .arg(&self.workflow)
+                .arg("--selection")
+                .arg(&file)
+                .arg("--json");
+            command
+        });
+        println!();
+        println!(
+            "| `hookrun plan`, {n} units | planning (in process) | whole process | peak RSS |"
+        );
+        println!("|---|---:|---:|---:|");
+        println!(
+            "| | {:.1} ms | {:.2} s | {} |",
+            times[times.len() / 2].as_secs_f64() * 1e3,
+            process.wall.as_secs_f64(),
+            mib(process.rss)
+        );
+    }
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1_000, 10_000, 100_000]
+    } else {
+        sizes
+    };
+    let bench = Bench {
+        workflow: repo().join("fixtures/bench/pass-through"),
+        scratch: tempfile::tempdir().expect("a scratch directory"),
+    };
+    bench.run_rows(&sizes);
+    bench.plan_row(10_000);
+}
