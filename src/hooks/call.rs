@@ -222,6 +222,17 @@ impl HookEnv<'_> {
     }
 }
 
+/// A hook argument from its members, moved in: `json!` would copy each
+/// member value again by serialising it.
+pub fn hook_arg<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(key, value)| (key.to_string(), value))
+            .collect(),
+    )
+}
+
 /// Argument members larger than this many JSON nodes (a string counts one node
 /// per 64 bytes) stay on the host until the hook reads them.
 const DEFER_NODES: usize = 2_000;

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::bundle::{BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions};
-use crate::hooks::{HookEnv, ShortCircuitApply};
+use crate::hooks::{HookEnv, ShortCircuitApply, hook_arg};
 use crate::manifest::{DeclaredHook, Workflow};
 use crate::request::ExecutionOptions;
 use crate::run::jobs::{Job, JobKind, execution_json, job_unit_id, safe_id};
@@ -85,16 +85,16 @@ impl ApplyEnv<'_, '_> {
                 "children": apply.aggregate_children,
             });
         }
-        let arg = json!({
-            "parent": apply.parent,
-            "bundleReader": null,
-            "resultContext": data,
-            "productStorage": null,
-            "request": apply.request,
-            "runResult": apply.run_result,
-            "manifest": self.workflow.manifest,
-            "executionOptions": execution_json(self.execution),
-        });
+        let arg = hook_arg([
+            ("parent", apply.parent),
+            ("bundleReader", Value::Null),
+            ("resultContext", data),
+            ("productStorage", Value::Null),
+            ("request", apply.request),
+            ("runResult", apply.run_result),
+            ("manifest", self.workflow.manifest.clone()),
+            ("executionOptions", execution_json(self.execution)),
+        ]);
         let mut live = vec![
             json!({"path": ["bundleReader"], "kind": "bundleReader", "id": id, "readerKind": reader_kind.as_str()}),
             json!({"path": ["resultContext"], "kind": "resultContext", "id": id, "reader": id}),

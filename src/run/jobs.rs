@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::hooks::{HookEnv, PreflightOutcome, ShortCircuitApply};
+use crate::hooks::{HookEnv, PreflightOutcome, ShortCircuitApply, hook_arg};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{self, AttachmentFiles, ExecutionOptions};
@@ -164,11 +164,11 @@ pub fn build_request(
     };
     match workflow.hook(HookName::BuildRequest) {
         Some(hook) => {
-            let mut arg = json!({
-                "selectionContext": job.selection.to_value(),
-                "manifest": workflow.manifest,
-                "executionOptions": execution_json(execution),
-            });
+            let mut arg = hook_arg([
+                ("selectionContext", job.selection.to_value()),
+                ("manifest", workflow.manifest.clone()),
+                ("executionOptions", execution_json(execution)),
+            ]);
             if workflow.hook(HookName::Preflight).is_some() {
                 arg["preflight"] = job.preflight.clone();
             }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde_json::{Value, json};
 
 use crate::hooks::bridge::HookHost;
-use crate::hooks::{HookEnv, HookRecord, PreflightOutcome, parse_outcome};
+use crate::hooks::{HookEnv, HookRecord, PreflightOutcome, hook_arg, parse_outcome};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{AttachmentFiles, AttachmentRef, ExecutionOptions};
@@ -178,11 +178,11 @@ fn run_preflight(
     let Some(hook) = workflow.hook(HookName::Preflight) else {
         return Ok(PreflightOutcome::Continue { context: None });
     };
-    let arg = json!({
-        "selectionContext": unit.selection_context.to_value(),
-        "manifest": workflow.manifest,
-        "executionOptions": execution_json(execution),
-    });
+    let arg = hook_arg([
+        ("selectionContext", unit.selection_context.to_value()),
+        ("manifest", workflow.manifest.clone()),
+        ("executionOptions", execution_json(execution)),
+    ]);
     let live: Vec<Value> = vec![json!({"path": ["selectionContext"], "kind": "frozen"})];
     let value = env
         .call(hook, &unit.unit_id, arg, live)
