@@ -5,7 +5,7 @@
 //! sandbox, measured in the same run. Prints units/s, the ratio to Node.js and
 //! the peak RSS of each process, a `--jobs 2` row, and `hookrun plan` of 10,000
 //! units (planning time in process, peak RSS of the `hookrun plan --json`
-//! process).
+//! process). Needs GNU time (`/usr/bin/time`, Debian's `time` package).
 //!
 //! `cargo bench --bench scale` (or `bench/run.sh scale`); sizes can be given:
 //! `cargo bench --bench scale -- 1000 10000`.
@@ -69,32 +69,32 @@ struct Sample {
     rss: u64,
 }
 
-/// Runs `command` to its end with standard output discarded.
-#[allow(
-    clippy::zombie_processes,
-    reason = "wait4 reaps the child, with its resource usage"
-)]
+/// Runs `command` to its end with standard output discarded, under GNU time
+/// (`/usr/bin/time`), whose small process is what the measured program forks
+/// from: a child of this process would count this process's pages, which
+/// Linux carries into the peak RSS of a forked child across `exec`.
 fn measure(command: &mut Command) -> Sample {
+    let figures = tempfile::NamedTempFile::new().expect("a scratch file");
+    let mut timed = Command::new("/usr/bin/time");
+    timed
+        .args(["-f", "%M", "-o"])
+        .arg(figures.path())
+        .arg(command.get_program())
+        .args(command.get_args())
+        .stdout(Stdio::null());
     let start = Instant::now();
-    let child = command
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("the program starts");
-    let mut status = 0;
-    // SAFETY: `rusage` is plain data the call fills in; `pid` is our child's.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: waits for our own child, which nothing else waits for.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let status = timed
+        .status()
+        .expect("GNU time runs (apt-get install time)");
     let wall = start.elapsed();
-    assert_eq!(waited, pid, "wait4 failed");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{command:?} failed: status {status}"
-    );
+    assert!(status.success(), "{command:?} failed: {status}");
+    let kib: u64 = fs::read_to_string(figures.path())
+        .ok()
+        .and_then(|text| text.trim().parse().ok())
+        .expect("GNU time prints the peak RSS");
     Sample {
         wall,
-        rss: usage.ru_maxrss as u64 * 1024,
+        rss: kib * 1024,
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -65,9 +66,8 @@ pub struct Candidate {
     /// A context with only this candidate's item (same shape as the input),
     /// shared with the unit it joins.
     pub scoped_context: Arc<SelectionContext>,
-    /// The fact, entry, generated-note candidate or whole selection (always
-    /// an object; a grouped entry's is shared with the selection).
-    pub value: Arc<Map<String, Value>>,
+    /// The fact, entry, generated-note candidate or whole selection.
+    pub value: CandidateValue,
     pub(crate) facts: Facts,
 }
 
@@ -87,22 +87,64 @@ impl Candidate {
             m.insert(key.into(), value);
         }
         m.insert("scopedContext".into(), self.scoped_context.to_value());
-        m.insert("value".into(), Value::Object(Map::clone(&self.value)));
+        m.insert("value".into(), self.value.to_value());
         Value::Object(m)
     }
 }
 
+/// The JSON of [`Candidate::to_value`], written without building it.
 impl Serialize for Candidate {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("kind", &self.kind)?;
+        map.serialize_entry("identity", &self.identity)?;
+        map.serialize_entry("label", &self.label)?;
+        if let Some(p) = &self.parent_identity {
+            map.serialize_entry("parentIdentity", p)?;
+        }
+        if let Some(t) = &self.target_parent {
+            let (key, value) = t.json_entry();
+            map.serialize_entry(key, &value)?;
+        }
+        map.serialize_entry("scopedContext", &*self.scoped_context)?;
+        map.serialize_entry("value", &self.value)?;
+        map.end()
     }
 }
 
-/// The members of `value`, an object.
-pub(crate) fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
+/// What a candidate stands for, as the plan's `value` shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CandidateValue {
+    /// A JSON object of its own (a fact, a note target, the whole selection).
+    Object(Arc<Map<String, Value>>),
+    /// A grouped entry, whose JSON it shares with the selection.
+    Entry(Arc<GroupedEntry>),
+}
+
+impl CandidateValue {
+    /// The value of a JSON object (anything else stands for an empty one).
+    pub(crate) fn of(value: Value) -> CandidateValue {
+        match value {
+            Value::Object(map) => CandidateValue::Object(Arc::new(map)),
+            _ => CandidateValue::Object(Arc::default()),
+        }
+    }
+
+    /// The JSON object.
+    pub fn to_value(&self) -> Value {
+        match self {
+            CandidateValue::Object(map) => Value::Object(Map::clone(map)),
+            CandidateValue::Entry(entry) => Value::Object(entry.to_map()),
+        }
+    }
+}
+
+impl Serialize for CandidateValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            CandidateValue::Object(map) => map.serialize(serializer),
+            CandidateValue::Entry(entry) => entry.serialize(serializer),
+        }
     }
 }
 
@@ -172,7 +214,7 @@ pub(crate) fn from_fact(
         parent_identity: parent_ref.map(|p| p.kind_identity("parent")),
         target_parent: parent_ref.cloned().map(TargetParent::Ref),
         scoped_context: Arc::new(canonical_scope(base, vec![fact.clone()])),
-        value: Arc::new(object(fact.to_value())),
+        value: CandidateValue::of(fact.to_value()),
         facts: Facts {
             locator: Some(ItemLocator::Ref(fact.reference.clone())),
             parent_locator: parent_ref.cloned().map(ItemLocator::Ref),
@@ -216,7 +258,7 @@ pub(crate) fn from_entry(
         parent_identity: entry.parent_identity(),
         target_parent: entry.target_parent_id().map(TargetParent::Id),
         scoped_context: Arc::new(grouped_scope(base, entry)),
-        value: Arc::clone(&entry.raw),
+        value: CandidateValue::Entry(Arc::new(entry.clone())),
         facts: Facts {
             locator: grouped_locator(&entry.item),
             parent_locator,

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
@@ -132,9 +133,25 @@ impl Unit {
     }
 }
 
+/// The JSON of [`Unit::to_value`], written without building it.
 impl Serialize for Unit {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("unitId", &self.unit_id)?;
+        map.serialize_entry("order", &self.order)?;
+        map.serialize_entry("taskName", &self.task_name)?;
+        map.serialize_entry("inputUnitIdentity", &self.input_unit_identity)?;
+        map.serialize_entry("memberIdentities", &self.member_identities)?;
+        map.serialize_entry("memberCount", &self.member_count)?;
+        if let Some(p) = &self.target_parent_identity {
+            map.serialize_entry("targetParentIdentity", p)?;
+        }
+        if let Some(t) = &self.target_parent {
+            let (key, value) = t.json_entry();
+            map.serialize_entry(key, &value)?;
+        }
+        map.serialize_entry("selectionContext", &*self.selection_context)?;
+        map.end()
     }
 }
 

@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::error::SelectionError;
@@ -112,8 +114,11 @@ impl ItemBase {
 pub struct GroupedEntry {
     /// Which array the entry belongs to.
     pub kind: ItemKind,
-    /// The original context object, serialised back unchanged; shared by
-    /// the entry's copies (scoped contexts, candidates, units).
+    /// The original context object with `item` (and a non-null `parent`)
+    /// left as `null`: their JSON is [`item`](Self::item)'s and
+    /// [`parent`](Self::parent)'s, put back in place by [`to_map`](Self::to_map)
+    /// and by serialisation. Shared by the entry's copies (scoped contexts,
+    /// candidates, units).
     pub raw: Arc<Map<String, Value>>,
     /// `item`.
     pub item: ItemBase,
@@ -180,7 +185,7 @@ impl GroupedEntry {
         };
         Ok(Self {
             kind,
-            raw: Arc::new(obj.map.clone()),
+            raw: Arc::new(without_items(obj.map, parent.is_some())),
             item: ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?,
             parent,
             file_path: obj.opt_str("filePath")?.map(str::to_owned),
@@ -195,16 +200,15 @@ impl GroupedEntry {
 
     /// A minimal entry of `kind` wrapping `item` (with `parent` where the kind has one).
     pub fn synthetic(kind: ItemKind, item: &ItemBase, parent: Option<&ItemBase>) -> Self {
-        let parent_value = parent.map_or(Value::Null, |p| Value::Object(Map::clone(&p.raw)));
-        let item_value = Value::Object(Map::clone(&item.raw));
+        // `item` and `parent` are placeholders, as in parsed entries.
         let raw = match kind {
-            ItemKind::Parent => json!({"item": item_value, "attachments": [], "notes": [],
+            ItemKind::Parent => json!({"item": null, "attachments": [], "notes": [],
                 "tags": [], "collections": [], "children": []}),
-            ItemKind::Child => json!({"item": item_value, "parent": parent_value,
+            ItemKind::Child => json!({"item": null, "parent": null,
                 "attachments": [], "notes": [], "tags": [], "collections": []}),
-            ItemKind::Attachment => json!({"item": item_value, "parent": parent_value,
+            ItemKind::Attachment => json!({"item": null, "parent": null,
                 "filePath": item.data_str("path"), "mimeType": null}),
-            ItemKind::Note => json!({"item": item_value, "parent": parent_value,
+            ItemKind::Note => json!({"item": null, "parent": null,
                 "tags": [], "collections": []}),
         };
         Self {
@@ -217,6 +221,29 @@ impl GroupedEntry {
             attachments: Vec::new(),
             notes: Vec::new(),
             children: Vec::new(),
+        }
+    }
+
+    /// The entry's original JSON object.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.raw
+            .iter()
+            .map(|(key, value)| {
+                let value = match self.placed(key) {
+                    Some(item) => Value::Object(Map::clone(&item.raw)),
+                    None => value.clone(),
+                };
+                (key.clone(), value)
+            })
+            .collect()
+    }
+
+    /// The item whose JSON belongs at `key` of [`raw`](Self::raw).
+    fn placed(&self, key: &str) -> Option<&ItemBase> {
+        match key {
+            "item" => Some(&self.item),
+            "parent" => self.parent.as_ref(),
+            _ => None,
         }
     }
 
@@ -265,6 +292,32 @@ impl GroupedEntry {
     /// Base name of [`GroupedEntry::path`].
     pub fn filename(&self) -> Option<&str> {
         self.path().map(base_name).filter(|n| !n.is_empty())
+    }
+}
+
+/// The members of an entry object, with `item` (and `parent`, when it is
+/// read as an item) as `null` placeholders.
+fn without_items(map: &Map<String, Value>, parent: bool) -> Map<String, Value> {
+    map.iter()
+        .map(|(key, value)| {
+            let placed = key == "item" || (parent && key == "parent");
+            let value = if placed { Value::Null } else { value.clone() };
+            (key.clone(), value)
+        })
+        .collect()
+}
+
+/// The JSON of [`GroupedEntry::to_map`], written without building it.
+impl Serialize for GroupedEntry {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.raw.len()))?;
+        for (key, value) in self.raw.iter() {
+            match self.placed(key) {
+                Some(item) => map.serialize_entry(key, &*item.raw)?,
+                None => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
     }
 }
 
@@ -402,7 +455,7 @@ impl GroupedSelection {
             let list = self
                 .entries(kind)
                 .iter()
-                .map(|e| Value::Object(Map::clone(&e.raw)))
+                .map(|e| Value::Object(e.to_map()))
                 .collect();
             items.insert(kind.array_name().into(), Value::Array(list));
         }
@@ -423,5 +476,40 @@ impl GroupedSelection {
             m.insert("digestRepresentativeImageTarget".into(), target.clone());
         }
         Value::Object(m)
+    }
+}
+
+/// The JSON of [`GroupedSelection::to_value`], written without building it:
+/// the entries' own JSON is serialised where it lies.
+impl Serialize for GroupedSelection {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Items<'a>(&'a GroupedSelection);
+        impl Serialize for Items<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(ItemKind::ALL.len()))?;
+                for kind in ItemKind::ALL {
+                    map.serialize_entry(kind.array_name(), self.0.entries(kind))?;
+                }
+                map.end()
+            }
+        }
+        let counts = self.counts();
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("selectionType", &self.selection_type)?;
+        map.serialize_entry("items", &Items(self))?;
+        map.serialize_entry(
+            "summary",
+            &json!({"parentCount": counts.parents, "childCount": counts.children,
+                    "attachmentCount": counts.attachments, "noteCount": counts.notes}),
+        )?;
+        map.serialize_entry("warnings", &self.warnings)?;
+        map.serialize_entry("sampledAt", &self.sampled_at)?;
+        if let Some(list) = &self.export_candidates {
+            map.serialize_entry("exportCandidates", list)?;
+        }
+        if let Some(target) = &self.digest_representative_image_target {
+            map.serialize_entry("digestRepresentativeImageTarget", target)?;
+        }
+        map.end()
     }
 }

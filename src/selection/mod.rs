@@ -175,9 +175,13 @@ impl SelectionContext {
     }
 }
 
+/// The JSON of [`SelectionContext::to_value`].
 impl Serialize for SelectionContext {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
+        match self {
+            Self::Grouped(grouped) => grouped.serialize(serializer),
+            Self::Canonical(canonical) => canonical.to_value().serialize(serializer),
+        }
     }
 }
 

@@ -6,7 +6,7 @@ mod notes;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::candidate::{Candidate, Facts, object};
+use super::candidate::{Candidate, CandidateValue, Facts};
 use super::error::PlanError;
 use super::source::Source;
 use super::world::World;
@@ -73,7 +73,7 @@ fn whole_selection(source: &dyn Source, label: &str) -> Candidate {
         parent_identity: None,
         target_parent: None,
         scoped_context: Arc::new(context.clone()),
-        value: Arc::new(object(context.to_value())),
+        value: CandidateValue::of(context.to_value()),
         facts: Facts::default(),
     }
 }

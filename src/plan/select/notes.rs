@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::plan::candidate::{Candidate, TargetParent, object, pick_label};
+use crate::plan::candidate::{Candidate, CandidateValue, TargetParent, pick_label};
 use crate::plan::error::PlanError;
 use crate::plan::notekind::detect;
 use crate::plan::source::{DigestSubject, NoteSeed, Source};
@@ -92,7 +92,7 @@ fn note_candidate(
         parent_identity: c.parent_identity.clone(),
         target_parent: c.target_parent.clone(),
         scoped_context: Arc::new(scoped),
-        value: Arc::new(object(value)),
+        value: CandidateValue::of(value),
         facts: c.facts.clone(),
     }
 }

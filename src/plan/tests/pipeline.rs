@@ -205,9 +205,21 @@ fn plan_json_shape_and_determinism() {
         let s = spec(json!({
             "inputs": {"member": {"accepts": {"mime": ["application/pdf"]}}},
             "validateSelection": {"select": {"source": "related"}}}));
-        let first = run(&s, &sel).to_json_string();
+        let planned = run(&s, &sel);
+        let first = planned.to_json_string();
         let second = run(&s, &sel).to_json_string();
         assert_eq!(first, second);
+        // Written directly, units and candidates serialise as their JSON forms.
+        for unit in &planned.units {
+            assert_eq!(serde_json::to_value(unit).unwrap(), unit.to_value());
+        }
+        for candidate in &planned.candidates {
+            assert_eq!(
+                serde_json::to_value(candidate).unwrap(),
+                candidate.to_value()
+            );
+        }
+        assert!(!planned.units.is_empty() && !planned.candidates.is_empty());
         let v: serde_json::Value = serde_json::from_str(&first).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(

@@ -54,7 +54,7 @@ fn canonical_attachments_without_filename_are_hydrated() {
     .unwrap();
     let p = run(&member("attachment", "selected"), &sel);
     assert_eq!(p.candidates[0].label, "extra.pdf");
-    assert_eq!(p.candidates[0].value["filename"], "extra.pdf");
+    assert_eq!(p.candidates[0].value.to_value()["filename"], "extra.pdf");
 }
 
 #[test]
@@ -86,7 +86,10 @@ fn related_attachments_of_a_parent() {
         &member("attachment", "related"),
         &selection("canonical-parent"),
     );
-    assert_eq!(canonical.candidates[0].value["fileState"], "available");
+    assert_eq!(
+        canonical.candidates[0].value.to_value()["fileState"],
+        "available"
+    );
 }
 
 #[test]
@@ -262,7 +265,10 @@ fn generated_note_candidates_in_both_shapes() {
         json!({"noteItemID": 15, "noteItemKey": "NOTEDG01", "parentItemID": 10,
                "parentItemKey": "PARENT01", "noteKind": "digest", "parentTitle": "Deep Learning for Cats"})
     );
-    assert_eq!(grouped.candidates[1].value["noteKind"], "references");
+    assert_eq!(
+        grouped.candidates[1].value.to_value()["noteKind"],
+        "references"
+    );
     let scoped = grouped.candidates[0].scoped_context.to_value();
     assert_eq!(
         scoped["exportCandidates"],
@@ -291,7 +297,7 @@ fn generated_note_candidates_in_both_shapes() {
     );
     let orphan = run(&s, &selection("canonical-orphan-note"));
     assert_eq!(ids(&orphan), ["generated-note:1:NOTEORPH"]);
-    assert_eq!(orphan.candidates[0].value["noteKind"], "custom");
+    assert_eq!(orphan.candidates[0].value.to_value()["noteKind"], "custom");
     let both = run(&s, &selection("grouped-mixed-same-parent"));
     assert_eq!(ids(&both), ["generated-note:1:NOTEDG01"]);
 }
@@ -351,7 +357,7 @@ fn digest_representative_image() {
     grouped_note["items"]["attachments"] = json!([]);
     let grouped_note = SelectionContext::from_value(&grouped_note).unwrap();
     let p = run(&s, &grouped_note);
-    assert_eq!(p.candidates[0].value["kind"], "digest-note");
+    assert_eq!(p.candidates[0].value.to_value()["kind"], "digest-note");
 
     for name in [
         "canonical-orphan-note",
@@ -448,5 +454,5 @@ fn mime_compatibility() {
 
 /// A candidate's `value` as JSON.
 fn value(candidate: &crate::plan::Candidate) -> serde_json::Value {
-    serde_json::Value::Object(serde_json::Map::clone(&candidate.value))
+    candidate.value.to_value()
 }
