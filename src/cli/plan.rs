@@ -21,9 +21,7 @@ pub struct PlanArgs {
 
 pub fn run(args: PlanArgs) -> Result<u8> {
     let (workflow, mut case) = args.target.load()?;
-    let input = case.input(args.target.case.convert.map(Into::into))?;
-    // The selection's JSON is parsed now; a large one need not be held twice.
-    case.selection = None;
+    let input = case.take_input(args.target.case.convert.map(Into::into))?;
     let params = normalize_params(&workflow, &input.settings.workflow_params);
     for w in &params.warnings {
         eprintln!("warning: {}: {}", w.parameter, w.message);

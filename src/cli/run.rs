@@ -49,9 +49,7 @@ pub struct RunArgs {
 
 pub fn run_command(args: RunArgs) -> Result<u8> {
     let (workflow, mut case) = args.target.load()?;
-    let input = case.input(args.target.case.convert.map(Into::into))?;
-    // The selection's JSON is parsed now; a large one need not be held twice.
-    case.selection = None;
+    let input = case.take_input(args.target.case.convert.map(Into::into))?;
     let options = RunOptions {
         mode: case.mode()?,
         sandbox: args

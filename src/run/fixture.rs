@@ -192,14 +192,35 @@ impl Case {
     /// The run input this case describes: its selection (converted to `convert`
     /// when given), settings, and the world of its library and files.
     pub fn input(&self, convert: Option<Shape>) -> Result<RunInput, CaseError> {
+        let selection = self.parse_selection()?;
+        self.input_from(selection, convert)
+    }
+
+    /// [`Case::input`], dropping the selection's JSON as soon as it is parsed,
+    /// so that a large selection is not held twice while the world is built;
+    /// the case has no selection afterwards.
+    pub fn take_input(&mut self, convert: Option<Shape>) -> Result<RunInput, CaseError> {
+        let selection = self.parse_selection()?;
+        self.selection = None;
+        self.input_from(selection, convert)
+    }
+
+    fn parse_selection(&self) -> Result<SelectionContext, CaseError> {
         let selection = self.selection.as_ref().ok_or_else(|| {
             self.error(
                 "/selection",
                 "the case has no selection; add \"selection\": \"path/to/selection.json\"".into(),
             )
         })?;
-        let selection = SelectionContext::from_value(selection)
-            .map_err(|e| self.error("/selection", format!("not a valid SelectionContext: {e}")))?;
+        SelectionContext::from_value(selection)
+            .map_err(|e| self.error("/selection", format!("not a valid SelectionContext: {e}")))
+    }
+
+    fn input_from(
+        &self,
+        selection: SelectionContext,
+        convert: Option<Shape>,
+    ) -> Result<RunInput, CaseError> {
         let settings = match &self.settings {
             None => Settings::default(),
             Some(value) => Settings::from_value(value).map_err(|e| {
