@@ -406,6 +406,25 @@ mod tests {
     }
 
     #[test]
+    fn taking_the_input_gives_the_same_input_and_lets_the_selection_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(
+            dir.path(),
+            "case.json",
+            r#"{"selection": {"items": [{"kind": "parent", "ref": {"libraryId": 1, "key": "P1"},
+                "itemType": "book", "title": "T"}], "sampledAt": "x"}}"#,
+        );
+        let mut case = Case::load(&path).unwrap();
+        let kept = case.input(None).unwrap();
+        let taken = case.take_input(None).unwrap();
+        assert_eq!(taken.selection, kept.selection);
+        assert_eq!(taken.settings, kept.settings);
+        assert!(case.selection.is_none());
+        let again = case.take_input(None).err().unwrap();
+        assert_eq!(again.pointer, "/selection");
+    }
+
+    #[test]
     fn errors_name_the_file_and_pointer() {
         let dir = tempfile::tempdir().unwrap();
         let case = write(
