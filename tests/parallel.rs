@@ -137,14 +137,8 @@ fn each_worker_keeps_its_own_module_state_and_units_stay_in_order() {
     let units =
         |r: &RunReport| -> Vec<String> { r.units.iter().map(|u| u.unit_id.clone()).collect() };
     assert_eq!(units(&parallel), units(&serial));
-    let logs = |r: &RunReport| -> Vec<String> {
-        r.hooks
-            .iter()
-            .flat_map(|h| h.logs.iter().map(|l| l.message.clone()))
-            .collect()
-    };
     assert_eq!(
-        logs(&parallel),
+        common::hook_logs(&parallel),
         [
             "P0000000 1",
             "P0000001 2",
@@ -163,12 +157,6 @@ fn merged_effects_are_numbered_in_unit_order_and_replays_stay_within_a_chunk() {
     let titles = ["same", "b", "c", "same", "e", "f"];
     let serial = counting_run(dir.path(), &titles, 1);
     let parallel = counting_run(dir.path(), &titles, 2);
-    let effects = |r: &RunReport| -> Vec<(u64, String)> {
-        r.effects
-            .iter()
-            .map(|e| (e.seq, e.unit_id.clone()))
-            .collect()
-    };
     let units =
         |r: &RunReport| -> Vec<String> { r.effects.iter().map(|e| e.unit_id.clone()).collect() };
     // Serially the second write replays the first and is not recorded; in its
@@ -178,7 +166,10 @@ fn merged_effects_are_numbered_in_unit_order_and_replays_stay_within_a_chunk() {
     assert_eq!(units(&serial).len(), 5);
     assert_eq!(units(&parallel), expected);
     assert_eq!(
-        effects(&parallel).iter().map(|e| e.0).collect::<Vec<_>>(),
+        common::effect_units(&parallel)
+            .iter()
+            .map(|e| e.0)
+            .collect::<Vec<_>>(),
         [1, 2, 3, 4, 5, 6]
     );
     let keys: Vec<Value> = applied(&parallel)
@@ -246,17 +237,7 @@ fn progress_counts_every_unit_of_every_phase_across_workers() {
 fn limits_no_runtime_can_start_with_fail_the_run_before_any_unit() {
     let dir = tempfile::tempdir().unwrap();
     let workflow = common::probe_workflow(dir.path(), &[("applyResult", COUNTING_APPLY)]);
-    let options = RunOptions {
-        sandbox: SandboxOptions {
-            limits: hookrun::sandbox::Limits {
-                max_heap_bytes: 1,
-                ..Default::default()
-            },
-            ..common::sandbox_options()
-        },
-        jobs: 2,
-        ..common::run_options()
-    };
+    let options = common::unstartable_run_options(2);
     let report = run(
         &workflow,
         common::probe_input(&["a", "b"]),

@@ -221,21 +221,12 @@ fn windows_change_when_hooks_run_not_what_the_units_report() {
     );
     assert_eq!(windowed.units, whole.units);
     assert_eq!(windowed.summary, whole.summary);
-    let effects = |r: &RunReport| -> Vec<(u64, String)> {
-        r.effects
-            .iter()
-            .map(|e| (e.seq, e.unit_id.clone()))
-            .collect()
-    };
-    assert_eq!(effects(&windowed), effects(&whole));
-    let logs = |r: &RunReport| -> Vec<String> {
-        r.hooks
-            .iter()
-            .flat_map(|h| h.logs.iter().map(|l| l.message.clone()))
-            .collect()
-    };
     assert_eq!(
-        logs(&whole),
+        common::effect_units(&windowed),
+        common::effect_units(&whole)
+    );
+    assert_eq!(
+        common::hook_logs(&whole),
         [
             "preflight a",
             "preflight b",
@@ -250,7 +241,7 @@ fn windows_change_when_hooks_run_not_what_the_units_report() {
         ]
     );
     assert_eq!(
-        logs(&windowed),
+        common::hook_logs(&windowed),
         [
             "preflight a",
             "preflight b",
@@ -281,16 +272,7 @@ fn threaded_windows_hand_over_the_serial_runs_parts_in_the_same_order() {
 fn a_run_that_cannot_start_hands_over_its_error_and_finishes() {
     let dir = tempfile::tempdir().unwrap();
     let workflow = common::probe_workflow(dir.path(), COUNTING);
-    let options = RunOptions {
-        sandbox: SandboxOptions {
-            limits: hookrun::sandbox::Limits {
-                max_heap_bytes: 1,
-                ..Default::default()
-            },
-            ..common::sandbox_options()
-        },
-        ..common::run_options()
-    };
+    let options = common::unstartable_run_options(1);
     let mut recorder = Recorder::default();
     let summary = run_observed(
         &workflow,

@@ -173,3 +173,36 @@ pub fn fixture_cases() -> Vec<(PathBuf, PathBuf)> {
     found.sort();
     found
 }
+
+/// The console lines of every hook call of `report`, in call order.
+pub fn hook_logs(report: &hookrun::run::RunReport) -> Vec<String> {
+    report
+        .hooks
+        .iter()
+        .flat_map(|h| h.logs.iter().map(|l| l.message.clone()))
+        .collect()
+}
+
+/// Each effect of `report` as its number and unit.
+pub fn effect_units(report: &hookrun::run::RunReport) -> Vec<(u64, String)> {
+    report
+        .effects
+        .iter()
+        .map(|e| (e.seq, e.unit_id.clone()))
+        .collect()
+}
+
+/// Run options whose heap limit no runtime can start with, on `jobs` threads.
+pub fn unstartable_run_options(jobs: usize) -> hookrun::run::RunOptions {
+    hookrun::run::RunOptions {
+        sandbox: hookrun::sandbox::SandboxOptions {
+            limits: hookrun::sandbox::Limits {
+                max_heap_bytes: 1,
+                ..Default::default()
+            },
+            ..sandbox_options()
+        },
+        jobs,
+        ..run_options()
+    }
+}
