@@ -62,7 +62,7 @@ fn the_written_report_has_the_collected_reports_bytes_for_every_fixture_case() {
     let cases = common::fixture_cases();
     assert!(cases.len() >= 10, "{cases:?}");
     for (workflow, case) in cases {
-        for (jobs, window) in [(1, 0), (1, 1), (2, 1)] {
+        for (jobs, window) in [(1, 0), (1, 1), (2, 0), (3, 2)] {
             let (collected, written) = both_ways(&workflow, &case, &options(jobs, window));
             assert_eq!(
                 String::from_utf8(written).unwrap(),
@@ -312,4 +312,162 @@ fn the_cli_ends_a_run_whose_report_cannot_be_written_with_an_error() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("No space left on device"), "{stderr}");
+}
+
+#[test]
+fn snapshot_ids_count_the_runs_effects_across_phases_and_windows() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(
+        dir.path(),
+        &[
+            (
+                "preflight",
+                "export async function preflight({ selectionContext, runtime }) {\n\
+                   const item = selectionContext.items[0];\n\
+                   await runtime.hostApi.notes.create({\n\
+                     operationId: `note:${item.title}`, parentRef: item.ref,\n\
+                     content: { format: \"html\", value: `<p>${item.title}</p>` },\n\
+                   });\n\
+                   return { kind: \"continue\" };\n\
+                 }",
+            ),
+            (
+                "applyResult",
+                "export async function applyResult({ runtime }) {\n\
+                   const done = await runtime.hostApi.library.withItemSnapshot(\n\
+                     { libraryId: 1 }, {}, async () => {});\n\
+                   return done.completionEvidence.snapshotId;\n\
+                 }",
+            ),
+        ],
+    );
+    let snapshots = |window: usize| -> Vec<serde_json::Value> {
+        let report = run(
+            &workflow,
+            common::probe_input(&["a", "b"]),
+            &mut NoResults,
+            &options(1, window),
+        );
+        assert!(report.ok(), "{:?}", report.errors);
+        report
+            .units
+            .iter()
+            .map(|u| serde_json::to_value(&u.jobs[0].apply).unwrap()["value"].clone())
+            .collect()
+    };
+    // Both notes come first in one window; one each before its apply in windows of one.
+    assert_eq!(snapshots(0), ["snapshot-3", "snapshot-3"]);
+    assert_eq!(snapshots(1), ["snapshot-2", "snapshot-3"]);
+}
+
+/// Output shared with the test while a writer holds it.
+#[derive(Clone, Default)]
+struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Hands one run to a collector and a writer, and checks that each unit is
+/// written as soon as the writer has it.
+struct Tee {
+    collector: hookrun::run::Collector,
+    writer: JsonReportWriter<Shared>,
+    out: Shared,
+}
+
+impl RunObserver for Tee {
+    fn settings(&mut self, settings: &SettingsReport) {
+        self.collector.settings(settings);
+        self.writer.settings(settings);
+    }
+    fn plan(&mut self, plan: &Plan) {
+        self.collector.plan(plan);
+        self.writer.plan(plan);
+    }
+    fn unit(&mut self, unit: UnitReport) {
+        let id = format!("\"unitId\":\"{}\"", unit.unit_id);
+        self.collector.unit(unit.clone());
+        self.writer.unit(unit);
+        let written = String::from_utf8(self.out.0.borrow().clone()).unwrap();
+        assert!(written.contains(&id), "{id} is not written yet");
+        assert!(!written.contains("\"summary\""));
+    }
+    fn effect(&mut self, effect: Effect) {
+        self.collector.effect(effect.clone());
+        self.writer.effect(effect);
+    }
+    fn hook(&mut self, record: HookRecord) {
+        self.collector.hook(record.clone());
+        self.writer.hook(record);
+    }
+    fn error(&mut self, error: RunError) {
+        self.collector.error(error.clone());
+        self.writer.error(error);
+    }
+    fn finish(&mut self, summary: Summary) {
+        self.collector.finish(summary);
+        self.writer.finish(summary);
+    }
+}
+
+/// One run written as it goes and collected, in both modes: the same bytes.
+fn assert_written_as_collected(
+    workflow: &hookrun::manifest::Workflow,
+    input: impl Fn() -> hookrun::run::RunInput,
+    options: &RunOptions,
+) {
+    for deterministic in [true, false] {
+        let out = Shared::default();
+        let mut tee = Tee {
+            collector: hookrun::run::Collector::new(&workflow.id),
+            writer: JsonReportWriter::new(out.clone(), &workflow.id, deterministic),
+            out: out.clone(),
+        };
+        run_observed(workflow, input(), &mut NoResults, options, &mut tee);
+        let Tee {
+            collector, writer, ..
+        } = tee;
+        writer.into_inner().unwrap();
+        let mut collected = Vec::new();
+        collector
+            .into_report()
+            .write_json(&mut collected, deterministic)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(out.0.borrow().clone()).unwrap(),
+            String::from_utf8(collected).unwrap(),
+            "deterministic: {deterministic}"
+        );
+    }
+}
+
+#[test]
+fn units_are_written_as_they_are_done_with_the_collected_bytes_on_every_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(dir.path(), COUNTING);
+    let titles = ["a", "b", "c", "d", "e"];
+    let input = || common::probe_input(&titles);
+    // Timings included, serial and threaded, windows of two.
+    assert_written_as_collected(&workflow, input, &options(1, 2));
+    assert_written_as_collected(&workflow, input, &options(2, 2));
+    // No runtime can start: an error and nothing else.
+    assert_written_as_collected(&workflow, input, &common::unstartable_run_options(1));
+    // Nothing selected: a disabled plan and its error.
+    assert_written_as_collected(&workflow, || common::probe_input(&[]), &options(1, 0));
+    // Every apply fails: each unit with its error, in every window.
+    let failing = common::probe_workflow(
+        dir.path(),
+        &[(
+            "applyResult",
+            "export function applyResult() { throw new Error(\"boom\"); }",
+        )],
+    );
+    assert_written_as_collected(&failing, input, &options(1, 2));
 }

@@ -133,7 +133,7 @@ pub struct HookEnv<'a> {
     pub workflow: &'a Workflow,
     /// Call-independent runtime fields.
     pub runtime: &'a RuntimeInfo,
-    /// Records of every call made, in order.
+    /// Records of the calls made since the runner last took them, in order.
     pub records: Vec<HookRecord>,
     /// Give each unit a fresh runtime: the runtime is reset whenever a call is
     /// for another unit than the previous one.

@@ -66,6 +66,8 @@ pub const DEFAULT_MAX_WRITE_BYTES: u64 = 256 * 1024 * 1024;
 #[derive(Debug)]
 pub struct EffectLog {
     effects: Vec<Effect>,
+    /// Effects [`take`](Self::take)n out so far.
+    taken: u64,
     bindings: HashMap<String, Binding>,
     created: u64,
     /// Bytes of write arguments recorded so far, shared with the run's branches.
@@ -88,6 +90,7 @@ impl EffectLog {
     pub fn with_write_limit(max_write_bytes: u64) -> EffectLog {
         EffectLog {
             effects: Vec::new(),
+            taken: 0,
             bindings: HashMap::new(),
             created: 0,
             written: Arc::new(AtomicU64::new(0)),
@@ -107,9 +110,16 @@ impl EffectLog {
         &self.effects
     }
 
-    /// Takes the recorded effects out of the log.
+    /// Takes the recorded effects out of the log; they still count for
+    /// [`recorded`](Self::recorded).
     pub fn take(&mut self) -> Vec<Effect> {
+        self.taken += self.effects.len() as u64;
         std::mem::take(&mut self.effects)
+    }
+
+    /// How many effects this log recorded, those taken out included.
+    pub fn recorded(&self) -> u64 {
+        self.taken + self.effects.len() as u64
     }
 
     /// An empty log for another thread of the same run, numbering its created
@@ -119,20 +129,12 @@ impl EffectLog {
     pub fn branch(&self, offset: u64) -> EffectLog {
         EffectLog {
             effects: Vec::new(),
+            taken: 0,
             bindings: HashMap::new(),
             created: self.created.saturating_add(offset),
             written: Arc::clone(&self.written),
             max_write_bytes: self.max_write_bytes,
             limit_reached: false,
-        }
-    }
-
-    /// Appends effects recorded by a [`branch`](Self::branch) of this log,
-    /// numbering them after this log's.
-    pub fn absorb(&mut self, effects: Vec<Effect>) {
-        for mut effect in effects {
-            effect.seq = self.effects.len() as u64 + 1;
-            self.effects.push(effect);
         }
     }
 
@@ -280,7 +282,7 @@ impl EffectLog {
         error: Option<Value>,
     ) {
         self.effects.push(Effect {
-            seq: self.effects.len() as u64 + 1,
+            seq: self.recorded() + 1,
             unit_id: site.unit_id.clone(),
             hook: site.hook.clone(),
             call: member.to_string(),

@@ -3,9 +3,11 @@
 //! The planned units go through the phases a window at a time
 //! ([`RunOptions::window`](super::RunOptions::window) units): preflight,
 //! requests, results, apply and aggregates of every unit of the window, in the
-//! contract's phase order, then the window's units, hook records and effects go
-//! to the [`RunObserver`] and are dropped. A run therefore holds only the
-//! units of one window, whatever its size.
+//! contract's phase order. Each phase's hook records and effects go to the
+//! [`RunObserver`] as the phase ends, the window's unit reports once it is
+//! applied, and then they are dropped. Besides the plan itself, a run
+//! therefore holds the states and reports of one window's units only,
+//! whatever its size.
 //!
 //! Where a window's hooks run is a [`Crew`]'s business: [`Here`] runs them on
 //! the caller's thread with the run's runtime; the threaded crew of
@@ -31,6 +33,11 @@ use crate::run::units::{Phases, UnitState, finish_unit};
 
 /// Units per window when [`RunOptions::window`](super::RunOptions::window) is 0.
 pub const DEFAULT_WINDOW: usize = 256;
+
+/// The window size `window` asks for.
+pub(crate) fn window_size(window: usize) -> usize {
+    if window == 0 { DEFAULT_WINDOW } else { window }
+}
 
 /// What hooks recorded during one phase of one stretch of units.
 #[derive(Default)]
@@ -150,11 +157,7 @@ impl Driver<'_> {
                 "the workflow declares no applyResult hook",
             ));
         }
-        let window = if self.window == 0 {
-            DEFAULT_WINDOW
-        } else {
-            self.window
-        };
+        let window = window_size(self.window);
         let mut done = [0usize; 4];
         let progress = self.progress;
         let mut tick = |phase: Phase| {

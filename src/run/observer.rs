@@ -13,10 +13,13 @@ use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitRepor
 ///
 /// The calls come in this order: [`settings`](Self::settings) (unless the
 /// settings phase failed), [`plan`](Self::plan) (unless the run stopped
-/// before planning), then, window by window, each unit of the window with its
-/// errors ([`unit`](Self::unit), [`error`](Self::error)) and the window's
-/// hook records and effects; a run-level error, if any; and
-/// [`finish`](Self::finish) last, always.
+/// before planning), the settings phase's hook records and effects; then,
+/// window by window, the hook records and effects of its preflight and
+/// request phases, those of its apply and aggregate phases, and each unit of
+/// the window followed by its errors ([`unit`](Self::unit),
+/// [`error`](Self::error)); when the run stops on an error of its own, what
+/// its runtime recorded last and that error; and [`finish`](Self::finish)
+/// last, always. Records come before effects within a phase.
 pub trait RunObserver {
     /// The settings the run uses.
     fn settings(&mut self, settings: &SettingsReport);

@@ -25,7 +25,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use crate::hooks::bridge::HookHost;
 use crate::hooks::{HookEnv, RuntimeInfo};
 use crate::plan::Unit;
-use crate::run::driver::{Crew, Here, Segment, Tick};
+use crate::run::driver::{Crew, Here, Segment, Tick, window_size};
 use crate::run::progress::Phase;
 use crate::run::report::RunError;
 use crate::run::runner::RunOptions;
@@ -62,7 +62,9 @@ pub(crate) fn with_workers<R>(
     options: &RunOptions,
     drive: impl FnOnce(&mut dyn Crew) -> R,
 ) -> Result<R, RunError> {
-    let workers = options.jobs.clamp(1, units.len().max(1));
+    // A worker beyond the parts of a window would never get any.
+    let most = units.len().min(window_size(options.window)).max(1);
+    let workers = options.jobs.clamp(1, most);
     let hosts: Vec<HookHost> = (0..workers)
         .map(|w| env.host.borrow().fork(w as u64 * KEY_BLOCK))
         .collect();
@@ -159,14 +161,24 @@ impl Threads {
         Ok((states.into_iter().flatten().collect(), merged))
     }
 
+    /// Sends `order` to worker `w`. A worker that is gone said why before it
+    /// went (its runtime could not start), and that is the error.
     fn send(&self, w: usize, order: Order) -> Result<(), RunError> {
         self.inboxes[w].send(order).map_err(|_| {
-            RunError::new(
-                "run",
-                None,
-                "Error",
-                "a worker thread stopped before finishing its units",
-            )
+            self.reports
+                .try_iter()
+                .find_map(|report| match report {
+                    Report::Failed(error) => Some(*error),
+                    _ => None,
+                })
+                .unwrap_or_else(|| {
+                    RunError::new(
+                        "run",
+                        None,
+                        "Error",
+                        "a worker thread stopped before finishing its units",
+                    )
+                })
         })
     }
 }

@@ -96,7 +96,7 @@ impl HookHost {
             .world
             .snapshot_items(library_id, &batch_size)
             .map_err(|e| library_error(member, &e))?;
-        let snapshot_id = format!("snapshot-{}", self.effects.effects().len() + 1);
+        let snapshot_id = format!("snapshot-{}", self.effects.recorded() + 1);
         let calls: Vec<Value> = batches
             .into_iter()
             .map(|mut call| {

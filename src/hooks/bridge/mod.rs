@@ -151,11 +151,6 @@ impl HookHost {
         }
     }
 
-    /// Appends effects recorded by a [`fork`](Self::fork) of this host.
-    pub fn absorb_effects(&mut self, effects: Vec<Effect>) {
-        self.effects.absorb(effects);
-    }
-
     /// The host world.
     pub fn world(&self) -> &HostWorld {
         &self.world
