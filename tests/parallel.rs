@@ -129,7 +129,7 @@ fn each_worker_keeps_its_own_module_state_and_units_stay_in_order() {
         calls(&serial),
         [json!(1), json!(2), json!(3), json!(4), json!(5)]
     );
-    // Chunks of 3 and 2 units, one runtime each.
+    // Parts of 3 and 2 units, one runtime each.
     assert_eq!(
         calls(&parallel),
         [json!(1), json!(2), json!(3), json!(1), json!(2)]
@@ -150,17 +150,17 @@ fn each_worker_keeps_its_own_module_state_and_units_stay_in_order() {
 }
 
 #[test]
-fn merged_effects_are_numbered_in_unit_order_and_replays_stay_within_a_chunk() {
+fn merged_effects_are_numbered_in_unit_order_and_replays_stay_on_one_worker() {
     let dir = tempfile::tempdir().unwrap();
     // Units 0 and 3 make the same write (operationId, parent, content); they land in
-    // different chunks.
+    // different workers' parts.
     let titles = ["same", "b", "c", "same", "e", "f"];
     let serial = counting_run(dir.path(), &titles, 1);
     let parallel = counting_run(dir.path(), &titles, 2);
     let units =
         |r: &RunReport| -> Vec<String> { r.effects.iter().map(|e| e.unit_id.clone()).collect() };
     // Serially the second write replays the first and is not recorded; in its
-    // own chunk it is answered and recorded, so the key it was given exists.
+    // own worker's part it is answered and recorded, so the key it was given exists.
     let mut expected = units(&serial);
     expected.insert(3, parallel.units[3].unit_id.clone());
     assert_eq!(units(&serial).len(), 5);
