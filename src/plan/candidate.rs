@@ -73,26 +73,13 @@ pub struct Candidate {
 
 impl Candidate {
     /// The JSON form `{kind, identity, label, parentIdentity?, targetParentRef? |
-    /// targetParentID?, scopedContext, value}`.
+    /// targetParentID?, scopedContext, value}`, as it serialises.
     pub fn to_value(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("kind".into(), self.kind.clone().into());
-        m.insert("identity".into(), self.identity.clone().into());
-        m.insert("label".into(), self.label.clone().into());
-        if let Some(p) = &self.parent_identity {
-            m.insert("parentIdentity".into(), p.clone().into());
-        }
-        if let Some(t) = &self.target_parent {
-            let (key, value) = t.json_entry();
-            m.insert(key.into(), value);
-        }
-        m.insert("scopedContext".into(), self.scoped_context.to_value());
-        m.insert("value".into(), self.value.to_value());
-        Value::Object(m)
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
-/// The JSON of [`Candidate::to_value`], written without building it.
+/// Written without building a `serde_json::Value` of the candidate.
 impl Serialize for Candidate {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
@@ -130,12 +117,9 @@ impl CandidateValue {
         }
     }
 
-    /// The JSON object.
+    /// The JSON object, as it serialises.
     pub fn to_value(&self) -> Value {
-        match self {
-            CandidateValue::Object(map) => Value::Object(Map::clone(map)),
-            CandidateValue::Entry(entry) => Value::Object(entry.to_map()),
-        }
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 

@@ -109,31 +109,13 @@ pub struct Unit {
 impl Unit {
     /// The JSON form: `{unitId, order, taskName, inputUnitIdentity, memberIdentities,
     /// memberCount, targetParentIdentity?, targetParentRef? | targetParentID?,
-    /// selectionContext}`.
+    /// selectionContext}`, as it serialises.
     pub fn to_value(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("unitId".into(), self.unit_id.clone().into());
-        m.insert("order".into(), self.order.into());
-        m.insert("taskName".into(), self.task_name.clone().into());
-        m.insert(
-            "inputUnitIdentity".into(),
-            self.input_unit_identity.clone().into(),
-        );
-        m.insert("memberIdentities".into(), json!(self.member_identities));
-        m.insert("memberCount".into(), self.member_count.into());
-        if let Some(p) = &self.target_parent_identity {
-            m.insert("targetParentIdentity".into(), p.clone().into());
-        }
-        if let Some(t) = &self.target_parent {
-            let (key, value) = t.json_entry();
-            m.insert(key.into(), value);
-        }
-        m.insert("selectionContext".into(), self.selection_context.to_value());
-        Value::Object(m)
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
-/// The JSON of [`Unit::to_value`], written without building it.
+/// Written without building a `serde_json::Value` of the unit.
 impl Serialize for Unit {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;

@@ -21,14 +21,13 @@ use std::ops::Range;
 use crate::hooks::bridge::HookHost;
 use crate::hooks::{HookEnv, HookRecord};
 use crate::host::effects::Effect;
-use crate::manifest::HookName;
 use crate::plan::Unit;
 use crate::run::jobs::RequestIds;
 use crate::run::observer::RunObserver;
 use crate::run::progress::Phase;
 use crate::run::report::{RunError, Summary, UnitStatus};
 use crate::run::results::ResultSource;
-use crate::run::runner::apply_env;
+use crate::run::runner::{apply_env, apply_hook};
 use crate::run::units::{Phases, UnitState, finish_unit};
 
 /// Units per window when [`RunOptions::window`](super::RunOptions::window) is 0.
@@ -52,6 +51,25 @@ impl Segment {
         Segment {
             records: std::mem::take(records),
             effects: host.borrow_mut().take_effects(),
+        }
+    }
+}
+
+/// Hands the records and effects of each segment, phase by phase, to
+/// `observer`, numbering the effects run-wide by `summary`'s count.
+pub(crate) fn hand_over(
+    observer: &mut dyn RunObserver,
+    summary: &mut Summary,
+    segments: Vec<Segment>,
+) {
+    for segment in segments {
+        for record in segment.records {
+            observer.hook(record);
+        }
+        for mut effect in segment.effects {
+            summary.effects += 1;
+            effect.seq = summary.effects as u64;
+            observer.effect(effect);
         }
     }
 }
@@ -149,14 +167,7 @@ impl Driver<'_> {
     /// Every window through `crew`; stops at the first error of the run (not of
     /// a unit), after handing over the windows before it.
     pub fn drive(&mut self, crew: &mut dyn Crew) -> Result<(), RunError> {
-        if self.phases.workflow.hook(HookName::ApplyResult).is_none() {
-            return Err(RunError::new(
-                "applyResult",
-                None,
-                "Error",
-                "the workflow declares no applyResult hook",
-            ));
-        }
+        apply_hook(self.phases.workflow)?;
         let window = window_size(self.window);
         let mut done = [0usize; 4];
         let progress = self.progress;
@@ -195,16 +206,7 @@ impl Driver<'_> {
 
     /// Hands over the records and effects of each segment, phase by phase.
     pub fn hand_over(&mut self, segments: Vec<Segment>) {
-        for segment in segments {
-            for record in segment.records {
-                self.observer.hook(record);
-            }
-            for mut effect in segment.effects {
-                self.summary.effects += 1;
-                effect.seq = self.summary.effects as u64;
-                self.observer.effect(effect);
-            }
-        }
+        hand_over(self.observer, &mut self.summary, segments);
     }
 
     fn finish(&mut self, state: UnitState) {

@@ -125,12 +125,7 @@ impl Threads {
         let mut failure = None;
         while missing > 0 {
             let Ok(report) = self.reports.recv() else {
-                return Err(RunError::new(
-                    "run",
-                    None,
-                    "Error",
-                    "a worker thread stopped before finishing its units",
-                ));
+                return Err(stopped());
             };
             match report {
                 Report::Tick(phase) => tick(phase),
@@ -171,14 +166,7 @@ impl Threads {
                     Report::Failed(error) => Some(*error),
                     _ => None,
                 })
-                .unwrap_or_else(|| {
-                    RunError::new(
-                        "run",
-                        None,
-                        "Error",
-                        "a worker thread stopped before finishing its units",
-                    )
-                })
+                .unwrap_or_else(stopped)
         })
     }
 }
@@ -211,6 +199,16 @@ impl Crew for Threads {
         }
         self.gather(parts.len(), tick)
     }
+}
+
+/// The run's error when a worker went away without saying why.
+fn stopped() -> RunError {
+    RunError::new(
+        "run",
+        None,
+        "Error",
+        "a worker thread stopped before finishing its units",
+    )
 }
 
 /// The parts of `range`, one per worker that has units.

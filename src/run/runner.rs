@@ -10,11 +10,11 @@ use crate::hooks::bridge::{HookHost, HostSettings};
 use crate::hooks::{HookEnv, RuntimeInfo};
 use crate::host::answers::HostAnswers;
 use crate::host::world::HostWorld;
-use crate::manifest::{HookName, Workflow};
+use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::plan::{Mode, NoValidInputUnitsError, Plan, PlanState, plan};
 use crate::request::ExecutionOptions;
 use crate::run::apply::ApplyEnv;
-use crate::run::driver::{Driver, Here, Segment};
+use crate::run::driver::{Driver, Here, Segment, hand_over};
 use crate::run::jobs::RequestIds;
 use crate::run::normalize::prepare;
 use crate::run::observer::{Collector, RunObserver};
@@ -153,23 +153,11 @@ pub fn run_observed(
     if let Err(error) = outcome {
         // What the run's own runtime recorded before it stopped.
         let rest = Segment::take(&mut env.records, &env.host);
-        hand_over_rest(observer, rest, &mut summary);
+        hand_over(observer, &mut summary, vec![rest]);
         observer.error(error);
     }
     observer.finish(summary);
     summary
-}
-
-/// Hands over a last segment outside any window.
-fn hand_over_rest(observer: &mut dyn RunObserver, rest: Segment, summary: &mut Summary) {
-    for record in rest.records {
-        observer.hook(record);
-    }
-    for mut effect in rest.effects {
-        summary.effects += 1;
-        effect.seq = summary.effects as u64;
-        observer.effect(effect);
-    }
 }
 
 #[allow(
@@ -276,18 +264,22 @@ pub(crate) fn apply_env<'a, 'b>(
     env: &'a mut HookEnv<'b>,
     phases: &'a Phases<'a>,
 ) -> Result<ApplyEnv<'a, 'b>, RunError> {
-    let Some(hook) = phases.workflow.hook(HookName::ApplyResult) else {
-        return Err(RunError::new(
+    Ok(ApplyEnv {
+        hooks: env,
+        workflow: phases.workflow,
+        hook: apply_hook(phases.workflow)?,
+        execution: phases.execution,
+    })
+}
+
+/// The workflow's `applyResult` hook, which every run needs.
+pub(crate) fn apply_hook(workflow: &Workflow) -> Result<&DeclaredHook, RunError> {
+    workflow.hook(HookName::ApplyResult).ok_or_else(|| {
+        RunError::new(
             "applyResult",
             None,
             "Error",
             "the workflow declares no applyResult hook",
-        ));
-    };
-    Ok(ApplyEnv {
-        hooks: env,
-        workflow: phases.workflow,
-        hook,
-        execution: phases.execution,
+        )
     })
 }
