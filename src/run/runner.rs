@@ -75,8 +75,9 @@ pub struct RunOptions {
     /// [`DEFAULT_WINDOW`](super::DEFAULT_WINDOW)). Every unit of a window is
     /// preflighted before any of its requests is built, and so on phase by
     /// phase, as the contract orders them; the next window starts once the
-    /// window's units are applied and handed over. A run holds one window of
-    /// units at a time, so this bounds its memory; a run of at most `window`
+    /// window's units are applied and handed over. Besides the plan, a run
+    /// holds the states and reports of one window of units at a time, so this
+    /// bounds the memory the run adds; a run of at most `window`
     /// units calls its hooks in exactly the contract's phase order.
     pub window: usize,
 }
@@ -97,7 +98,8 @@ pub fn run(
 
 /// Runs `workflow` over `input` like [`run`], handing each part of the report
 /// to `observer` as soon as the run is done with it (see [`RunObserver`] for
-/// the order); the run holds no more than one window of units at a time.
+/// the order); besides the plan, the run holds the states and reports of one
+/// window of units at a time.
 /// Returns the run's counts, which `observer` also received last.
 pub fn run_observed(
     workflow: &Workflow,
