@@ -6,6 +6,7 @@ pub mod hooks;
 pub mod host;
 pub mod manifest;
 pub mod plan;
+pub mod pointer;
 pub mod request;
 pub mod run;
 pub mod sandbox;

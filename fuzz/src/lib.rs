@@ -8,6 +8,8 @@ pub mod bundle;
 pub mod manifest;
 #[path = "../../src/plan/mod.rs"]
 pub mod plan;
+#[path = "../../src/pointer.rs"]
+pub mod pointer;
 #[path = "../../src/selection/mod.rs"]
 pub mod selection;
 #[path = "../../src/walk.rs"]

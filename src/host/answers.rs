@@ -69,7 +69,7 @@ impl HostAnswers {
         };
         let mut found = BTreeMap::new();
         for (name, entries) in members {
-            let at = format!("/{}", name.replace('~', "~0").replace('/', "~1"));
+            let at = crate::pointer::child("", name);
             match host_api().member(name).map(|m| m.answer) {
                 Some(Answer::Fixture | Answer::Person) => {}
                 Some(_) => {

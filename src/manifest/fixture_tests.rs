@@ -114,8 +114,7 @@ fn mutated_fixtures_never_panic() {
                 _ => Vec::new(),
             };
             for (key, child) in children {
-                let child_pointer =
-                    format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                let child_pointer = crate::pointer::child(&pointer, &key);
                 pointers.push(child_pointer.clone());
                 pending.push((child_pointer, child));
             }

@@ -5,14 +5,11 @@
 /// (for a missing member, where its parent object starts). `None` when the text
 /// does not parse far enough.
 pub fn locate(text: &str, pointer: &str) -> Option<(usize, usize)> {
-    let segments: Vec<String> = if pointer.is_empty() || pointer == "/" {
+    // Diagnostics name the whole document `/`.
+    let segments = if pointer == "/" {
         Vec::new()
     } else {
-        pointer
-            .strip_prefix('/')?
-            .split('/')
-            .map(|s| s.replace("~1", "/").replace("~0", "~"))
-            .collect()
+        crate::pointer::segments(pointer)?
     };
     let bytes = text.as_bytes();
     let mut scanner = Scanner { bytes, pos: 0 };

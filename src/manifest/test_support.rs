@@ -30,10 +30,10 @@ pub fn edited(edits: &[(&str, Option<Value>)]) -> Value {
 
 /// Sets (creating objects on the way) or removes the value at `pointer`.
 pub fn edit(root: &mut Value, pointer: &str, value: Option<Value>) {
-    let mut parts: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|p| p.replace("~1", "/").replace("~0", "~"))
+    let mut parts: Vec<String> = crate::pointer::segments(pointer)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| p.into_owned())
         .collect();
     let Some(last) = parts.pop() else {
         return;

@@ -152,7 +152,7 @@ impl Case {
             None | Some(Value::Null) => {}
             Some(Value::Object(m)) => {
                 for (key, result) in m {
-                    let pointer = format!("/results/{}", key.replace('~', "~0").replace('/', "~1"));
+                    let pointer = crate::pointer::child("/results", key);
                     let parsed = parse_result(&base, result).map_err(|m| err(&pointer, m))?;
                     results.insert(key.clone(), CaseResult(parsed));
                 }

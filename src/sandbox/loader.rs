@@ -193,10 +193,14 @@ impl Jail {
                 importer,
             });
         }
-        let decoded = percent_decode(specifier).ok_or_else(|| ImportRefusal::Escape {
-            specifier: specifier.to_string(),
-            importer: importer.clone(),
-        })?;
+        // `%XX` escapes decode as a URL's path does (malformed ones stay as
+        // written); a result that is not UTF-8 names no file.
+        let decoded = percent_encoding::percent_decode_str(specifier)
+            .decode_utf8()
+            .map_err(|_| ImportRefusal::Escape {
+                specifier: specifier.to_string(),
+                importer: importer.clone(),
+            })?;
         if decoded.contains('\\') || decoded.contains('\0') {
             return refuse_as(|specifier, importer| ImportRefusal::Escape {
                 specifier,
@@ -204,7 +208,7 @@ impl Jail {
             });
         }
         let base = Path::new(&importer).parent().unwrap_or(Path::new(""));
-        let relative = normalise(&base.join(&decoded)).ok_or_else(|| ImportRefusal::Escape {
+        let relative = normalise(&base.join(&*decoded)).ok_or_else(|| ImportRefusal::Escape {
             specifier: specifier.to_string(),
             importer: importer.clone(),
         })?;
@@ -298,24 +302,6 @@ fn has_scheme(specifier: &str) -> bool {
     }
 }
 
-/// Decodes `%XX` escapes; `None` for malformed escapes or non-UTF-8 results.
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 /// The `ModuleLoader` deno_core drives.
 pub(crate) struct JailLoader(pub std::rc::Rc<Jail>);
 
@@ -387,6 +373,8 @@ mod tests {
         assert_eq!(a.as_str(), "hookrun:///hooks/a.mjs");
         let lib = jail.resolve("../lib.js", a.as_str()).unwrap();
         assert_eq!(lib.as_str(), "hookrun:///lib.js");
+        let escaped = jail.resolve("./%2e%2e/%6Cib.js", a.as_str()).unwrap();
+        assert_eq!(escaped.as_str(), "hookrun:///lib.js");
         assert_eq!(jail.lookup(lib.as_str()).unwrap().relative, "lib.js");
     }
 
@@ -415,6 +403,15 @@ mod tests {
             ("./%2e%2e/%2e%2e/x.mjs", |e| {
                 matches!(e, ImportRefusal::Escape { .. })
             }),
+            ("./%2E%2e%2f%2e%2E/x.mjs", |e| {
+                matches!(e, ImportRefusal::Escape { .. })
+            }),
+            ("./%5c..%5cx.mjs", |e| {
+                matches!(e, ImportRefusal::Escape { .. })
+            }),
+            ("./%ff.mjs", |e| matches!(e, ImportRefusal::Escape { .. })),
+            // Not an escape: `%+1` is no hex number and stays as written.
+            ("./%+1.mjs", |e| matches!(e, ImportRefusal::NotFound { .. })),
             ("./..\\..\\x.mjs", |e| {
                 matches!(e, ImportRefusal::Escape { .. })
             }),

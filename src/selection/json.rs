@@ -7,11 +7,6 @@ use super::error::SelectionError;
 /// Result of a selection reader.
 pub(crate) type Read<T> = Result<T, SelectionError>;
 
-/// Escapes one JSON pointer segment (RFC 6901).
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
 /// A JSON object together with the pointer it was found at.
 #[derive(Clone, Copy)]
 pub(crate) struct Obj<'a> {
@@ -21,15 +16,7 @@ pub(crate) struct Obj<'a> {
     pub ptr: &'a str,
 }
 
-/// Pointer of `key` below `ptr`.
-pub(crate) fn child(ptr: &str, key: &str) -> String {
-    format!("{ptr}/{}", escape(key))
-}
-
-/// Pointer of array index `i` below `ptr`.
-pub(crate) fn index(ptr: &str, i: usize) -> String {
-    format!("{ptr}/{i}")
-}
+pub(crate) use crate::pointer::{child, index};
 
 /// Reads `value` as an object.
 pub(crate) fn as_object<'a>(value: &'a Value, ptr: &'a str) -> Read<Obj<'a>> {

@@ -297,16 +297,15 @@ impl Migrator {
     }
 }
 
-/// A key as a JSON-pointer segment (RFC 6901).
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
 /// The value at a JSON pointer below the top-level object `doc`.
 fn lookup<'a>(doc: &'a Map<String, Value>, pointer: &str) -> Option<&'a Value> {
-    let mut parts = pointer.trim_start_matches('/').split('/');
-    let first = doc.get(parts.next()?)?;
-    parts.try_fold(first, |v, key| v.get(key))
+    let segments = crate::pointer::segments(pointer)?;
+    let (first, rest) = segments.split_first()?;
+    rest.iter()
+        .try_fold(doc.get(first.as_ref())?, |v, key| match v {
+            Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+            _ => v.get(key.as_ref()),
+        })
 }
 
 /// Inserts `key` right after the first key of `after` present in `map`, else at the end.

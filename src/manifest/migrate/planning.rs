@@ -5,7 +5,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Migrator, escape, insert_after, lookup};
+use super::{Migrator, insert_after, lookup};
+use crate::pointer::escape;
 
 /// What a legacy unit or selector policy plans, in v2 terms.
 struct Plan {
@@ -287,7 +288,7 @@ fn count_rule(m: &mut Migrator, pointer: &str, rule: &Value) -> Option<Value> {
             }
             None => {
                 m.manual(
-                    &format!("{pointer}/{}", escape(key)),
+                    &crate::pointer::child(&pointer, key),
                     format!("count {key} = {value} is not a whole number ≥ 0, which v2 requires"),
                 );
                 return None;

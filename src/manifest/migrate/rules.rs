@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Migrator, escape, insert_after, lookup, object_slot};
+use super::{Migrator, insert_after, lookup, object_slot};
+use crate::pointer::escape;
 
 const JOB_KIND: &str = "skillrunner.job.v1";
 const SEQUENCE_KIND: &str = "skillrunner.sequence.v1";

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::escape;
+use crate::pointer::escape;
 
 /// Renders `value` (the migration of `original_value`, parsed from `original`) as JSON
 /// text shaped like `original`.

@@ -5,15 +5,11 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::manifest::diagnostic::Diagnostic;
+use crate::pointer;
 
 /// The JSON pointer of property `key` below `parent` (`/` is the root).
 pub fn child(parent: &str, key: &str) -> String {
-    let escaped = key.replace('~', "~0").replace('/', "~1");
-    if parent == "/" {
-        format!("/{escaped}")
-    } else {
-        format!("{parent}/{escaped}")
-    }
+    pointer::child(if parent == "/" { "" } else { parent }, key)
 }
 
 /// The JSON pointer of array element `index` below `parent`.
