@@ -1,6 +1,7 @@
 //! Readable differences between an expected and an actual JSON value.
 
 use serde_json::Value;
+use similar::{Algorithm, ChangeTag, TextDiff};
 
 use hookrun::run::expect::sorted;
 
@@ -8,12 +9,25 @@ use hookrun::run::expect::sorted;
 const CONTEXT: usize = 2;
 
 /// A line diff of the two values pretty-printed with sorted keys: `-` lines
-/// are expected only, `+` lines actual only.
+/// are expected only, `+` lines actual only. Myers' algorithm (`similar`)
+/// keeps memory linear in the lines, however long both sides are.
 pub fn json_diff(expected: &Value, actual: &Value) -> String {
     let pretty = |v: &Value| serde_json::to_string_pretty(&sorted(v)).unwrap_or_default();
     let (a, b) = (pretty(expected), pretty(actual));
-    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let ops = lcs_ops(&a, &b);
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Myers)
+        .diff_lines(&a, &b);
+    let ops: Vec<(char, &str)> = diff
+        .iter_all_changes()
+        .map(|change| {
+            let tag = match change.tag() {
+                ChangeTag::Equal => ' ',
+                ChangeTag::Delete => '-',
+                ChangeTag::Insert => '+',
+            };
+            (tag, change.value().trim_end_matches('\n'))
+        })
+        .collect();
     let changed: Vec<bool> = ops.iter().map(|(tag, _)| *tag != ' ').collect();
     let mut out = String::new();
     let mut skipped = false;
@@ -31,36 +45,6 @@ pub fn json_diff(expected: &Value, actual: &Value) -> String {
         }
     }
     out
-}
-
-/// The edit script of a longest common subsequence: (' ' | '-' | '+', line).
-fn lcs_ops<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<(char, &'a str)> {
-    let (n, m) = (a.len(), b.len());
-    let mut table = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            table[i][j] = if a[i] == b[j] {
-                table[i + 1][j + 1] + 1
-            } else {
-                table[i + 1][j].max(table[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j, mut ops) = (0, 0, Vec::with_capacity(n + m));
-    while i < n || j < m {
-        if i < n && j < m && a[i] == b[j] {
-            ops.push((' ', a[i]));
-            i += 1;
-            j += 1;
-        } else if i < n && (j == m || table[i + 1][j] >= table[i][j + 1]) {
-            ops.push(('-', a[i]));
-            i += 1;
-        } else {
-            ops.push(('+', b[j]));
-            j += 1;
-        }
-    }
-    ops
 }
 
 #[cfg(test)]
@@ -84,5 +68,26 @@ mod tests {
             "     \"e\": 5,",
         ];
         assert_eq!(diff.lines().collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn long_expectations_diff_in_linear_memory() {
+        // 20,000 lines a side: a table of every pair of lines would need 1.6 GB.
+        let long = |changed: usize| {
+            Value::Array(
+                (0..20_000)
+                    .map(|i| json!(if i == changed { -1 } else { i as i64 }))
+                    .collect(),
+            )
+        };
+        let diff = json_diff(&long(10_000), &long(15_000));
+        let changes: Vec<&str> = diff
+            .lines()
+            .filter(|l| l.starts_with(" -") || l.starts_with(" +"))
+            .collect();
+        assert_eq!(
+            changes,
+            [" -   -1,", " +   10000,", " -   15000,", " +   -1,"]
+        );
     }
 }
