@@ -61,9 +61,7 @@ fn invalid_fixtures_report_exactly_their_expected_messages() {
 /// `semantic-*` fail only the semantic layer, which JSON Schema cannot express.
 #[test]
 fn editor_schema_accepts_valid_and_rejects_schema_invalid_fixtures() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/workflow.v2.schema.json");
-    let schema = read_json(&path).unwrap_or_else(|d| panic!("{}", d.message));
-    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("schema: {e}"));
+    let validator = crate::manifest::test_support::editor_schema();
     for (path, manifest) in fixtures("valid") {
         let errors: Vec<String> = validator
             .iter_errors(&manifest)

@@ -288,7 +288,7 @@ fn count_rule(m: &mut Migrator, pointer: &str, rule: &Value) -> Option<Value> {
             }
             None => {
                 m.manual(
-                    &crate::pointer::child(&pointer, key),
+                    &crate::pointer::child(pointer, key),
                     format!("count {key} = {value} is not a whole number ≥ 0, which v2 requires"),
                 );
                 return None;

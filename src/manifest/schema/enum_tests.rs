@@ -232,10 +232,8 @@ fn editor_problems_at(validator: &jsonschema::Validator, manifest: &Value, point
         .count()
 }
 
-fn editor() -> jsonschema::Validator {
-    let schema = read_json(&root().join("schema/workflow.v2.schema.json"))
-        .unwrap_or_else(|d| panic!("{}", d.message));
-    jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("schema: {e}"))
+fn editor() -> &'static jsonschema::Validator {
+    crate::manifest::test_support::editor_schema()
 }
 
 #[test]

@@ -1,7 +1,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::manifest::test_support::{base, edited};
+use crate::manifest::test_support::{base, edited, editor_schema};
 
 /// `(edits, expected "<pointer> <text>" message, expected pointer)`.
 type Case = (
@@ -28,7 +28,31 @@ fn assert_cases(cases: Vec<Case>) {
             .unwrap_or_else(|| panic!("expected {message:?}, got {errors:#?}"));
         assert_eq!(found.pointer.as_deref(), Some(pointer), "{message}");
         assert_eq!(found.category.as_str(), "manifest_validation_error");
+        assert_editor_rejects(&manifest, message, pointer);
     }
+}
+
+/// Rules JSON Schema has no words for: comparing one member with another.
+const EDITOR_CANNOT_EXPRESS: &[&str] = &["/parameters/x/min must be <= 1 (the value of max)"];
+
+/// The editor schema refuses what the Rust validator refuses, at the same place
+/// or at an object above it (a missing member is the object's error there).
+fn assert_editor_rejects(manifest: &Value, message: &str, pointer: &str) {
+    let places: Vec<String> = editor_schema()
+        .iter_errors(manifest)
+        .map(|e| e.instance_path().to_string())
+        .collect();
+    let pointer = if pointer == "/" { "" } else { pointer };
+    let above = |place: &String| {
+        pointer == place
+            || pointer
+                .strip_prefix(place.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    assert!(
+        places.iter().any(above) || EDITOR_CANNOT_EXPRESS.contains(&message),
+        "the editor schema accepts what the validator refuses with {message:?} (its errors: {places:?})"
+    );
 }
 
 #[test]
