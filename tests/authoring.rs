@@ -189,15 +189,12 @@ fn test_reports_diffs_code_frames_and_blesses() {
         ),
     )
     .unwrap();
-    let failing = hookrun()
-        .arg("test")
-        .arg(&root)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(failing).unwrap();
+    let failing = hookrun().arg("test").arg(&root).assert().code(1);
+    let out = failing.get_output();
+    // The verdict and its diff are the results (standard output); the hook's
+    // failure with its code frame is a diagnostic (standard error).
+    let text = String::from_utf8_lossy(&out.stdout);
+    let diagnostics = String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("FAIL    demo/example"), "{text}");
     assert!(
         text.contains("errors differ (- expected, + actual):"),
@@ -207,11 +204,15 @@ fn test_reports_diffs_code_frames_and_blesses() {
         text.contains("+     \"message\": \"Cannot read properties of null (reading 'boom')\","),
         "{text}"
     );
-    assert!(text.contains("--> hooks/preflight.mjs:19:"), "{text}");
     assert!(
-        text.contains("19 |   if (attachments.length === 1) null.boom;"),
-        "{text}"
+        diagnostics.contains("--> hooks/preflight.mjs:19:"),
+        "{diagnostics}"
     );
+    assert!(
+        diagnostics.contains("19 |   if (attachments.length === 1) null.boom;"),
+        "{diagnostics}"
+    );
+    assert!(!text.contains("null.boom;"), "{text}");
     assert!(text.contains("0 passed, 1 failed"), "{text}");
 
     let json_out = hookrun()
@@ -268,29 +269,27 @@ fn test_reports_diffs_code_frames_and_blesses() {
 
 #[test]
 fn test_runs_every_example_case_and_quiet_hides_logs() {
-    let out = hookrun()
+    let run = hookrun()
         .arg("test")
         .arg(common::fixture("workflows"))
         .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+        .code(0);
+    let out = run.get_output();
+    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("12 passed, 0 failed"), "{text}");
+    // Hook logs go where `hookrun run` puts them: standard error.
+    let logs = String::from_utf8_lossy(&out.stderr);
     assert!(
-        text.contains("[unit-1 applyResult log] exporting"),
-        "{text}"
+        logs.contains("[unit-1 applyResult log] exporting"),
+        "{logs}"
     );
+    assert!(!text.contains("exporting"), "{text}");
     let quiet = hookrun()
         .arg("test")
         .arg(common::fixture("workflows"))
         .arg("--quiet")
         .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    assert!(!String::from_utf8(quiet).unwrap().contains("exporting"));
+        .code(0);
+    assert!(!String::from_utf8_lossy(&quiet.get_output().stderr).contains("exporting"));
     hookrun().args(["test", "no/such/path"]).assert().code(2);
 }

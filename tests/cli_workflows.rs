@@ -285,7 +285,10 @@ fn run_prints_the_report_and_exits_by_outcome() {
         ])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("quota exceeded"));
+        // Results on standard output; errors beside the hook logs on standard error.
+        .stdout(predicate::str::contains("FAILED"))
+        .stdout(predicate::str::contains("quota exceeded").not())
+        .stderr(predicate::str::contains("quota exceeded"));
 }
 
 #[test]

@@ -6,6 +6,23 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::Value;
 
+/// Refuses `-` (standard input) for more than one of `flags`: standard input
+/// can be read only once.
+pub fn one_stdin(flags: &[(&str, Option<&Path>)]) -> Result<()> {
+    let stdin: Vec<&str> = flags
+        .iter()
+        .filter(|(_, path)| *path == Some(Path::new("-")))
+        .map(|(flag, _)| *flag)
+        .collect();
+    if stdin.len() > 1 {
+        anyhow::bail!(
+            "{} all read standard input (`-`), which can be read only once; give all but one of them a file",
+            stdin.join(" and ")
+        );
+    }
+    Ok(())
+}
+
 /// Reads and parses a JSON file, or standard input for `-`.
 pub fn read_json(path: &Path) -> Result<Value> {
     let text = if path == Path::new("-") {

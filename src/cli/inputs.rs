@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use hookrun::manifest::{Category, Library, Workflow};
 use hookrun::run::{Case, Shape};
 
-use super::input::read_json;
+use super::input::{one_stdin, read_json};
 use super::library::LibraryArgs;
 
 /// `--convert` values.
@@ -77,6 +77,11 @@ pub struct CaseArgs {
 impl CaseArgs {
     /// The fixture at `fixture` (or an empty case) with these flags applied.
     pub fn case(&self, fixture: Option<&Path>) -> Result<Case> {
+        one_stdin(&[
+            ("--selection", self.selection.as_deref()),
+            ("--settings", self.settings.as_deref()),
+            ("--library", self.library.as_deref()),
+        ])?;
         let mut case = match fixture {
             Some(path) => Case::load(path)?,
             None => Case::default(),

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -172,8 +172,7 @@ pub fn run_lock(args: LockArgs) -> Result<u8> {
         _ => PathBuf::from("."),
     };
     let lock = Lock::of(&library, &base);
-    std::fs::write(&args.out, lock.to_text())
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    super::write_file(&args.out, lock.to_text())?;
     println!(
         "locked {} workflow(s) in {}",
         lock.workflows.len(),

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use similar::TextDiff;
 
@@ -32,7 +32,7 @@ pub fn run_migrate(args: MigrateArgs) -> Result<u8> {
     if args.write {
         for file in &files {
             file.write()
-                .with_context(|| format!("cannot write {}", file.path.display()))?;
+                .map_err(super::unwritten(file.path.display()))?;
         }
     }
     if args.json {

@@ -3,6 +3,7 @@
 mod call;
 mod check;
 mod diff;
+mod docs;
 mod frame;
 mod input;
 mod inputs;
@@ -17,15 +18,68 @@ mod test;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Exit status when the work found failures: a run's errors, a failing case,
+/// output that could not be written.
+pub const EXIT_FAILURE: u8 = 1;
 
 /// Exit status for bad usage or unreadable input.
 pub const EXIT_USAGE: u8 = 2;
+
+/// Output the command made but could not write (a file, standard output): the
+/// input was fine, so the exit status is [`EXIT_FAILURE`], not [`EXIT_USAGE`].
+#[derive(Debug)]
+pub struct Unwritten(pub String);
+
+impl std::fmt::Display for Unwritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write {}", self.0)
+    }
+}
+
+/// Turns a failed write of `what` into an [`Unwritten`] error.
+pub fn unwritten(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> anyhow::Error {
+    move |e| anyhow::Error::new(e).context(Unwritten(what.to_string()))
+}
+
+/// Writes `contents` to `path` (through a symbolic link to its target) by way
+/// of a temporary file beside it, so a write that fails half-way leaves the old
+/// file as it was; what is not a regular file (a device, a pipe) is written
+/// directly. A failure is [`Unwritten`].
+pub fn write_file(path: &std::path::Path, contents: impl AsRef<[u8]>) -> anyhow::Result<()> {
+    use std::io::Write;
+    let target = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let written = if target.metadata().is_ok_and(|m| !m.is_file()) {
+        std::fs::write(&target, contents)
+    } else {
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => std::path::Path::new("."),
+        };
+        tempfile::NamedTempFile::new_in(dir).and_then(|mut file| {
+            file.write_all(contents.as_ref())?;
+            file.persist(&target).map_err(|e| e.error)?;
+            Ok(())
+        })
+    };
+    written.map_err(unwritten(path.display()))
+}
+
+/// The exit status of a command that ended with `error`.
+fn exit_status(error: &anyhow::Error) -> u8 {
+    if error.downcast_ref::<Unwritten>().is_some() {
+        EXIT_FAILURE
+    } else {
+        EXIT_USAGE
+    }
+}
 
 #[derive(Parser)]
 #[command(
     name = "hookrun",
     version,
+    propagate_version = true,
     about = "Run the JavaScript hooks of workflow manifests in a sandbox"
 )]
 struct Cli {
@@ -53,6 +107,10 @@ enum Command {
     List(library::ListArgs),
     /// Pin the workflows of one or more roots to their content in a lock file.
     Lock(library::LockArgs),
+    /// Print the shell completion script of hookrun.
+    Completions(docs::CompletionsArgs),
+    /// Print the man page of hookrun or of one subcommand (roff, for `man -l -`).
+    Man(docs::ManArgs),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes.
@@ -75,12 +133,14 @@ pub fn main() -> ExitCode {
         Command::Migrate(args) => migrate::run_migrate(args),
         Command::List(args) => library::run_list(args),
         Command::Lock(args) => library::run_lock(args),
+        Command::Completions(args) => docs::completions(args, Cli::command()),
+        Command::Man(args) => docs::man(args, Cli::command()),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("hookrun: {e:#}");
-            ExitCode::from(EXIT_USAGE)
+            ExitCode::from(exit_status(&e))
         }
     }
 }

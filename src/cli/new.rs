@@ -16,6 +16,10 @@ const TYPES: &str = include_str!("../../js/hookrun.d.ts");
 const PREFLIGHT: &str = include_str!("../../js/scaffold/preflight.mjs");
 const APPLY_RESULT: &str = include_str!("../../js/scaffold/applyResult.mjs");
 const JSCONFIG: &str = include_str!("../../js/scaffold/jsconfig.json");
+/// The JSON Schema of workflow.json, written beside the types so editors check
+/// the manifest offline (its `"$schema"` points here).
+const SCHEMA: &str = include_str!("../../schema/workflow.v2.schema.json");
+const SCHEMA_PATH: &str = "types/workflow.v2.schema.json";
 
 /// Providers the scaffold can target.
 #[derive(Clone, Copy, ValueEnum)]
@@ -70,6 +74,7 @@ fn manifest(id: &str, provider: Provider) -> Value {
         .collect::<Vec<_>>()
         .join(" ");
     let mut manifest = json!({
+        "$schema": format!("./{SCHEMA_PATH}"),
         "schemaVersion": 2,
         "id": id,
         "label": label,
@@ -119,7 +124,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    super::write_file(path, text)
 }
 
 fn pretty(value: &Value) -> String {
@@ -149,6 +154,7 @@ pub fn run_new(args: NewArgs) -> Result<u8> {
     write(&dir.join("hooks/preflight.mjs"), PREFLIGHT)?;
     write(&dir.join("hooks/applyResult.mjs"), APPLY_RESULT)?;
     write(&dir.join("types/hookrun.d.ts"), TYPES)?;
+    write(&dir.join(SCHEMA_PATH), SCHEMA)?;
     write(&dir.join("jsconfig.json"), JSCONFIG)?;
     let case_path = dir.join("cases/example.json");
     write(&case_path, &pretty(&case(args.provider)))?;
@@ -183,8 +189,9 @@ fn record_expectations(dir: &Path, case_path: &Path) -> Result<()> {
             ..SandboxOptions::default()
         },
         true,
-    )? {
+    ) {
         (Verdict::Blessed, Some(report)) if report.ok() => Ok(()),
+        (Verdict::Invalid(message), _) => bail!("the scaffold's example case: {message}"),
         (_, report) => bail!(
             "the scaffold's example case fails: {:?}",
             report.map(|r| r.errors).unwrap_or_default()

@@ -38,9 +38,11 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     if args.json {
         // Serialised as it is written, without a copy of the text in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        serde_json::to_writer(&mut out, &plan)?;
-        writeln!(out)?;
-        out.flush()?;
+        serde_json::to_writer(&mut out, &plan)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush())
+            .map_err(super::unwritten("the plan to standard output"))?;
     } else {
         print_human(&plan);
     }

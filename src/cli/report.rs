@@ -22,30 +22,31 @@ pub fn log_lines(report: &RunReport) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// Prints every error of `report`; hook failures get a code frame of the
-/// failing line (paths relative to `root`) and the hook's stack below.
+/// Prints every error of `report` to standard error, where hook logs go too;
+/// hook failures get a code frame of the failing line (paths relative to
+/// `root`) and the hook's stack below.
 pub fn print_failures(report: &RunReport, root: &Path) {
     for error in &report.errors {
         let unit = error.unit_id.as_deref().unwrap_or("run");
         match &error.hook {
             Some(hook) => {
-                println!(
+                eprintln!(
                     "error[{}] {unit}: {}: {}",
                     hook.hook, error.name, error.message
                 );
                 match &hook.location {
                     Some(loc) => {
                         for line in code_frame(root, loc).lines() {
-                            println!("  {line}");
+                            eprintln!("  {line}");
                         }
                     }
-                    None => println!("    --> {}", hook.file),
+                    None => eprintln!("    --> {}", hook.file),
                 }
                 for line in hook.stack.lines() {
-                    println!("  {line}");
+                    eprintln!("  {line}");
                 }
             }
-            None => println!(
+            None => eprintln!(
                 "error[{}] {unit}: {}: {}",
                 error.stage, error.name, error.message
             ),

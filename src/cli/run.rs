@@ -78,7 +78,10 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         let mut writer = JsonReportWriter::new(stdout, &workflow.id, args.deterministic);
         run_observed(&workflow, input, results, &options, &mut writer);
         let errors = writer.errors();
-        writer.into_inner()?;
+        writer
+            .into_inner()
+            .and_then(|mut out| std::io::Write::flush(&mut out))
+            .map_err(super::unwritten("the report to standard output"))?;
         return Ok(if errors == 0 { 0 } else { 1 });
     }
     let report = run(&workflow, input, results, &options);
@@ -88,7 +91,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
 
 fn print_human(report: &RunReport, root: &Path, quiet: bool) {
     for warning in &report.settings.warnings {
-        println!("settings: {}: {}", warning.parameter, warning.message);
+        eprintln!("settings: {}: {}", warning.parameter, warning.message);
     }
     for unit in &report.units {
         let status = match unit.status {
@@ -134,10 +137,7 @@ fn print_human(report: &RunReport, root: &Path, quiet: bool) {
             );
         }
     }
-    if !report.errors.is_empty() {
-        println!();
-        print_failures(report, root);
-    }
+    print_failures(report, root);
     let s = &report.summary;
     println!(
         "\n{} unit(s): {} succeeded, {} skipped, {} failed; {} request(s), {} effect(s)",

@@ -91,7 +91,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
             if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
                 continue;
             }
-            let outcome = run_case(workflow, &path, options, args.bless)?;
+            let outcome = run_case(workflow, &path, options, args.bless);
             if !args.json {
                 print_outcome(
                     &name,
@@ -124,24 +124,25 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
 }
 
 /// Runs one case deterministically (on the calling thread); with `bless`,
-/// writes the results into the case as its expectations.
+/// writes the results into the case as its expectations. A case that does not
+/// load, or whose expectations cannot be written, fails with the reason.
 pub(super) fn run_case(
     workflow: &Workflow,
     path: &Path,
     sandbox: SandboxOptions,
     bless: bool,
-) -> Result<(Verdict, Option<RunReport>)> {
+) -> (Verdict, Option<RunReport>) {
     let case = match Case::load(path) {
         Ok(case) => case,
-        Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
+        Err(e) => return (Verdict::Invalid(e.to_string()), None),
     };
     let input = match case.input(None) {
         Ok(input) => input,
-        Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
+        Err(e) => return (Verdict::Invalid(e.to_string()), None),
     };
     let mode = match case.mode() {
         Ok(mode) => mode,
-        Err(e) => return Ok((Verdict::Invalid(e.to_string()), None)),
+        Err(e) => return (Verdict::Invalid(e.to_string()), None),
     };
     let options = RunOptions {
         mode,
@@ -150,8 +151,10 @@ pub(super) fn run_case(
     };
     let report = run(workflow, input, &mut case.result_source(), &options);
     let verdict = if bless {
-        write_expectations(path, actual(&report))?;
-        Verdict::Blessed
+        match write_expectations(path, actual(&report)) {
+            Ok(()) => Verdict::Blessed,
+            Err(e) => Verdict::Invalid(format!("{e:#}")),
+        }
     } else {
         match case.expect.as_ref().and_then(Value::as_object) {
             None => Verdict::NoExpectations,
@@ -161,7 +164,7 @@ pub(super) fn run_case(
             },
         }
     };
-    Ok((verdict, Some(report)))
+    (verdict, Some(report))
 }
 
 /// Rewrites the case file with `expect` set, keeping its other members.
@@ -171,8 +174,7 @@ fn write_expectations(path: &Path, expect: Map<String, Value>) -> Result<()> {
     let mut case: Value = serde_json::from_str(&text)
         .with_context(|| format!("{} is not valid JSON", path.display()))?;
     case["expect"] = Value::Object(expect);
-    std::fs::write(path, format!("{}\n", serde_json::to_string_pretty(&case)?))
-        .with_context(|| format!("cannot write {}", path.display()))
+    super::write_file(path, format!("{}\n", serde_json::to_string_pretty(&case)?))
 }
 
 fn print_outcome(
@@ -193,7 +195,7 @@ fn print_outcome(
         && !quiet
     {
         for line in log_lines(report) {
-            println!("        {line}");
+            eprintln!("        {line}");
         }
     }
     match verdict {

@@ -1,0 +1,199 @@
+//! The command line's conventions: which stream carries what, exit statuses,
+//! standard input read once, `--version` everywhere, completions and man pages.
+
+mod common;
+
+use std::os::unix::process::CommandExt;
+use std::process::Command as StdCommand;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn hookrun() -> Command {
+    Command::cargo_bin("hookrun").unwrap()
+}
+
+const SUBCOMMANDS: [&str; 11] = [
+    "call",
+    "check",
+    "plan",
+    "run",
+    "test",
+    "new",
+    "migrate",
+    "list",
+    "lock",
+    "completions",
+    "man",
+];
+
+#[test]
+fn every_subcommand_answers_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    hookrun()
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout(format!("hookrun {version}\n"));
+    for sub in SUBCOMMANDS {
+        hookrun()
+            .args([sub, "--version"])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains(version));
+    }
+}
+
+#[test]
+fn standard_input_is_given_to_one_flag_at_most() {
+    hookrun()
+        .current_dir(common::fixture(""))
+        .args([
+            "run",
+            "workflows/export-summary",
+            "--selection",
+            "-",
+            "--settings",
+            "-",
+        ])
+        .write_stdin("{}")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--selection and --settings all read standard input",
+        ));
+    // One of them is fine.
+    hookrun()
+        .current_dir(common::fixture(""))
+        .args([
+            "plan",
+            "workflows/export-summary",
+            "--selection",
+            "-",
+            "--json",
+        ])
+        .write_stdin(std::fs::read(common::fixture("selections/canonical-parent.json")).unwrap())
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn output_that_cannot_be_written_is_a_failure_not_a_usage_error() {
+    if std::fs::metadata("/dev/full").is_err() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    hookrun()
+        .arg("lock")
+        .arg(common::fixture("workflows"))
+        .args(["--out", "/dev/full"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot write /dev/full"));
+    // The device is written, never replaced.
+    assert!(!std::fs::metadata("/dev/full").unwrap().is_file());
+    // Unreadable input stays a usage error.
+    hookrun()
+        .arg("lock")
+        .arg(dir.path().join("missing"))
+        .arg("--out")
+        .arg(dir.path().join("lock.json"))
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn a_bless_that_cannot_be_written_fails_its_case_and_keeps_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let case = root.join("cases/example.json");
+    let before = std::fs::read(&case).unwrap();
+    let limit = (before.len() / 2) as libc::rlim_t;
+    let mut command = StdCommand::new(env!("CARGO_BIN_EXE_hookrun"));
+    command.args(["test", "--bless"]).arg(&root);
+    // SAFETY: only async-signal-safe calls between fork and exec. Files may
+    // not grow past half the case, and a write past that fails with EFBIG
+    // instead of ending the process.
+    unsafe {
+        command.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let cap = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &cap) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FAIL    demo/example"), "{stdout}");
+    assert!(stdout.contains("cannot write"), "{stdout}");
+    assert!(stdout.contains("0 passed, 1 failed"), "{stdout}");
+    assert_eq!(std::fs::read(&case).unwrap(), before);
+    let left: Vec<_> = std::fs::read_dir(root.join("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["example.json"]);
+}
+
+#[test]
+fn completions_and_man_pages_cover_every_subcommand() {
+    let script = hookrun()
+        .args(["completions", "bash"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let script = String::from_utf8(script).unwrap();
+    for sub in SUBCOMMANDS {
+        assert!(script.contains(&format!("hookrun,{sub})")), "{sub}");
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        hookrun().args(["completions", shell]).assert().code(0);
+    }
+    hookrun().args(["completions", "tcsh"]).assert().code(2);
+
+    let page = hookrun()
+        .arg("man")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.starts_with(".ie"), "{page}");
+    assert!(page.contains(".TH hookrun 1"), "{page}");
+    for sub in SUBCOMMANDS {
+        assert!(page.contains(&format!("hookrun\\-{sub}(1)")), "{sub}");
+        let sub_page = hookrun().args(["man", sub]).assert().code(0);
+        let text = String::from_utf8_lossy(&sub_page.get_output().stdout).to_string();
+        assert!(text.contains(&format!(".TH hookrun-{sub} 1")), "{text}");
+        assert!(text.contains(env!("CARGO_PKG_VERSION")), "{text}");
+    }
+    hookrun()
+        .args(["man", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no subcommand \"nope\""));
+}
+
+#[test]
+fn new_workflows_point_editors_at_the_shipped_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("workflow.json")).unwrap()).unwrap();
+    let pointed = root.join(manifest["$schema"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read(pointed).unwrap(),
+        std::fs::read(common::fixture("../schema/workflow.v2.schema.json")).unwrap()
+    );
+}
