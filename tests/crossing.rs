@@ -167,7 +167,12 @@ const APPLY: &str = "export function applyResult() { return 'applied'; }";
 
 fn preflight_usage(report: &RunReport) -> Value {
     let record = report.hooks.iter().find(|h| h.hook == "preflight").unwrap();
-    assert_eq!(record.outcome, "ok", "{:?}", report.errors);
+    assert_eq!(
+        record.outcome,
+        hookrun::sandbox::OutcomeKind::Ok,
+        "{:?}",
+        report.errors
+    );
     serde_json::to_value(record.usage).unwrap()
 }
 

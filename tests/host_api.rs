@@ -505,10 +505,9 @@ fn copies_that_would_hold_more_than_the_write_limit_are_refused() {
         [true, true, false],
         "two copies fit next to the original; the third is refused"
     );
-    assert!(
-        report.hooks[0].outcome.contains("write-limit"),
-        "{:?}",
-        report.hooks[0].outcome
+    assert_eq!(
+        report.hooks[0].outcome,
+        hookrun::sandbox::OutcomeKind::WriteLimit
     );
 }
 

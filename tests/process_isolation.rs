@@ -177,7 +177,7 @@ fn a_run_goes_on_after_its_worker_dies() {
         ]
     );
     let record = report.hooks.iter().find(|h| h.unit_id == "unit-1").unwrap();
-    assert_eq!(record.outcome, "engine-crash");
+    assert_eq!(record.outcome, hookrun::sandbox::OutcomeKind::EngineCrash);
     let json = serde_json::to_value(&report.units[0]).unwrap();
     assert!(json.to_string().contains("signal 9 (SIGKILL)"), "{json}");
 }

@@ -160,8 +160,7 @@ fn hostile_hooks_fail_their_unit_and_the_run_goes_on() {
             u.errors
                 .first()
                 .and_then(|e| e.hook.as_ref())
-                .map(|h| h.outcome.clone())
-                .unwrap_or_else(|| "ok".into())
+                .map_or("ok", |h| h.outcome.as_str())
         })
         .collect();
     assert_eq!(
@@ -219,7 +218,7 @@ fn recorded_writes_past_the_run_limit_end_the_call() {
     );
     for unit in &report.units {
         let hook = unit.errors[0].hook.as_ref().unwrap();
-        assert_eq!(hook.outcome, "write-limit", "{}", unit.unit_id);
+        assert_eq!(hook.outcome.as_str(), "write-limit", "{}", unit.unit_id);
         assert!(hook.message.contains("write limit"), "{}", hook.message);
     }
     assert_eq!(report.units[0].status, UnitStatus::Failed);

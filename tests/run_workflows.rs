@@ -139,7 +139,7 @@ fn a_failed_provider_result_fails_the_unit_without_applying() {
     assert!(!report.ok());
     assert_eq!(report.units[0].status, UnitStatus::Failed);
     assert_eq!(report.units[0].jobs[0].apply, ApplyReport::NotRun);
-    assert_eq!(report.errors[0].stage, "provider");
+    assert_eq!(report.errors[0].stage, hookrun::run::Stage::Provider);
     assert_eq!(
         report.errors[0].message,
         "skill runner rejected the job: quota exceeded"
@@ -281,7 +281,7 @@ fn preflight_short_circuits_with_a_synthetic_request() {
     );
     assert!(report.ok(), "{:?}", report.errors);
     let short = &report.units[0].jobs[0];
-    assert_eq!(short.kind, "short-circuit");
+    assert_eq!(short.kind.as_str(), "short-circuit");
     assert_eq!(short.preflight["unitId"], "short-circuit");
     assert_eq!(
         applied(&short.apply),

@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 
 use crate::hooks::bridge::HookHost;
 use crate::manifest::{DeclaredHook, HookName, Workflow};
-use crate::sandbox::{Call, CallResult, HostBridge, JsFailure, LogEntry, Sandbox, Usage};
+use crate::sandbox::{
+    Call, CallResult, HostBridge, JsFailure, LogEntry, OutcomeKind, Sandbox, Usage,
+};
 
 /// How hooks see the host (`runtime.*` fields that do not depend on the call).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -36,6 +38,32 @@ impl Default for RuntimeInfo {
     }
 }
 
+/// Why a hook's call failed: the sandbox's outcome, or a value that broke the
+/// hook's contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureOutcome {
+    /// The call itself failed (`hook-error`, `timeout`, …).
+    Call(OutcomeKind),
+    /// The call returned, but its value broke the hook's contract.
+    InvalidResult,
+}
+
+impl FailureOutcome {
+    /// The name in reports: the sandbox outcome's, or `invalid-result`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureOutcome::Call(kind) => kind.as_str(),
+            FailureOutcome::InvalidResult => "invalid-result",
+        }
+    }
+}
+
+impl Serialize for FailureOutcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 /// Why a hook call did not produce a usable value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -46,7 +74,7 @@ pub struct HookFailure {
     pub file: String,
     /// The sandbox outcome (`hook-error`, `timeout`, …) or `invalid-result` when
     /// the value broke the hook's contract.
-    pub outcome: String,
+    pub outcome: FailureOutcome,
     /// Error name (`TypeError`, `Error`, …).
     pub name: String,
     /// The message; contract messages are reproduced exactly.
@@ -65,7 +93,7 @@ impl HookFailure {
         HookFailure {
             hook: hook.export.to_string(),
             file: hook.relative.clone(),
-            outcome: "invalid-result".into(),
+            outcome: FailureOutcome::InvalidResult,
             name: "Error".into(),
             message: message.into(),
             stack: String::new(),
@@ -89,7 +117,7 @@ impl HookFailure {
         HookFailure {
             hook: hook.export.to_string(),
             file: hook.relative.clone(),
-            outcome: result.name().to_string(),
+            outcome: FailureOutcome::Call(result.kind()),
             name,
             message: match result {
                 CallResult::HookError(f) | CallResult::LoadError(f) => f.message.clone(),
@@ -116,11 +144,39 @@ pub struct HookRecord {
     /// The unit (or replacement unit) it ran for.
     pub unit_id: String,
     /// The sandbox outcome.
-    pub outcome: String,
+    pub outcome: OutcomeKind,
     /// Console output.
     pub logs: Vec<LogEntry>,
     /// Resource usage.
     pub usage: Usage,
+}
+
+/// The unit a hook call is for: a unit, or one of its replacement units
+/// (records and effects name it `<unit>/<replacement>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallSite<'a> {
+    /// The planned unit (`settings` for the settings hooks).
+    pub unit: &'a str,
+    /// The replacement unit an expanded preflight made, if any.
+    pub replacement: Option<&'a str>,
+}
+
+impl<'a> CallSite<'a> {
+    /// A call for `unit` itself.
+    pub fn unit(unit: &'a str) -> CallSite<'a> {
+        CallSite {
+            unit,
+            replacement: None,
+        }
+    }
+
+    /// The id records and effects are attributed to.
+    pub fn id(&self) -> String {
+        match self.replacement {
+            None => self.unit.to_string(),
+            Some(replacement) => format!("{}/{replacement}", self.unit),
+        }
+    }
 }
 
 /// What a hook call needs besides its argument.
@@ -169,7 +225,7 @@ impl HookEnv<'_> {
         })
     }
 
-    /// Calls `hook` for `unit_id` with `arg`. Hooks that take a `runtime` get
+    /// Calls `hook` for `site` with `arg`. Hooks that take a `runtime` get
     /// one; `live` adds further live objects (frozen selections, readers, …).
     #[allow(
         clippy::result_large_err,
@@ -178,15 +234,18 @@ impl HookEnv<'_> {
     pub fn call(
         &mut self,
         hook: &DeclaredHook,
-        unit_id: &str,
+        site: CallSite<'_>,
         mut arg: Value,
         mut live: Vec<Value>,
     ) -> Result<Value, HookFailure> {
-        let unit = unit_id.split('/').next().unwrap_or(unit_id);
-        if self.fresh_per_unit && self.last_unit.as_deref() != Some(unit) {
+        if self.fresh_per_unit && self.last_unit.as_deref() != Some(site.unit) {
             self.sandbox.reset();
         }
-        self.last_unit = Some(unit.to_string());
+        if self.last_unit.as_deref() != Some(site.unit) {
+            self.last_unit = Some(site.unit.to_string());
+        }
+        let unit_id = site.id();
+        let unit_id = unit_id.as_str();
         let sync = hook.name == HookName::NormalizeSettings;
         if !sync {
             arg["runtime"] = Value::Null;
@@ -211,7 +270,7 @@ impl HookEnv<'_> {
         self.records.push(HookRecord {
             hook: hook.export.to_string(),
             unit_id: unit_id.to_string(),
-            outcome: outcome.result.name().to_string(),
+            outcome: outcome.result.kind(),
             logs: outcome.logs,
             usage: outcome.usage,
         });

@@ -7,7 +7,7 @@ pub mod check;
 pub mod preflight;
 pub mod redact;
 
-pub use call::{HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};
+pub use call::{CallSite, FailureOutcome, HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks, check_library};
 pub use preflight::{
     Aggregate, PreflightOutcome, ReplacementUnit, ShortCircuitApply, parse_outcome,

@@ -3,13 +3,36 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::bundle::{BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions};
-use crate::hooks::{HookEnv, ShortCircuitApply, hook_arg};
+use crate::bundle::{
+    BundleError, BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions,
+};
+use crate::hooks::{CallSite, HookEnv, ShortCircuitApply, hook_arg};
 use crate::manifest::{DeclaredHook, Workflow};
 use crate::request::ExecutionOptions;
-use crate::run::jobs::{Job, JobKind, execution_json, job_unit_id, safe_id};
-use crate::run::report::{ApplyReport, RunError};
+use crate::run::jobs::{Job, JobKind, execution_json, job_site, safe_id};
+use crate::run::report::{ApplyReport, RunError, Stage};
 use crate::run::results::BundleSource;
+
+/// Why `applyResult` could not be handed a job's result.
+#[derive(Debug, thiserror::Error)]
+enum ApplyError {
+    /// The provider's result named no request.
+    #[error("missing requestId in execution result")]
+    MissingRequestId,
+    /// The request names no parent item the workflow could write to.
+    #[error("cannot resolve target parent")]
+    NoTargetParent,
+    /// The result bundle or its result JSON could not be read.
+    #[error(transparent)]
+    Bundle(#[from] BundleError),
+}
+
+impl ApplyError {
+    /// The error as the run reports it, at `stage` of `unit_id`.
+    fn at(&self, stage: Stage, unit_id: &str) -> RunError {
+        RunError::new(stage, Some(unit_id), "Error", self.to_string())
+    }
+}
 
 /// What one `applyResult` call gets besides the common arguments.
 struct Apply {
@@ -55,23 +78,24 @@ impl ApplyEnv<'_, '_> {
         id: &str,
         run_result: &Value,
         reader: BundleReader,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ApplyError> {
         let no_local_files = |_: &std::path::Path| None;
         let context =
-            ResultContext::new(run_result, reader, self.result_options(), &no_local_files)
-                .map_err(|e| e.to_string())?;
+            ResultContext::new(run_result, reader, self.result_options(), &no_local_files)?;
         let data = serde_json::to_value(context.resolved()).unwrap_or(Value::Null);
         self.hooks.host.borrow_mut().add_context(id, context);
         Ok(data)
     }
 
-    fn call(&mut self, unit_id: &str, apply: Apply) -> ApplyReport {
+    fn call(&mut self, site: CallSite<'_>, apply: Apply) -> ApplyReport {
+        let attributed = site.id();
+        let unit_id = attributed.as_str();
         let id = apply.context_id.clone();
         let reader_kind = apply.reader.kind();
         let mut data = match self.register(&id, &apply.run_result, apply.reader) {
             Ok(data) => data,
-            Err(message) => {
-                let error = RunError::new("applyResult", Some(unit_id), "Error", message);
+            Err(e) => {
+                let error = e.at(Stage::ApplyResult, unit_id);
                 return ApplyReport::Failed { error };
             }
         };
@@ -100,12 +124,12 @@ impl ApplyEnv<'_, '_> {
             json!({"path": ["resultContext"], "kind": "resultContext", "id": id, "reader": id}),
         ];
         live.extend(apply.children_live);
-        let result = self.hooks.call(self.hook, unit_id, arg, live);
+        let result = self.hooks.call(self.hook, site, arg, live);
         self.hooks.host.borrow_mut().remove_context(&id);
         match result {
             Ok(value) => ApplyReport::Succeeded { value },
             Err(failure) => ApplyReport::Failed {
-                error: RunError::hook("applyResult", unit_id, failure),
+                error: RunError::hook(Stage::ApplyResult, unit_id, failure),
             },
         }
     }
@@ -118,30 +142,26 @@ impl ApplyEnv<'_, '_> {
         job: &Job,
         target: &Option<Value>,
     ) -> ApplyReport {
-        let attributed = job_unit_id(unit_id, job);
         let apply = match &job.kind {
             JobKind::ShortCircuit(apply) => self.short_circuit(unit_id, job, apply, target),
             JobKind::Request => match self.request_apply(index, job) {
                 Ok(apply) => apply,
-                Err(message) => {
-                    let error = RunError::new("applyResult", Some(unit_id), "Error", message);
+                Err(e) => {
+                    let error = e.at(Stage::ApplyResult, unit_id);
                     return ApplyReport::Failed { error };
                 }
             },
         };
-        self.call(&attributed, apply)
+        self.call(job_site(unit_id, job), apply)
     }
 
-    fn request_apply(&self, index: usize, job: &Job) -> Result<Apply, String> {
+    fn request_apply(&self, index: usize, job: &Job) -> Result<Apply, ApplyError> {
         let request = job.request.clone().unwrap_or(Value::Null);
         let run_result = job.run_result.clone().unwrap_or(Value::Null);
-        let request_id = job
-            .request_id
-            .clone()
-            .ok_or("missing requestId in execution result")?;
+        let request_id = job.request_id.clone().ok_or(ApplyError::MissingRequestId)?;
         let parent = target_parent(&request);
         if parent.is_null() && requires_selection(self.workflow) {
-            return Err("cannot resolve target parent".into());
+            return Err(ApplyError::NoTargetParent);
         }
         let reader = open_reader(&request_id, job.bundle.as_ref())?;
         Ok(Apply {
@@ -216,7 +236,7 @@ impl ApplyEnv<'_, '_> {
             .position(|(_, job)| !job.succeeded() || job.request_id.is_none())
         {
             let error = RunError::new(
-                "aggregate",
+                Stage::Aggregate,
                 Some(unit_id),
                 "Error",
                 format!("aggregate child failed: index={}", children[pos].0),
@@ -234,16 +254,16 @@ impl ApplyEnv<'_, '_> {
             let run_result = job.run_result.clone().unwrap_or(Value::Null);
             let reader = match open_reader(&request_id, job.bundle.as_ref()) {
                 Ok(reader) => reader,
-                Err(message) => {
-                    let error = RunError::new("aggregate", Some(unit_id), "Error", message);
+                Err(e) => {
+                    let error = e.at(Stage::Aggregate, unit_id);
                     return ApplyReport::Failed { error };
                 }
             };
             let kind = reader.kind();
             let mut data = match self.register(&child_id, &run_result, reader) {
                 Ok(data) => data,
-                Err(message) => {
-                    let error = RunError::new("aggregate", Some(unit_id), "Error", message);
+                Err(e) => {
+                    let error = e.at(Stage::Aggregate, unit_id);
                     return ApplyReport::Failed { error };
                 }
             };
@@ -286,7 +306,7 @@ impl ApplyEnv<'_, '_> {
             aggregate_children: child_values,
             children_live,
         };
-        let report = self.call(unit_id, apply);
+        let report = self.call(CallSite::unit(unit_id), apply);
         for child in registered {
             self.hooks.host.borrow_mut().remove_context(&child);
         }
@@ -308,7 +328,10 @@ fn requires_selection(workflow: &Workflow) -> bool {
     workflow.planning.trigger.requires_selection
 }
 
-fn open_reader(request_id: &str, bundle: Option<&BundleSource>) -> Result<BundleReader, String> {
+fn open_reader(
+    request_id: &str,
+    bundle: Option<&BundleSource>,
+) -> Result<BundleReader, ApplyError> {
     let options = ZipOptions::default();
     match bundle {
         None => BundleReader::for_result(request_id, None, None, options),
@@ -320,5 +343,5 @@ fn open_reader(request_id: &str, bundle: Option<&BundleSource>) -> Result<Bundle
         }
         Some(BundleSource::ZipFile(path)) => Ok(BundleReader::from(ZipBundle::open(path, options))),
     }
-    .map_err(|e| e.to_string())
+    .map_err(ApplyError::from)
 }

@@ -44,6 +44,34 @@ impl CaseError {
     }
 }
 
+/// What is wrong with one member of a case (or a file it names), before the
+/// case places it at the member's pointer.
+#[derive(Debug, thiserror::Error)]
+enum MemberError {
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not valid JSON (line {}, column {}): {source}", path.display(), source.line(), source.column())]
+    InvalidJson {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("{file} has nothing at {pointer}")]
+    NothingAt { file: String, pointer: String },
+    #[error(
+        "expected {{\"resultJson\": …}}, {{\"bundle\": \"x.zip\"}}, {{\"bundleDir\": \"dir\"}} or {{\"error\": \"message\"}}"
+    )]
+    NotAResult,
+    #[error("unknown member {0}; use resultJson, requestId, bundle, bundleDir, runResult or error")]
+    UnknownResultMember(String),
+    #[error("{name} {} does not exist", path.display())]
+    Missing { name: &'static str, path: PathBuf },
+    #[error("{0} must be a path")]
+    NotAPath(&'static str),
+}
+
 /// A fixture case.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Case {
@@ -97,13 +125,13 @@ impl Case {
             pointer: pointer.to_string(),
             message,
         };
-        let value = read_json_file(path).map_err(|m| err("", m))?;
+        let value = read_json_file(path).map_err(|e| err("", e.to_string()))?;
         let obj = value
             .as_object()
             .ok_or_else(|| err("/", "a case must be a JSON object".into()))?;
         if let Some(extra) = obj.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
             return Err(err(
-                &format!("/{extra}"),
+                &crate::pointer::child("", extra),
                 format!("unknown member; a case has {}", MEMBERS.join(", ")),
             ));
         }
@@ -112,7 +140,7 @@ impl Case {
                 None | Some(Value::Null) => Ok(None),
                 Some(Value::String(reference)) => resolve_reference(&base, reference)
                     .map(Some)
-                    .map_err(|m| err(&format!("/{name}"), m)),
+                    .map_err(|e| err(&format!("/{name}"), e.to_string())),
                 Some(other) => Ok(Some(other.clone())),
             }
         };
@@ -153,7 +181,8 @@ impl Case {
             Some(Value::Object(m)) => {
                 for (key, result) in m {
                     let pointer = crate::pointer::child("/results", key);
-                    let parsed = parse_result(&base, result).map_err(|m| err(&pointer, m))?;
+                    let parsed =
+                        parse_result(&base, result).map_err(|e| err(&pointer, e.to_string()))?;
                     results.insert(key.clone(), CaseResult(parsed));
                 }
             }
@@ -235,7 +264,9 @@ impl Case {
             library: self.library.clone(),
             convert,
         };
-        let (world, selection) = spec.build(selection).map_err(|m| self.error("", m))?;
+        let (world, selection) = spec
+            .build(selection)
+            .map_err(|e| self.error("", e.to_string()))?;
         Ok(RunInput {
             selection,
             settings,
@@ -263,7 +294,7 @@ impl Case {
 }
 
 /// Reads `path` (relative to `base`), or `path#/pointer` inside it.
-fn resolve_reference(base: &Path, reference: &str) -> Result<Value, String> {
+fn resolve_reference(base: &Path, reference: &str) -> Result<Value, MemberError> {
     let (file, pointer) = reference.split_once('#').unwrap_or((reference, ""));
     let value = read_json_file(&base.join(file))?;
     if pointer.is_empty() {
@@ -272,43 +303,40 @@ fn resolve_reference(base: &Path, reference: &str) -> Result<Value, String> {
     value
         .pointer(pointer)
         .cloned()
-        .ok_or_else(|| format!("{file} has nothing at {pointer}"))
+        .ok_or_else(|| MemberError::NothingAt {
+            file: file.to_string(),
+            pointer: pointer.to_string(),
+        })
 }
 
-fn read_json_file(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{} is not valid JSON (line {}, column {}): {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
+fn read_json_file(path: &Path) -> Result<Value, MemberError> {
+    let text = std::fs::read_to_string(path).map_err(|source| MemberError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| MemberError::InvalidJson {
+        path: path.to_path_buf(),
+        source,
     })
 }
 
 /// `{resultJson?, requestId?, bundle?, bundleDir?, extra?}` or `{error}`.
-fn parse_result(base: &Path, value: &Value) -> Result<ProviderResult, String> {
-    let obj = value
-        .as_object()
-        .ok_or("expected {\"resultJson\": …}, {\"bundle\": \"x.zip\"}, {\"bundleDir\": \"dir\"} or {\"error\": \"message\"}")?;
+fn parse_result(base: &Path, value: &Value) -> Result<ProviderResult, MemberError> {
+    let obj = value.as_object().ok_or(MemberError::NotAResult)?;
     if let Some(extra) = obj.keys().find(|k| {
         !matches!(
             k.as_str(),
             "resultJson" | "requestId" | "bundle" | "bundleDir" | "error" | "runResult"
         )
     }) {
-        return Err(format!(
-            "unknown member {extra}; use resultJson, requestId, bundle, bundleDir, runResult or error"
-        ));
+        return Err(MemberError::UnknownResultMember(extra.clone()));
     }
     if let Some(message) = obj.get("error") {
         return Ok(ProviderResult::Failed {
             message: message.as_str().unwrap_or("the request failed").to_string(),
         });
     }
-    let path_of = |name: &str| -> Result<Option<PathBuf>, String> {
+    let path_of = |name: &'static str| -> Result<Option<PathBuf>, MemberError> {
         match obj.get(name) {
             None => Ok(None),
             Some(Value::String(p)) => {
@@ -316,10 +344,10 @@ fn parse_result(base: &Path, value: &Value) -> Result<ProviderResult, String> {
                 if full.exists() {
                     Ok(Some(full))
                 } else {
-                    Err(format!("{name} {} does not exist", full.display()))
+                    Err(MemberError::Missing { name, path: full })
                 }
             }
-            Some(_) => Err(format!("{name} must be a path")),
+            Some(_) => Err(MemberError::NotAPath(name)),
         }
     };
     let bundle = match (path_of("bundle")?, path_of("bundleDir")?) {

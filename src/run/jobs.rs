@@ -5,21 +5,37 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::hooks::{HookEnv, PreflightOutcome, ShortCircuitApply, hook_arg};
+use crate::hooks::{CallSite, HookEnv, PreflightOutcome, ShortCircuitApply, hook_arg};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{self, AttachmentFiles, ExecutionOptions};
-use crate::run::report::{ApplyReport, RunError};
+use crate::run::report::{ApplyReport, RunError, Stage};
 use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
 use crate::selection::SelectionContext;
 
-/// What a job does.
-#[derive(Debug, Clone)]
+/// What a job does. Reports name it `request` or `short-circuit`.
+#[derive(Debug, Clone, PartialEq)]
 pub enum JobKind {
     /// A provider request.
     Request,
     /// A preflight short-circuit: apply without a request.
     ShortCircuit(Box<ShortCircuitApply>),
+}
+
+impl JobKind {
+    /// The kind's name in reports.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            JobKind::Request => "request",
+            JobKind::ShortCircuit(_) => "short-circuit",
+        }
+    }
+}
+
+impl serde::Serialize for JobKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 /// One request (or short-circuit) of a unit, as it moves through the run.
@@ -160,7 +176,7 @@ pub fn build_request(
                 .unwrap_or_default(),
             _ => Map::new(),
         };
-        RunError::new("request", Some(unit_id), e.name(), e.to_string()).with_details(details)
+        RunError::new(Stage::Request, Some(unit_id), e.name(), e.to_string()).with_details(details)
     };
     match workflow.hook(HookName::BuildRequest) {
         Some(hook) => {
@@ -174,8 +190,8 @@ pub fn build_request(
             }
             let live = vec![json!({"path": ["selectionContext"], "kind": "frozen"})];
             let built = env
-                .call(hook, &job_unit_id(unit_id, job), arg, live)
-                .map_err(|f| RunError::hook("buildRequest", unit_id, f))?;
+                .call(hook, job_site(unit_id, job), arg, live)
+                .map_err(|f| RunError::hook(Stage::BuildRequest, unit_id, f))?;
             request::finish(workflow, &job.selection, built).map_err(contract_error)
         }
         None => request::compile(workflow, &job.selection, execution, files, handoff)
@@ -188,12 +204,16 @@ pub fn execution_json(execution: &ExecutionOptions) -> Value {
     serde_json::to_value(execution).unwrap_or(Value::Null)
 }
 
-/// The unit id hooks and effects are attributed to: the unit, or
-/// `<unit>/<replacement>` for replacement units.
-pub fn job_unit_id(unit_id: &str, job: &Job) -> String {
-    match job.subunit_id.as_str() {
-        "main" | "short-circuit" => unit_id.to_string(),
-        sub => format!("{unit_id}/{sub}"),
+/// The site hooks and effects of `job` of unit `unit_id` are attributed to:
+/// the unit, or its replacement unit.
+pub fn job_site<'a>(unit_id: &'a str, job: &'a Job) -> CallSite<'a> {
+    CallSite {
+        unit: unit_id,
+        replacement: match job.kind {
+            JobKind::ShortCircuit(_) => None,
+            JobKind::Request if job.subunit_id == "main" => None,
+            JobKind::Request => Some(&job.subunit_id),
+        },
     }
 }
 
@@ -223,7 +243,12 @@ pub fn dispatch(
     };
     match source.result(&asked) {
         ProviderResult::Failed { message } => {
-            job.error = Some(RunError::new("provider", Some(unit_id), "Error", message));
+            job.error = Some(RunError::new(
+                Stage::Provider,
+                Some(unit_id),
+                "Error",
+                message,
+            ));
         }
         ProviderResult::Succeeded {
             request_id,

@@ -32,10 +32,11 @@ mod world;
 
 pub use driver::DEFAULT_WINDOW;
 pub use fixture::{Case, CaseError, CaseResult, FixtureResults};
+pub use jobs::JobKind;
 pub use observer::{Collector, RunObserver};
 pub use progress::{Phase, Progress, ProgressHook};
 pub use report::{
-    AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Summary,
+    AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Stage, Summary,
     UnitReport, UnitStatus,
 };
 pub use results::{
@@ -44,4 +45,4 @@ pub use results::{
 pub use runner::{RunInput, RunOptions, run, run_observed};
 pub use settings::{NormalizedParams, Settings, SettingsError, normalize_params};
 pub use stream::JsonReportWriter;
-pub use world::{Shape, WorldSpec};
+pub use world::{Shape, WorldError, WorldSpec};

@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::hooks::HookEnv;
+use crate::hooks::{CallSite, HookEnv};
 use crate::manifest::{HookName, MissingRequiredParameters, Workflow};
-use crate::run::report::{RunError, SettingsReport};
+use crate::run::report::{RunError, SettingsReport, Stage};
 use crate::run::settings::Settings;
 
 /// Host-controlled settings keys a `persisted` patch may change.
@@ -38,8 +38,8 @@ pub fn prepare(
             "merged": merged,
         });
         let patch = env
-            .call(hook, "settings", arg, Vec::new())
-            .map_err(|f| RunError::hook("normalizeSettings", "settings", f))?;
+            .call(hook, CallSite::unit("settings"), arg, Vec::new())
+            .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
         merge_persisted(&mut merged, &patch);
     }
     let raw = object(&merged, "workflowParams");
@@ -56,8 +56,8 @@ pub fn prepare(
             "normalizedWorkflowParams": params,
         });
         let patch = env
-            .call(hook, "settings", arg, Vec::new())
-            .map_err(|f| RunError::hook("normalizeSettings", "settings", f))?;
+            .call(hook, CallSite::unit("settings"), arg, Vec::new())
+            .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
         if let Value::Object(patch) = patch {
             params.extend(patch);
         }
@@ -71,7 +71,7 @@ pub fn prepare(
         details.insert("code".into(), json!(error.code()));
         details.insert("requiredFields".into(), json!(error.required_fields));
         return Err(
-            RunError::new("settings", None, "Error", error.to_string()).with_details(details)
+            RunError::new(Stage::Settings, None, "Error", error.to_string()).with_details(details),
         );
     }
     Ok(SettingsReport {

@@ -27,7 +27,7 @@ use crate::hooks::{HookEnv, RuntimeInfo};
 use crate::plan::Unit;
 use crate::run::driver::{Crew, Here, Segment, Tick, window_size};
 use crate::run::progress::Phase;
-use crate::run::report::RunError;
+use crate::run::report::{RunError, Stage};
 use crate::run::runner::RunOptions;
 use crate::run::units::{Phases, UnitState};
 use crate::sandbox::{Sandbox, SandboxOptions, spawn_hook_thread};
@@ -84,13 +84,13 @@ pub(crate) fn with_workers<R>(
                 let work = AssertUnwindSafe(|| worker(w, phases, units, host, &setup, &tx, &inbox));
                 if catch_unwind(work).is_err() {
                     // Without this report the caller would wait for the worker forever.
-                    let error = RunError::new("run", None, "Error", "a worker thread failed");
+                    let error = RunError::new(Stage::Run, None, "Error", "a worker thread failed");
                     let _ = tx.send(Report::Failed(Box::new(error)));
                 }
             });
             if let Err(e) = spawned {
                 return Err(RunError::new(
-                    "run",
+                    Stage::Run,
                     None,
                     "Error",
                     format!("cannot start worker thread {w}: {e}; use fewer jobs"),
@@ -204,7 +204,7 @@ impl Crew for Threads {
 /// The run's error when a worker went away without saying why.
 fn stopped() -> RunError {
     RunError::new(
-        "run",
+        Stage::Run,
         None,
         "Error",
         "a worker thread stopped before finishing its units",
@@ -239,7 +239,7 @@ fn worker(
     let mut sandbox = match Sandbox::new(&phases.workflow.jail_root, setup.sandbox) {
         Ok(sandbox) => sandbox,
         Err(e) => {
-            let error = RunError::new("run", None, "SandboxError", e.to_string());
+            let error = RunError::new(Stage::Run, None, "SandboxError", e.to_string());
             let _ = tx.send(Report::Failed(Box::new(error)));
             return;
         }

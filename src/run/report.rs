@@ -9,6 +9,7 @@ use crate::hooks::{HookFailure, HookRecord, PreflightOutcome};
 use crate::host::effects::Effect;
 use crate::manifest::ParamWarning;
 use crate::plan::Plan;
+use crate::run::jobs::JobKind;
 
 /// How a unit ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -50,8 +51,8 @@ pub enum ApplyReport {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobReport {
-    /// `request` or `short-circuit`.
-    pub kind: String,
+    /// A request or a short-circuit.
+    pub kind: JobKind,
     /// `main`, `short-circuit`, or the replacement unit's id.
     pub subunit_id: String,
     /// The preflight context handed to `buildRequest` / `applyResult`.
@@ -104,13 +105,62 @@ pub struct UnitReport {
     pub errors: Vec<RunError>,
 }
 
+/// Where in a run an error happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Stage {
+    /// Starting or driving the run (the sandbox, worker threads).
+    Run,
+    /// Resolving the settings.
+    Settings,
+    /// The `normalizeSettings` hook.
+    NormalizeSettings,
+    /// Input planning.
+    Plan,
+    /// The `preflight` hook.
+    Preflight,
+    /// The `buildRequest` hook.
+    BuildRequest,
+    /// Checking a built request against its kind.
+    Request,
+    /// The provider answering a request.
+    Provider,
+    /// The `applyResult` hook and what it is handed.
+    ApplyResult,
+    /// An aggregate's single apply.
+    Aggregate,
+}
+
+impl Stage {
+    /// The stage's name in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Run => "run",
+            Stage::Settings => "settings",
+            Stage::NormalizeSettings => "normalizeSettings",
+            Stage::Plan => "plan",
+            Stage::Preflight => "preflight",
+            Stage::BuildRequest => "buildRequest",
+            Stage::Request => "request",
+            Stage::Provider => "provider",
+            Stage::ApplyResult => "applyResult",
+            Stage::Aggregate => "aggregate",
+        }
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// An error in a run, with where it happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunError {
-    /// The stage: `settings`, `plan`, `preflight`, `buildRequest`, `request`,
-    /// `provider`, `applyResult`, `aggregate`.
-    pub stage: String,
+    /// The stage.
+    pub stage: Stage,
     /// The unit, when the error belongs to one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unit_id: Option<String>,
@@ -129,13 +179,13 @@ pub struct RunError {
 impl RunError {
     /// An error that is not a hook's.
     pub fn new(
-        stage: &str,
+        stage: Stage,
         unit_id: Option<&str>,
         name: &str,
         message: impl Into<String>,
     ) -> RunError {
         RunError {
-            stage: stage.to_string(),
+            stage,
             unit_id: unit_id.map(str::to_string),
             name: name.to_string(),
             message: message.into(),
@@ -145,9 +195,9 @@ impl RunError {
     }
 
     /// A hook's failure.
-    pub fn hook(stage: &str, unit_id: &str, failure: HookFailure) -> RunError {
+    pub fn hook(stage: Stage, unit_id: &str, failure: HookFailure) -> RunError {
         RunError {
-            stage: stage.to_string(),
+            stage,
             unit_id: Some(unit_id.to_string()),
             name: failure.name.clone(),
             message: failure.message.clone(),

@@ -20,7 +20,7 @@ use crate::run::normalize::prepare;
 use crate::run::observer::{Collector, RunObserver};
 use crate::run::parallel;
 use crate::run::progress::{Phase, ProgressHook};
-use crate::run::report::{RunError, RunReport, Summary};
+use crate::run::report::{RunError, RunReport, Stage, Summary};
 use crate::run::results::ResultSource;
 use crate::run::settings::Settings;
 use crate::run::units::Phases;
@@ -118,7 +118,12 @@ pub fn run_observed(
     let sandbox = match started {
         Ok(sandbox) => sandbox,
         Err(e) => {
-            observer.error(RunError::new("run", None, "SandboxError", e.to_string()));
+            observer.error(RunError::new(
+                Stage::Run,
+                None,
+                "SandboxError",
+                e.to_string(),
+            ));
             observer.finish(Summary::default());
             return Summary::default();
         }
@@ -191,7 +196,7 @@ fn execute(
             &execution.workflow_params,
             host.world(),
         )
-        .map_err(|e| RunError::new("plan", None, "PlanError", e.to_string()))?
+        .map_err(|e| RunError::new(Stage::Plan, None, "PlanError", e.to_string()))?
     };
     observer.plan(&planned);
     if planned.state == PlanState::Disabled || planned.units.is_empty() {
@@ -253,7 +258,7 @@ fn no_valid_units(workflow: &Workflow, planned: &Plan) -> RunError {
         details.insert("reasonCode".into(), json!(reason.as_str()));
     }
     RunError::new(
-        "plan",
+        Stage::Plan,
         None,
         NoValidInputUnitsError::NAME,
         error.to_string(),
@@ -278,7 +283,7 @@ pub(crate) fn apply_env<'a, 'b>(
 pub(crate) fn apply_hook(workflow: &Workflow) -> Result<&DeclaredHook, RunError> {
     workflow.hook(HookName::ApplyResult).ok_or_else(|| {
         RunError::new(
-            "applyResult",
+            Stage::ApplyResult,
             None,
             "Error",
             "the workflow declares no applyResult hook",

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde_json::{Value, json};
 
 use crate::hooks::bridge::HookHost;
-use crate::hooks::{HookEnv, HookRecord, PreflightOutcome, hook_arg, parse_outcome};
+use crate::hooks::{CallSite, HookEnv, HookRecord, PreflightOutcome, hook_arg, parse_outcome};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{AttachmentFiles, AttachmentRef, ExecutionOptions};
@@ -17,7 +17,7 @@ use crate::run::jobs::{
     Job, JobKind, RequestIds, build_request, dispatch, execution_json, jobs_for,
 };
 use crate::run::report::{
-    AggregateReport, ApplyReport, JobReport, RunError, UnitReport, UnitStatus,
+    AggregateReport, ApplyReport, JobReport, RunError, Stage, UnitReport, UnitStatus,
 };
 use crate::run::results::ResultSource;
 
@@ -185,11 +185,11 @@ fn run_preflight(
     ]);
     let live: Vec<Value> = vec![json!({"path": ["selectionContext"], "kind": "frozen"})];
     let value = env
-        .call(hook, &unit.unit_id, arg, live)
-        .map_err(|f| RunError::hook("preflight", &unit.unit_id, f))?;
+        .call(hook, CallSite::unit(&unit.unit_id), arg, live)
+        .map_err(|f| RunError::hook(Stage::Preflight, &unit.unit_id, f))?;
     let (outcome, lints) = parse_outcome(&value).map_err(|message| {
         RunError::hook(
-            "preflight",
+            Stage::Preflight,
             &unit.unit_id,
             crate::hooks::HookFailure::contract(hook, message),
         )
@@ -220,10 +220,7 @@ pub(crate) fn finish_unit(state: UnitState) -> UnitReport {
             report.errors.push(error.clone());
         }
         report.jobs.push(JobReport {
-            kind: match job.kind {
-                JobKind::Request => "request".into(),
-                JobKind::ShortCircuit(_) => "short-circuit".into(),
-            },
+            kind: job.kind,
             subunit_id: job.subunit_id,
             preflight: job.preflight,
             request: job.request,

@@ -5,8 +5,22 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::host::world::HostWorld;
-use crate::selection::SelectionContext;
+use crate::host::world::{HostWorld, HostWorldError};
+use crate::selection::{SelectionContext, SelectionError};
+
+/// Why the world of a run could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum WorldError {
+    /// `convert` asked for the canonical shape, which the selection cannot take.
+    #[error("the selection cannot be converted to the canonical shape: {0}")]
+    Convert(#[source] SelectionError),
+    /// The library description is not one.
+    #[error("invalid library description: {0}")]
+    Library(#[source] HostWorldError),
+    /// `files` names no directory.
+    #[error("{} is not a directory", .0.display())]
+    NotADirectory(PathBuf),
+}
 
 /// A SelectionContext shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,32 +47,30 @@ impl WorldSpec {
     pub fn build(
         &self,
         selection: SelectionContext,
-    ) -> Result<(HostWorld, SelectionContext), String> {
+    ) -> Result<(HostWorld, SelectionContext), WorldError> {
         let selection = match self.convert {
             None => selection,
             Some(Shape::Grouped) => SelectionContext::Grouped(selection.to_grouped()),
             Some(Shape::Canonical) => {
                 let world = self.world(&selection)?;
                 let exists = |path: &str| world.file_exists(path);
-                let canonical = selection.to_canonical(&exists).map_err(|e| {
-                    format!("the selection cannot be converted to the canonical shape: {e}")
-                })?;
+                let canonical = selection
+                    .to_canonical(&exists)
+                    .map_err(WorldError::Convert)?;
                 SelectionContext::Canonical(canonical)
             }
         };
         Ok((self.world(&selection)?, selection))
     }
 
-    fn world(&self, selection: &SelectionContext) -> Result<HostWorld, String> {
+    fn world(&self, selection: &SelectionContext) -> Result<HostWorld, WorldError> {
         let mut world = HostWorld::from_selection(selection);
         if let Some(library) = &self.library {
-            world = world
-                .with_library(library)
-                .map_err(|e| format!("invalid library description: {e}"))?;
+            world = world.with_library(library).map_err(WorldError::Library)?;
         }
         if let Some(dir) = &self.files {
             if !dir.is_dir() {
-                return Err(format!("{} is not a directory", dir.display()));
+                return Err(WorldError::NotADirectory(dir.clone()));
             }
             world = world.with_files_dir(dir);
         }

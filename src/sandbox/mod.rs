@@ -45,7 +45,9 @@ use serde::{Deserialize, Serialize};
 
 pub use host::{HOST_ERROR_SCHEMA, HostBridge, HostError};
 pub use loader::ImportRefusal;
-pub use outcome::{CallResult, JsFailure, LogEntry, LogLevel, Outcome, SourceLocation, Usage};
+pub use outcome::{
+    CallResult, JsFailure, LogEntry, LogLevel, Outcome, OutcomeKind, SourceLocation, Usage,
+};
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
 pub use process::{DISK_CACHE_OFF_VAR, disable_engine_disk_cache};
 pub use thread::block_on;

@@ -73,20 +73,73 @@ pub enum CallResult {
     },
 }
 
+/// How a call ended, without what it ended with: the `outcome` of reports and
+/// `--json` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutcomeKind {
+    /// [`CallResult::Ok`].
+    Ok,
+    /// [`CallResult::HookError`].
+    HookError,
+    /// [`CallResult::Timeout`].
+    Timeout,
+    /// [`CallResult::MemoryLimit`].
+    MemoryLimit,
+    /// [`CallResult::OutputTooLarge`].
+    OutputTooLarge,
+    /// [`CallResult::InvalidOutput`].
+    InvalidOutput,
+    /// [`CallResult::LoadError`].
+    LoadError,
+    /// [`CallResult::WriteLimit`].
+    WriteLimit,
+    /// [`CallResult::EngineCrash`].
+    EngineCrash,
+}
+
+impl OutcomeKind {
+    /// The name as printed: `ok`, `hook-error`, `timeout`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutcomeKind::Ok => "ok",
+            OutcomeKind::HookError => "hook-error",
+            OutcomeKind::Timeout => "timeout",
+            OutcomeKind::MemoryLimit => "memory-limit",
+            OutcomeKind::OutputTooLarge => "output-too-large",
+            OutcomeKind::InvalidOutput => "invalid-output",
+            OutcomeKind::LoadError => "load-error",
+            OutcomeKind::WriteLimit => "write-limit",
+            OutcomeKind::EngineCrash => "engine-crash",
+        }
+    }
+}
+
+impl std::fmt::Display for OutcomeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl CallResult {
+    /// How the call ended.
+    pub fn kind(&self) -> OutcomeKind {
+        match self {
+            CallResult::Ok(_) => OutcomeKind::Ok,
+            CallResult::HookError(_) => OutcomeKind::HookError,
+            CallResult::Timeout { .. } => OutcomeKind::Timeout,
+            CallResult::MemoryLimit { .. } => OutcomeKind::MemoryLimit,
+            CallResult::OutputTooLarge { .. } => OutcomeKind::OutputTooLarge,
+            CallResult::InvalidOutput { .. } => OutcomeKind::InvalidOutput,
+            CallResult::LoadError(_) => OutcomeKind::LoadError,
+            CallResult::WriteLimit { .. } => OutcomeKind::WriteLimit,
+            CallResult::EngineCrash { .. } => OutcomeKind::EngineCrash,
+        }
+    }
+
     /// The outcome's name as printed in `--json` output.
     pub fn name(&self) -> &'static str {
-        match self {
-            CallResult::Ok(_) => "ok",
-            CallResult::HookError(_) => "hook-error",
-            CallResult::Timeout { .. } => "timeout",
-            CallResult::MemoryLimit { .. } => "memory-limit",
-            CallResult::OutputTooLarge { .. } => "output-too-large",
-            CallResult::InvalidOutput { .. } => "invalid-output",
-            CallResult::LoadError(_) => "load-error",
-            CallResult::WriteLimit { .. } => "write-limit",
-            CallResult::EngineCrash { .. } => "engine-crash",
-        }
+        self.kind().as_str()
     }
 
     /// Whether a runtime that produced this result may be used again.

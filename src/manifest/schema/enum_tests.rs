@@ -253,7 +253,7 @@ fn every_enum_accepts_the_reference_values_and_only_those() {
                 "{source}: {value:?}"
             );
             assert_eq!(
-                editor_problems_at(&editor, &manifest, pointer),
+                editor_problems_at(editor, &manifest, pointer),
                 0,
                 "{source}: {value:?} (editor schema)"
             );
@@ -265,7 +265,7 @@ fn every_enum_accepts_the_reference_values_and_only_those() {
             "{source}: an unlisted value is accepted"
         );
         assert!(
-            editor_problems_at(&editor, &manifest, pointer) > 0,
+            editor_problems_at(editor, &manifest, pointer) > 0,
             "{source}: the editor schema accepts an unlisted value"
         );
     }
@@ -282,7 +282,7 @@ fn open_locations_accept_values_outside_the_lists() {
             "{pointer} (reference schema line {line})"
         );
         assert_eq!(
-            editor_problems_at(&editor, &manifest, pointer),
+            editor_problems_at(editor, &manifest, pointer),
             0,
             "{pointer} (editor schema)"
         );
