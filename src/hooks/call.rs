@@ -5,9 +5,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::hooks::bridge::HookHost;
+use crate::hooks::live::{Live, RuntimeSpec};
 use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::sandbox::{
     Call, CallResult, HostBridge, JsFailure, LogEntry, OutcomeKind, Sandbox, Usage,
@@ -199,8 +200,8 @@ pub struct HookEnv<'a> {
 }
 
 impl HookEnv<'_> {
-    /// The `runtime` live spec for `hook`.
-    fn runtime_spec(&self, hook: HookName) -> Value {
+    /// The `runtime` live object for `hook`.
+    fn runtime_spec(&self, hook: HookName) -> Live {
         let w = self.workflow;
         let relative_dir = w
             .workflow_dir
@@ -209,19 +210,26 @@ impl HookEnv<'_> {
             .map(|p| p.display().to_string())
             .filter(|p| !p.is_empty())
             .unwrap_or_else(|| ".".into());
-        json!({
-            "path": ["runtime"],
-            "kind": "runtime",
-            "hookName": hook.export_name(),
-            "workflowId": w.id,
-            "packageId": if w.in_package { w.package_id.as_str() } else { "" },
-            "workflowRootDir": relative_dir,
-            "packageRootDir": if w.in_package { "." } else { "" },
-            "workflowSourceKind": self.runtime.workflow_source_kind,
-            "locale": self.runtime.locale,
-            "invocationMode": self.runtime.invocation_mode,
-            "debugMode": self.runtime.debug_mode,
-            "interactionMode": if self.runtime.invocation_mode == "interactive" { "interactive" } else { "non_interactive" },
+        let (package_id, package_root_dir) = if w.in_package {
+            (w.package_id.clone(), ".".to_string())
+        } else {
+            (String::new(), String::new())
+        };
+        Live::runtime(RuntimeSpec {
+            hook_name: hook.export_name(),
+            workflow_id: w.id.clone(),
+            package_id,
+            workflow_root_dir: relative_dir,
+            package_root_dir,
+            workflow_source_kind: self.runtime.workflow_source_kind.clone(),
+            locale: self.runtime.locale.clone(),
+            invocation_mode: self.runtime.invocation_mode.clone(),
+            debug_mode: self.runtime.debug_mode,
+            interaction_mode: if self.runtime.invocation_mode == "interactive" {
+                "interactive"
+            } else {
+                "non_interactive"
+            },
         })
     }
 
@@ -236,7 +244,7 @@ impl HookEnv<'_> {
         hook: &DeclaredHook,
         site: CallSite<'_>,
         mut arg: Value,
-        mut live: Vec<Value>,
+        mut live: Vec<Live>,
     ) -> Result<Value, HookFailure> {
         if self.fresh_per_unit && self.last_unit.as_deref() != Some(site.unit) {
             self.sandbox.reset();
@@ -257,7 +265,7 @@ impl HookEnv<'_> {
             host.set_site(unit_id, hook.export);
             host.set_deferred(deferred);
         }
-        let live = Value::Array(live);
+        let live = serde_json::to_value(&live).unwrap_or(Value::Null);
         let bridge: Rc<RefCell<dyn HostBridge>> = self.host.clone();
         let outcome = self.sandbox.run(Call {
             module: &hook.path,
@@ -300,7 +308,7 @@ const DEFER_NODES: usize = 2_000;
 /// live entry for each, so that a hook that never reads, say, a 10,000-item
 /// selection never has it serialised or parsed. Members a live object is built
 /// from stay; a member the contract freezes is frozen when it is read.
-fn defer_large_members(arg: &mut Value, live: &mut Vec<Value>) -> Vec<(String, Value)> {
+fn defer_large_members(arg: &mut Value, live: &mut Vec<Live>) -> Vec<(String, Value)> {
     let Some(members) = arg.as_object_mut() else {
         return Vec::new();
     };
@@ -311,15 +319,16 @@ fn defer_large_members(arg: &mut Value, live: &mut Vec<Value>) -> Vec<(String, V
         .collect();
     let mut deferred = Vec::new();
     for key in large {
-        let under = |spec: &Value| spec["path"].get(0).and_then(Value::as_str) == Some(&key);
-        let frozen_whole = |spec: &Value| spec["kind"] == "frozen" && spec["path"] == json!([key]);
-        if live.iter().any(|spec| under(spec) && !frozen_whole(spec)) {
+        if live
+            .iter()
+            .any(|spec| spec.is_under(&key) && !spec.freezes_member(&key))
+        {
             continue;
         }
-        let freeze = live.iter().any(frozen_whole);
-        live.retain(|spec| !under(spec));
+        let freeze = live.iter().any(|spec| spec.freezes_member(&key));
+        live.retain(|spec| !spec.is_under(&key));
         let value = members.insert(key.clone(), Value::Null).unwrap_or_default();
-        live.push(json!({"path": [key], "kind": "deferred", "id": key, "freeze": freeze}));
+        live.push(Live::deferred(&key, freeze));
         deferred.push((key, value));
     }
     deferred
@@ -349,6 +358,8 @@ fn exceeds_nodes(value: &Value, limit: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hooks::live::Step;
+    use serde_json::json;
 
     fn items(n: usize) -> Value {
         json!({"items": (0..n).map(|i| json!({"ref": {"key": format!("K{i}")}})).collect::<Vec<_>>()})
@@ -358,29 +369,21 @@ mod tests {
     fn only_large_members_are_deferred_and_frozen_ones_stay_frozen() {
         let mut arg =
             json!({"selectionContext": items(1_000), "manifest": {"id": "w"}, "runtime": null});
-        let mut live = vec![
-            json!({"path": ["runtime"], "kind": "runtime"}),
-            json!({"path": ["selectionContext"], "kind": "frozen"}),
-        ];
+        let runtime = Live::bundle_reader(vec![Step::key("runtime")], "r", "zip");
+        let mut live = vec![runtime.clone(), Live::frozen("selectionContext")];
         let deferred = defer_large_members(&mut arg, &mut live);
         assert_eq!(deferred.len(), 1);
         assert_eq!(deferred[0].0, "selectionContext");
         assert_eq!(deferred[0].1, items(1_000));
         assert_eq!(arg["selectionContext"], Value::Null);
         assert_eq!(arg["manifest"], json!({"id": "w"}));
-        assert_eq!(
-            live,
-            [
-                json!({"path": ["runtime"], "kind": "runtime"}),
-                json!({"path": ["selectionContext"], "kind": "deferred", "id": "selectionContext", "freeze": true}),
-            ]
-        );
+        assert_eq!(live, [runtime, Live::deferred("selectionContext", true)]);
     }
 
     #[test]
     fn small_members_and_members_live_objects_are_built_from_cross_as_they_are() {
         let mut arg = json!({"selectionContext": items(10), "resultContext": items(1_000)});
-        let mut live = vec![json!({"path": ["resultContext"], "kind": "resultContext", "id": "r"})];
+        let mut live = vec![Live::result_context(vec![Step::key("resultContext")], "r")];
         let before = (arg.clone(), live.clone());
         assert!(defer_large_members(&mut arg, &mut live).is_empty());
         assert_eq!((arg, live), before);

@@ -4,11 +4,13 @@
 pub mod bridge;
 pub mod call;
 pub mod check;
+pub mod live;
 pub mod preflight;
 pub mod redact;
 
 pub use call::{CallSite, FailureOutcome, HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks, check_library};
+pub use live::{Live, Step};
 pub use preflight::{
     Aggregate, PreflightOutcome, ReplacementUnit, ShortCircuitApply, parse_outcome,
 };

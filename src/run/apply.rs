@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use crate::bundle::{
     BundleError, BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions,
 };
-use crate::hooks::{CallSite, HookEnv, ShortCircuitApply, hook_arg};
+use crate::hooks::{CallSite, HookEnv, Live, ShortCircuitApply, Step, hook_arg};
 use crate::manifest::{DeclaredHook, Workflow};
 use crate::request::ExecutionOptions;
 use crate::run::jobs::{Job, JobKind, execution_json, job_site, safe_id};
@@ -43,7 +43,7 @@ struct Apply {
     reader: BundleReader,
     preflight: Option<Value>,
     aggregate_children: Vec<Value>,
-    children_live: Vec<Value>,
+    children_live: Vec<Live>,
 }
 
 /// Everything the apply phase shares.
@@ -120,8 +120,8 @@ impl ApplyEnv<'_, '_> {
             ("executionOptions", execution_json(self.execution)),
         ]);
         let mut live = vec![
-            json!({"path": ["bundleReader"], "kind": "bundleReader", "id": id, "readerKind": reader_kind.as_str()}),
-            json!({"path": ["resultContext"], "kind": "resultContext", "id": id, "reader": id}),
+            Live::bundle_reader(vec![Step::key("bundleReader")], &id, reader_kind.as_str()),
+            Live::result_context(vec![Step::key("resultContext")], &id),
         ];
         live.extend(apply.children_live);
         let result = self.hooks.call(self.hook, site, arg, live);
@@ -278,14 +278,21 @@ impl ApplyEnv<'_, '_> {
                 "resultContext": data,
                 "bundleReader": null,
             }));
-            let base = json!(["resultContext", "aggregate", "children", i]);
             let path = |leaf: &str| {
-                let mut p = base.as_array().cloned().unwrap_or_default();
-                p.push(json!(leaf));
-                Value::Array(p)
+                vec![
+                    Step::key("resultContext"),
+                    Step::key("aggregate"),
+                    Step::key("children"),
+                    Step::Index(i),
+                    Step::key(leaf),
+                ]
             };
-            children_live.push(json!({"path": path("bundleReader"), "kind": "bundleReader", "id": child_id, "readerKind": kind.as_str()}));
-            children_live.push(json!({"path": path("resultContext"), "kind": "resultContext", "id": child_id, "reader": child_id}));
+            children_live.push(Live::bundle_reader(
+                path("bundleReader"),
+                &child_id,
+                kind.as_str(),
+            ));
+            children_live.push(Live::result_context(path("resultContext"), &child_id));
         }
         let first_parent = sorted
             .first()

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::hooks::{CallSite, HookEnv, PreflightOutcome, ShortCircuitApply, hook_arg};
+use crate::hooks::{CallSite, HookEnv, Live, PreflightOutcome, ShortCircuitApply, hook_arg};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{self, AttachmentFiles, ExecutionOptions};
@@ -188,7 +188,7 @@ pub fn build_request(
             if workflow.hook(HookName::Preflight).is_some() {
                 arg["preflight"] = job.preflight.clone();
             }
-            let live = vec![json!({"path": ["selectionContext"], "kind": "frozen"})];
+            let live = vec![Live::frozen("selectionContext")];
             let built = env
                 .call(hook, job_site(unit_id, job), arg, live)
                 .map_err(|f| RunError::hook(Stage::BuildRequest, unit_id, f))?;

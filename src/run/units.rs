@@ -5,10 +5,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use serde_json::{Value, json};
-
 use crate::hooks::bridge::HookHost;
-use crate::hooks::{CallSite, HookEnv, HookRecord, PreflightOutcome, hook_arg, parse_outcome};
+use crate::hooks::{
+    CallSite, HookEnv, HookRecord, Live, PreflightOutcome, hook_arg, parse_outcome,
+};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{AttachmentFiles, AttachmentRef, ExecutionOptions};
@@ -183,7 +183,7 @@ fn run_preflight(
         ("manifest", workflow.manifest.clone()),
         ("executionOptions", execution_json(execution)),
     ]);
-    let live: Vec<Value> = vec![json!({"path": ["selectionContext"], "kind": "frozen"})];
+    let live = vec![Live::frozen("selectionContext")];
     let value = env
         .call(hook, CallSite::unit(&unit.unit_id), arg, live)
         .map_err(|f| RunError::hook(Stage::Preflight, &unit.unit_id, f))?;

@@ -1,0 +1,225 @@
+//! The live objects the facade (`js/facade.js`) builds inside a hook's
+//! argument: the `runtime`, bundle readers, result contexts, frozen and
+//! deferred members. Every spec the facade reads is made here, so its shape
+//! has one definition on the host side.
+
+use serde::Serialize;
+
+/// One step of the path to a live object inside the argument.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Step {
+    /// A member of an object.
+    Key(String),
+    /// An element of an array.
+    Index(usize),
+}
+
+/// A live object at `path` inside a hook's argument.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Live {
+    /// Where the object goes (or which value it is made from).
+    pub path: Vec<Step>,
+    /// What the facade builds there.
+    #[serde(flatten)]
+    pub kind: LiveKind,
+}
+
+/// What the facade builds at a live object's path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum LiveKind {
+    /// The `runtime` object with the Host API facade.
+    Runtime(RuntimeSpec),
+    /// A bundle reader over the result context `id`.
+    BundleReader {
+        /// The result context the reader reads.
+        id: String,
+        /// `zip`, `directory` or `unavailable`: which members the reader has.
+        reader_kind: &'static str,
+    },
+    /// The value at the path becomes the result context `id`, reading through
+    /// the bundle reader made for `reader` (listed before it).
+    ResultContext {
+        /// The result context.
+        id: String,
+        /// The bundle reader's result context.
+        reader: String,
+    },
+    /// The value at the path is deeply frozen.
+    Frozen,
+    /// The member stays on the host until the hook reads it (`deferred.take`).
+    Deferred {
+        /// The deferred member's id.
+        id: String,
+        /// Frozen when read.
+        freeze: bool,
+    },
+}
+
+/// The call-dependent fields of `runtime` (js/facade.js `makeRuntime`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeSpec {
+    /// `runtime.hookName`.
+    pub hook_name: &'static str,
+    /// `runtime.workflowId`.
+    pub workflow_id: String,
+    /// `runtime.packageId` (empty outside a package).
+    pub package_id: String,
+    /// `runtime.workflowRootDir`, relative to the sandbox root.
+    pub workflow_root_dir: String,
+    /// `runtime.packageRootDir` (empty outside a package).
+    pub package_root_dir: String,
+    /// `runtime.workflowSourceKind`.
+    pub workflow_source_kind: String,
+    /// `runtime.locale`.
+    pub locale: String,
+    /// `runtime.invocationMode`.
+    pub invocation_mode: String,
+    /// `runtime.debugMode`.
+    pub debug_mode: bool,
+    /// `hostApi.interactionMode`.
+    pub interaction_mode: &'static str,
+}
+
+impl Live {
+    /// The `runtime` member.
+    pub fn runtime(spec: RuntimeSpec) -> Live {
+        Live::at(["runtime"], LiveKind::Runtime(spec))
+    }
+
+    /// The top-level member `key`, frozen.
+    pub fn frozen(key: &str) -> Live {
+        Live::at([key], LiveKind::Frozen)
+    }
+
+    /// The top-level member `key`, kept on the host until read.
+    pub fn deferred(key: &str, freeze: bool) -> Live {
+        Live::at(
+            [key],
+            LiveKind::Deferred {
+                id: key.to_string(),
+                freeze,
+            },
+        )
+    }
+
+    /// A bundle reader at `path` for the result context `id`.
+    pub fn bundle_reader(path: Vec<Step>, id: &str, reader_kind: &'static str) -> Live {
+        Live {
+            path,
+            kind: LiveKind::BundleReader {
+                id: id.to_string(),
+                reader_kind,
+            },
+        }
+    }
+
+    /// The result context `id` at `path`, reading through its own bundle reader.
+    pub fn result_context(path: Vec<Step>, id: &str) -> Live {
+        Live {
+            path,
+            kind: LiveKind::ResultContext {
+                id: id.to_string(),
+                reader: id.to_string(),
+            },
+        }
+    }
+
+    fn at<const N: usize>(keys: [&str; N], kind: LiveKind) -> Live {
+        Live {
+            path: keys.into_iter().map(Step::key).collect(),
+            kind,
+        }
+    }
+
+    /// Whether the object is at or below the top-level member `key`.
+    pub fn is_under(&self, key: &str) -> bool {
+        matches!(self.path.first(), Some(Step::Key(first)) if first == key)
+    }
+
+    /// Whether this freezes the whole top-level member `key`.
+    pub fn freezes_member(&self, key: &str) -> bool {
+        matches!(self.kind, LiveKind::Frozen) && self.path.len() == 1 && self.is_under(key)
+    }
+}
+
+impl Step {
+    /// A member step.
+    pub fn key(key: &str) -> Step {
+        Step::Key(key.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn specs_have_the_shape_the_facade_reads() {
+        let reader = Live::bundle_reader(vec![Step::key("bundleReader")], "job-0", "zip");
+        assert_eq!(
+            serde_json::to_value(reader).unwrap(),
+            json!({"path": ["bundleReader"], "kind": "bundleReader", "id": "job-0", "readerKind": "zip"})
+        );
+        let path = vec![
+            Step::key("resultContext"),
+            Step::key("children"),
+            Step::Index(2),
+        ];
+        assert_eq!(
+            serde_json::to_value(Live::result_context(path, "job-2")).unwrap(),
+            json!({"path": ["resultContext", "children", 2], "kind": "resultContext", "id": "job-2", "reader": "job-2"})
+        );
+        assert_eq!(
+            serde_json::to_value(Live::frozen("selectionContext")).unwrap(),
+            json!({"path": ["selectionContext"], "kind": "frozen"})
+        );
+        assert_eq!(
+            serde_json::to_value(Live::deferred("selectionContext", true)).unwrap(),
+            json!({"path": ["selectionContext"], "kind": "deferred", "id": "selectionContext", "freeze": true})
+        );
+    }
+
+    #[test]
+    fn runtime_fields_are_camel_case_beside_the_kind() {
+        let spec = RuntimeSpec {
+            hook_name: "preflight",
+            workflow_id: "w".into(),
+            package_id: String::new(),
+            workflow_root_dir: ".".into(),
+            package_root_dir: String::new(),
+            workflow_source_kind: String::new(),
+            locale: "en-US".into(),
+            invocation_mode: "non-interactive".into(),
+            debug_mode: false,
+            interaction_mode: "non_interactive",
+        };
+        let value = serde_json::to_value(Live::runtime(spec)).unwrap();
+        assert_eq!(value["kind"], "runtime");
+        assert_eq!(value["path"], json!(["runtime"]));
+        assert_eq!(value["hookName"], "preflight");
+        assert_eq!(value["interactionMode"], "non_interactive");
+    }
+
+    #[test]
+    fn membership_of_top_level_members() {
+        let frozen = Live::frozen("selectionContext");
+        assert!(frozen.is_under("selectionContext"));
+        assert!(frozen.freezes_member("selectionContext"));
+        assert!(!frozen.freezes_member("resultContext"));
+        let nested = Live::bundle_reader(
+            vec![Step::key("resultContext"), Step::key("bundleReader")],
+            "r",
+            "zip",
+        );
+        assert!(nested.is_under("resultContext"));
+        assert!(!nested.freezes_member("resultContext"));
+    }
+}
