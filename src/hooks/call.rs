@@ -155,17 +155,17 @@ pub struct HookRecord {
 /// The unit a hook call is for: a unit, or one of its replacement units
 /// (records and effects name it `<unit>/<replacement>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CallSite<'a> {
+pub struct CallUnit<'a> {
     /// The planned unit (`settings` for the settings hooks).
     pub unit: &'a str,
     /// The replacement unit an expanded preflight made, if any.
     pub replacement: Option<&'a str>,
 }
 
-impl<'a> CallSite<'a> {
+impl<'a> CallUnit<'a> {
     /// A call for `unit` itself.
-    pub fn unit(unit: &'a str) -> CallSite<'a> {
-        CallSite {
+    pub fn unit(unit: &'a str) -> CallUnit<'a> {
+        CallUnit {
             unit,
             replacement: None,
         }
@@ -242,7 +242,7 @@ impl HookEnv<'_> {
     pub fn call(
         &mut self,
         hook: &DeclaredHook,
-        site: CallSite<'_>,
+        site: CallUnit<'_>,
         mut arg: Value,
         mut live: Vec<Live>,
     ) -> Result<Value, HookFailure> {

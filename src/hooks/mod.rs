@@ -8,7 +8,7 @@ pub mod live;
 pub mod preflight;
 pub mod redact;
 
-pub use call::{CallSite, FailureOutcome, HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};
+pub use call::{CallUnit, FailureOutcome, HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks, check_library};
 pub use live::{Live, Step};
 pub use preflight::{

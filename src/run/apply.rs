@@ -6,10 +6,10 @@ use serde_json::{Map, Value, json};
 use crate::bundle::{
     BundleError, BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions,
 };
-use crate::hooks::{CallSite, HookEnv, Live, ShortCircuitApply, Step, hook_arg};
+use crate::hooks::{CallUnit, HookEnv, Live, ShortCircuitApply, Step, hook_arg};
 use crate::manifest::{DeclaredHook, Workflow};
 use crate::request::ExecutionOptions;
-use crate::run::jobs::{Job, JobKind, execution_json, job_site, safe_id};
+use crate::run::jobs::{Job, JobKind, execution_json, job_unit, safe_id};
 use crate::run::report::{ApplyReport, RunError, Stage};
 use crate::run::results::BundleSource;
 
@@ -87,7 +87,7 @@ impl ApplyEnv<'_, '_> {
         Ok(data)
     }
 
-    fn call(&mut self, site: CallSite<'_>, apply: Apply) -> ApplyReport {
+    fn call(&mut self, site: CallUnit<'_>, apply: Apply) -> ApplyReport {
         let attributed = site.id();
         let unit_id = attributed.as_str();
         let id = apply.context_id.clone();
@@ -152,7 +152,7 @@ impl ApplyEnv<'_, '_> {
                 }
             },
         };
-        self.call(job_site(unit_id, job), apply)
+        self.call(job_unit(unit_id, job), apply)
     }
 
     fn request_apply(&self, index: usize, job: &Job) -> Result<Apply, ApplyError> {
@@ -250,49 +250,19 @@ impl ApplyEnv<'_, '_> {
         let mut registered = Vec::new();
         for (i, (index, job)) in sorted.iter().enumerate() {
             let child_id = format!("job-{index}");
-            let request_id = job.request_id.clone().unwrap_or_default();
-            let run_result = job.run_result.clone().unwrap_or(Value::Null);
-            let reader = match open_reader(&request_id, job.bundle.as_ref()) {
-                Ok(reader) => reader,
-                Err(e) => {
-                    let error = e.at(Stage::Aggregate, unit_id);
-                    return ApplyReport::Failed { error };
+            match self.aggregate_child(i, &child_id, job) {
+                Ok((value, live)) => {
+                    registered.push(child_id);
+                    child_values.push(value);
+                    children_live.extend(live);
                 }
-            };
-            let kind = reader.kind();
-            let mut data = match self.register(&child_id, &run_result, reader) {
-                Ok(data) => data,
                 Err(e) => {
-                    let error = e.at(Stage::Aggregate, unit_id);
-                    return ApplyReport::Failed { error };
+                    self.remove_contexts(registered);
+                    return ApplyReport::Failed {
+                        error: e.at(Stage::Aggregate, unit_id),
+                    };
                 }
-            };
-            registered.push(child_id.clone());
-            data["preflight"] = job.preflight.clone();
-            child_values.push(json!({
-                "unitId": job.subunit_id,
-                "order": job.preflight["unitOrder"],
-                "context": job.preflight.get("context").cloned().unwrap_or(Value::Null),
-                "request": job.request,
-                "runResult": run_result,
-                "resultContext": data,
-                "bundleReader": null,
-            }));
-            let path = |leaf: &str| {
-                vec![
-                    Step::key("resultContext"),
-                    Step::key("aggregate"),
-                    Step::key("children"),
-                    Step::Index(i),
-                    Step::key(leaf),
-                ]
-            };
-            children_live.push(Live::bundle_reader(
-                path("bundleReader"),
-                &child_id,
-                kind.as_str(),
-            ));
-            children_live.push(Live::result_context(path("resultContext"), &child_id));
+            }
         }
         let first_parent = sorted
             .first()
@@ -313,11 +283,56 @@ impl ApplyEnv<'_, '_> {
             aggregate_children: child_values,
             children_live,
         };
-        let report = self.call(CallSite::unit(unit_id), apply);
-        for child in registered {
-            self.hooks.host.borrow_mut().remove_context(&child);
-        }
+        let report = self.call(CallUnit::unit(unit_id), apply);
+        self.remove_contexts(registered);
         report
+    }
+
+    /// Registers the result context `child_id` of an aggregate's child, `i`th
+    /// in apply order; returns its entry of `resultContext.aggregate.children`
+    /// and the live objects made inside it.
+    fn aggregate_child(
+        &self,
+        i: usize,
+        child_id: &str,
+        job: &Job,
+    ) -> Result<(Value, [Live; 2]), ApplyError> {
+        let request_id = job.request_id.clone().unwrap_or_default();
+        let run_result = job.run_result.clone().unwrap_or(Value::Null);
+        let reader = open_reader(&request_id, job.bundle.as_ref())?;
+        let kind = reader.kind();
+        let mut data = self.register(child_id, &run_result, reader)?;
+        data["preflight"] = job.preflight.clone();
+        let value = json!({
+            "unitId": job.subunit_id,
+            "order": job.preflight["unitOrder"],
+            "context": job.preflight.get("context").cloned().unwrap_or(Value::Null),
+            "request": job.request,
+            "runResult": run_result,
+            "resultContext": data,
+            "bundleReader": null,
+        });
+        let path = |leaf: &str| {
+            vec![
+                Step::key("resultContext"),
+                Step::key("aggregate"),
+                Step::key("children"),
+                Step::Index(i),
+                Step::key(leaf),
+            ]
+        };
+        let live = [
+            Live::bundle_reader(path("bundleReader"), child_id, kind.as_str()),
+            Live::result_context(path("resultContext"), child_id),
+        ];
+        Ok((value, live))
+    }
+
+    fn remove_contexts(&self, ids: Vec<String>) {
+        let mut host = self.hooks.host.borrow_mut();
+        for id in ids {
+            host.remove_context(&id);
+        }
     }
 }
 

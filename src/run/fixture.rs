@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::host::answers::HostAnswers;
+use crate::host::answers::{FixtureAnswer, HostAnswers};
 use crate::plan::Mode;
 use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
 use crate::run::runner::RunInput;
@@ -118,95 +118,35 @@ const MEMBERS: &[&str] = &[
 impl Case {
     /// Reads and checks a case file.
     pub fn load(path: &Path) -> Result<Case, CaseError> {
-        let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        let file = path.display().to_string();
-        let err = |pointer: &str, message: String| CaseError {
-            file: file.clone(),
-            pointer: pointer.to_string(),
-            message,
+        let mut reader = CaseReader {
+            base: path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            file: path.display().to_string(),
+            obj: Map::new(),
         };
-        let value = read_json_file(path).map_err(|e| err("", e.to_string()))?;
-        let obj = value
-            .as_object()
-            .ok_or_else(|| err("/", "a case must be a JSON object".into()))?;
-        if let Some(extra) = obj.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
-            return Err(err(
+        reader.obj = match read_json_file(path).map_err(|e| reader.err("", e.to_string()))? {
+            Value::Object(obj) => obj,
+            _ => return Err(reader.err("/", "a case must be a JSON object")),
+        };
+        if let Some(extra) = reader.obj.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
+            return Err(reader.err(
                 &crate::pointer::child("", extra),
                 format!("unknown member; a case has {}", MEMBERS.join(", ")),
             ));
         }
-        let json_member = |name: &str| -> Result<Option<Value>, CaseError> {
-            match obj.get(name) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(reference)) => resolve_reference(&base, reference)
-                    .map(Some)
-                    .map_err(|e| err(&format!("/{name}"), e.to_string())),
-                Some(other) => Ok(Some(other.clone())),
-            }
-        };
-        let text = |name: &str| -> Result<Option<String>, CaseError> {
-            match obj.get(name) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(_) => Err(err(&format!("/{name}"), "expected a string".into())),
-            }
-        };
-        let files = text("files")?.map(|f| base.join(f));
-        if let Some(dir) = &files
-            && !dir.is_dir()
-        {
-            return Err(err(
-                "/files",
-                format!("{} is not a directory", dir.display()),
-            ));
-        }
-        let identifiers = match obj.get("identifiers") {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(m)) => m.clone(),
-            Some(_) => {
-                return Err(err(
-                    "/identifiers",
-                    "expected an object keyed \"<type>:<value>\"".into(),
-                ));
-            }
-        };
-        let members = match obj.get("hostAnswers") {
-            None | Some(Value::Null) => BTreeMap::new(),
-            Some(value) => HostAnswers::parse_members(value)
-                .map_err(|e| err(&format!("/hostAnswers{}", e.pointer), e.message))?,
-        };
-        let mut results = BTreeMap::new();
-        match obj.get("results") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(m)) => {
-                for (key, result) in m {
-                    let pointer = crate::pointer::child("/results", key);
-                    let parsed =
-                        parse_result(&base, result).map_err(|e| err(&pointer, e.to_string()))?;
-                    results.insert(key.clone(), CaseResult(parsed));
-                }
-            }
-            Some(_) => {
-                return Err(err(
-                    "/results",
-                    "expected an object keyed by unit id".into(),
-                ));
-            }
-        }
         Ok(Case {
             path: path.to_path_buf(),
-            description: text("description")?,
-            selection: json_member("selection")?,
-            settings: json_member("settings")?,
-            mode: text("mode")?,
-            files,
-            library: json_member("library")?,
+            description: reader.text("description")?,
+            selection: reader.json_member("selection")?,
+            settings: reader.json_member("settings")?,
+            mode: reader.text("mode")?,
+            files: reader.files()?,
+            library: reader.json_member("library")?,
             answers: HostAnswers {
-                identifiers,
-                members,
+                identifiers: reader.identifiers()?,
+                members: reader.host_answers()?,
             },
-            results,
-            expect: obj.get("expect").cloned(),
+            results: reader.results()?,
+            expect: reader.obj.get("expect").cloned(),
         })
     }
 
@@ -290,6 +230,92 @@ impl Case {
             results: self.results.clone(),
             case: self.path.display().to_string(),
         }
+    }
+}
+
+/// The members of one case file, read one by one, each error naming its
+/// pointer.
+struct CaseReader {
+    /// The directory the case's paths are relative to.
+    base: PathBuf,
+    file: String,
+    obj: Map<String, Value>,
+}
+
+impl CaseReader {
+    fn err(&self, pointer: &str, message: impl Into<String>) -> CaseError {
+        CaseError {
+            file: self.file.clone(),
+            pointer: pointer.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// A JSON member, given inline or as `path[#/pointer]`.
+    fn json_member(&self, name: &str) -> Result<Option<Value>, CaseError> {
+        match self.obj.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(reference)) => resolve_reference(&self.base, reference)
+                .map(Some)
+                .map_err(|e| self.err(&format!("/{name}"), e.to_string())),
+            Some(other) => Ok(Some(other.clone())),
+        }
+    }
+
+    fn text(&self, name: &str) -> Result<Option<String>, CaseError> {
+        match self.obj.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(self.err(&format!("/{name}"), "expected a string")),
+        }
+    }
+
+    /// `files`: a directory relative to the case.
+    fn files(&self) -> Result<Option<PathBuf>, CaseError> {
+        let files = self.text("files")?.map(|f| self.base.join(f));
+        match &files {
+            Some(dir) if !dir.is_dir() => {
+                Err(self.err("/files", format!("{} is not a directory", dir.display())))
+            }
+            _ => Ok(files),
+        }
+    }
+
+    fn identifiers(&self) -> Result<Map<String, Value>, CaseError> {
+        match self.obj.get("identifiers") {
+            None | Some(Value::Null) => Ok(Map::new()),
+            Some(Value::Object(m)) => Ok(m.clone()),
+            Some(_) => Err(self.err(
+                "/identifiers",
+                "expected an object keyed \"<type>:<value>\"",
+            )),
+        }
+    }
+
+    fn host_answers(&self) -> Result<BTreeMap<String, Vec<FixtureAnswer>>, CaseError> {
+        match self.obj.get("hostAnswers") {
+            None | Some(Value::Null) => Ok(BTreeMap::new()),
+            Some(value) => HostAnswers::parse_members(value)
+                .map_err(|e| self.err(&format!("/hostAnswers{}", e.pointer), e.message)),
+        }
+    }
+
+    /// `results`, by request key.
+    fn results(&self) -> Result<BTreeMap<String, CaseResult>, CaseError> {
+        let mut results = BTreeMap::new();
+        match self.obj.get("results") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(m)) => {
+                for (key, result) in m {
+                    let pointer = crate::pointer::child("/results", key);
+                    let parsed = parse_result(&self.base, result)
+                        .map_err(|e| self.err(&pointer, e.to_string()))?;
+                    results.insert(key.clone(), CaseResult(parsed));
+                }
+            }
+            Some(_) => return Err(self.err("/results", "expected an object keyed by unit id")),
+        }
+        Ok(results)
     }
 }
 

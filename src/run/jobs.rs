@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::hooks::{CallSite, HookEnv, Live, PreflightOutcome, ShortCircuitApply, hook_arg};
+use crate::hooks::{CallUnit, HookEnv, Live, PreflightOutcome, ShortCircuitApply, hook_arg};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{self, AttachmentFiles, ExecutionOptions};
@@ -190,7 +190,7 @@ pub fn build_request(
             }
             let live = vec![Live::frozen("selectionContext")];
             let built = env
-                .call(hook, job_site(unit_id, job), arg, live)
+                .call(hook, job_unit(unit_id, job), arg, live)
                 .map_err(|f| RunError::hook(Stage::BuildRequest, unit_id, f))?;
             request::finish(workflow, &job.selection, built).map_err(contract_error)
         }
@@ -206,8 +206,8 @@ pub fn execution_json(execution: &ExecutionOptions) -> Value {
 
 /// The site hooks and effects of `job` of unit `unit_id` are attributed to:
 /// the unit, or its replacement unit.
-pub fn job_site<'a>(unit_id: &'a str, job: &'a Job) -> CallSite<'a> {
-    CallSite {
+pub fn job_unit<'a>(unit_id: &'a str, job: &'a Job) -> CallUnit<'a> {
+    CallUnit {
         unit: unit_id,
         replacement: match job.kind {
             JobKind::ShortCircuit(_) => None,

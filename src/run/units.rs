@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::hooks::bridge::HookHost;
 use crate::hooks::{
-    CallSite, HookEnv, HookRecord, Live, PreflightOutcome, hook_arg, parse_outcome,
+    CallUnit, HookEnv, HookRecord, Live, PreflightOutcome, hook_arg, parse_outcome,
 };
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
@@ -185,7 +185,7 @@ fn run_preflight(
     ]);
     let live = vec![Live::frozen("selectionContext")];
     let value = env
-        .call(hook, CallSite::unit(&unit.unit_id), arg, live)
+        .call(hook, CallUnit::unit(&unit.unit_id), arg, live)
         .map_err(|f| RunError::hook(Stage::Preflight, &unit.unit_id, f))?;
     let (outcome, lints) = parse_outcome(&value).map_err(|message| {
         RunError::hook(

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::boot;
 use super::breach::HeapCap;
 use super::crossing;
-use super::errors;
+use super::errors::{self, Answer};
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
@@ -56,6 +56,96 @@ struct Export {
     function: v8::Global<v8::Function>,
 }
 
+/// The prelude's functions the engine calls (`js/prelude.js`, `configure`).
+struct Prelude {
+    invoke: v8::Global<v8::Function>,
+    exports_of: v8::Global<v8::Function>,
+    take_settled: v8::Global<v8::Function>,
+}
+
+/// A runtime from the startup snapshot, its modules jailed under `jail`.
+fn start_runtime(jail: &Rc<Jail>, limits: &Limits) -> Result<JsRuntime, SandboxError> {
+    let create_params = v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
+    let mut runtime = JsRuntime::try_new(RuntimeOptions {
+        module_loader: Some(Rc::new(JailLoader(Rc::clone(jail)))),
+        extensions: vec![hookrun_sandbox::init(limits.max_log_bytes)],
+        create_params: Some(create_params),
+        startup_snapshot: boot::SNAPSHOT,
+        ..Default::default()
+    })
+    .map_err(|e| SandboxError::Engine(e.to_string()))?;
+    runtime
+        .v8_isolate()
+        .set_prepare_stack_trace_callback(errors::hook_stack_trace);
+    Ok(runtime)
+}
+
+/// Ends any call that reaches the heap cap; the flag it returns is set when
+/// one did.
+fn cap_heap(runtime: &mut JsRuntime, isolate: v8::IsolateHandle) -> Rc<Cell<bool>> {
+    let memory_hit = Rc::new(Cell::new(false));
+    let hit = Rc::clone(&memory_hit);
+    let mut cap = {
+        deno_core::scope!(scope, runtime);
+        HeapCap::new(&scope.get_current_context())
+    };
+    runtime.add_near_heap_limit_callback(move |current, _initial| {
+        hit.set(true);
+        isolate.terminate_execution();
+        cap.on_breach(current)
+    });
+    memory_hit
+}
+
+/// Runs the prelude's `configure` (globals removed, web globals and facade
+/// installed, determinism if asked) and takes the functions it returns.
+fn configure(
+    runtime: &mut JsRuntime,
+    determinism: Option<super::Determinism>,
+) -> Result<Prelude, SandboxError> {
+    let engine_error = |message: &str| SandboxError::Engine(message.to_string());
+    let boot::Boot {
+        configure,
+        facade,
+        web,
+    } = boot::take(runtime)?;
+    let config = json!({
+        "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
+    });
+    deno_core::scope!(scope, runtime);
+    let configure = v8::Local::new(scope, configure);
+    let configure = v8::Local::<v8::Function>::try_from(configure)
+        .map_err(|_| engine_error("prelude did not return a function"))?;
+    let config = deno_core::serde_v8::to_v8(scope, &config)
+        .map_err(|e| SandboxError::Engine(e.to_string()))?;
+    let facade = v8::Local::new(scope, facade);
+    let web = v8::Local::new(scope, web);
+    let undefined = v8::undefined(scope).into();
+    let api = configure
+        .call(scope, undefined, &[config, facade, web])
+        .ok_or_else(|| engine_error("prelude configuration threw"))?;
+    let api = v8::Local::<v8::Object>::try_from(api)
+        .map_err(|_| engine_error("prelude returned no API object"))?;
+    let get = |scope: &mut v8::PinScope, name: &str| {
+        let key = v8::String::new(scope, name)?;
+        let f = api.get(scope, key.into())?;
+        let f = v8::Local::<v8::Function>::try_from(f).ok()?;
+        Some(v8::Global::new(scope, f))
+    };
+    match (
+        get(scope, "invoke"),
+        get(scope, "exportsOf"),
+        get(scope, "takeSettled"),
+    ) {
+        (Some(invoke), Some(exports_of), Some(take_settled)) => Ok(Prelude {
+            invoke,
+            exports_of,
+            take_settled,
+        }),
+        _ => Err(engine_error("prelude API is incomplete")),
+    }
+}
+
 impl Engine {
     pub fn new(root: PathBuf, options: SandboxOptions) -> Result<Engine, SandboxError> {
         let SandboxOptions {
@@ -66,87 +156,23 @@ impl Engine {
         } = options;
         super::disable_engine_disk_cache();
         let jail = Rc::new(Jail::new(root));
-        let create_params =
-            v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
-        let mut runtime = JsRuntime::try_new(RuntimeOptions {
-            module_loader: Some(Rc::new(JailLoader(Rc::clone(&jail)))),
-            extensions: vec![hookrun_sandbox::init(limits.max_log_bytes)],
-            create_params: Some(create_params),
-            startup_snapshot: boot::SNAPSHOT,
-            ..Default::default()
-        })
-        .map_err(|e| SandboxError::Engine(e.to_string()))?;
-
-        runtime
-            .v8_isolate()
-            .set_prepare_stack_trace_callback(errors::hook_stack_trace);
+        let mut runtime = start_runtime(&jail, &limits)?;
         let isolate = runtime.v8_isolate().thread_safe_handle();
         // Host calls end the call through it when the host reports a write limit.
         runtime.op_state().borrow_mut().put(isolate.clone());
-        let memory_hit = Rc::new(Cell::new(false));
-        {
-            let hit = Rc::clone(&memory_hit);
-            let handle = isolate.clone();
-            let mut cap = {
-                deno_core::scope!(scope, &mut runtime);
-                HeapCap::new(&scope.get_current_context())
-            };
-            runtime.add_near_heap_limit_callback(move |current, _initial| {
-                hit.set(true);
-                handle.terminate_execution();
-                cap.on_breach(current)
-            });
-        }
+        let memory_hit = cap_heap(&mut runtime, isolate.clone());
         let watchdog = Watchdog::start(isolate).map_err(|e| SandboxError::Engine(e.to_string()))?;
         let tokio = tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
-
-        let boot::Boot {
-            configure,
-            facade,
-            web,
-        } = boot::take(&mut runtime)?;
-        let config = json!({
-            "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
-        });
-        let api = {
-            deno_core::scope!(scope, &mut runtime);
-            let configure = v8::Local::new(scope, configure);
-            let configure = v8::Local::<v8::Function>::try_from(configure)
-                .map_err(|_| SandboxError::Engine("prelude did not return a function".into()))?;
-            let config = deno_core::serde_v8::to_v8(scope, &config)
-                .map_err(|e| SandboxError::Engine(e.to_string()))?;
-            let facade = v8::Local::new(scope, facade);
-            let web = v8::Local::new(scope, web);
-            let undefined = v8::undefined(scope).into();
-            let api = configure
-                .call(scope, undefined, &[config, facade, web])
-                .ok_or_else(|| SandboxError::Engine("prelude configuration threw".into()))?;
-            let api = v8::Local::<v8::Object>::try_from(api)
-                .map_err(|_| SandboxError::Engine("prelude returned no API object".into()))?;
-            let get = |scope: &mut v8::PinScope, name: &str| {
-                let key = v8::String::new(scope, name)?;
-                let f = api.get(scope, key.into())?;
-                let f = v8::Local::<v8::Function>::try_from(f).ok()?;
-                Some(v8::Global::new(scope, f))
-            };
-            match (
-                get(scope, "invoke"),
-                get(scope, "exportsOf"),
-                get(scope, "takeSettled"),
-            ) {
-                (Some(i), Some(e), Some(t)) => (i, e, t),
-                _ => return Err(SandboxError::Engine("prelude API is incomplete".into())),
-            }
-        };
+        let prelude = configure(&mut runtime, determinism)?;
         Ok(Engine {
             runtime,
             jail,
-            invoke: api.0,
-            exports_of: api.1,
-            take_settled: api.2,
+            invoke: prelude.invoke,
+            exports_of: prelude.exports_of,
+            take_settled: prelude.take_settled,
             modules: HashMap::new(),
             entries: HashMap::new(),
             watchdog,
@@ -173,24 +199,9 @@ impl Engine {
             Some(wire) => crossing::Arg::Encoded(wire),
             None => crossing::Arg::Value(call.arg),
         };
-        let (result, ignored_promise) =
-            self.load_and_call(call.module, call.export, arg, call.live, call.sync);
+        let answer = self.load_and_call(call.module, call.export, arg, call.live, call.sync);
         let timed_out = self.watchdog.disarm();
-        let write_breach = self
-            .call_state()
-            .borrow()
-            .borrow::<CallState>()
-            .write_breach;
-        let breach = if self.memory_hit.get() {
-            Breach::Memory
-        } else if let Some(limit) = write_breach {
-            Breach::Writes(limit)
-        } else if timed_out {
-            Breach::Timeout
-        } else {
-            Breach::None
-        };
-        let result = match breach {
+        let result = match self.breach(timed_out) {
             Breach::Memory => CallResult::MemoryLimit {
                 limit_bytes: self.limits.max_heap_bytes,
             },
@@ -198,11 +209,44 @@ impl Engine {
             Breach::Timeout => CallResult::Timeout {
                 limit_ms: self.limits.timeout_ms,
             },
-            Breach::None => result,
+            Breach::None => answer.result,
         };
         if result.breaches_limit() {
             self.poisoned = true;
         }
+        let (logs, usage) = self.take_call_record(started, answer.ignored_promise);
+        Outcome {
+            result,
+            logs,
+            usage,
+        }
+    }
+
+    /// Which limit, if any, ended the call just made.
+    fn breach(&self, timed_out: bool) -> Breach {
+        let write_breach = self
+            .call_state()
+            .borrow()
+            .borrow::<CallState>()
+            .write_breach;
+        if self.memory_hit.get() {
+            Breach::Memory
+        } else if let Some(limit) = write_breach {
+            Breach::Writes(limit)
+        } else if timed_out {
+            Breach::Timeout
+        } else {
+            Breach::None
+        }
+    }
+
+    /// The call's logs and usage, taken from the op state, which lets go of
+    /// the call's host.
+    fn take_call_record(
+        &mut self,
+        started: Instant,
+        ignored_promise: bool,
+    ) -> (Vec<LogEntry>, Usage) {
         let heap_used_bytes = if self.poisoned || !self.measure_heap {
             None
         } else {
@@ -231,11 +275,7 @@ impl Engine {
             heap_used_bytes,
         };
         call.host = None;
-        Outcome {
-            result,
-            logs,
-            usage,
-        }
+        (logs, usage)
     }
 
     /// Lists the exports of `module` (name, is-function) without calling any.
@@ -294,44 +334,17 @@ impl Engine {
         arg: crossing::Arg<'_>,
         live: Option<&serde_json::Value>,
         sync: bool,
-    ) -> (CallResult, bool) {
+    ) -> Answer {
         let export = match self
             .load(module)
             .and_then(|(id, name)| self.export(id, &name, export))
         {
             Ok(export) => export,
-            Err(result) => return (result, false),
+            Err(result) => return Answer::from(result),
         };
-        let max_output = self.limits.max_output_bytes;
-        let (args, arg_bytes) = {
-            deno_core::scope!(scope, &mut self.runtime);
-            let arg = crossing::cross(scope, arg);
-            let live = match live {
-                Some(live) => crossing::cross(scope, crossing::Arg::Value(live)).value,
-                None => Some(v8::undefined(scope).into()),
-            };
-            match (arg.value, live) {
-                (Some(value), Some(live)) => {
-                    let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
-                    let limit: v8::Local<v8::Value> =
-                        v8::Number::new(scope, max_output as f64).into();
-                    let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
-                    let args = [f, value, limit, live, sync].map(|v| v8::Global::new(scope, v));
-                    (Some(args), arg.bytes)
-                }
-                _ => (None, arg.bytes),
-            }
-        };
-        self.call_state()
-            .borrow_mut()
-            .borrow_mut::<CallState>()
-            .arg_bytes = arg_bytes as u64;
-        let Some(args) = args else {
-            let error = errors::plain(
-                "ArgumentError",
-                "the argument cannot be built in the engine: it holds a string longer than 2^30 - 1 characters, is nested too deeply, or is too large for the heap cap",
-            );
-            return (CallResult::LoadError(error), false);
+        let args = match self.invoke_args(&export, arg, live, sync) {
+            Ok(args) => args,
+            Err(result) => return Answer::from(result),
         };
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
@@ -348,24 +361,67 @@ impl Engine {
             Ok::<_, CoreError>(value)
         });
         match settled {
-            Ok(value) => {
-                deno_core::scope!(scope, &mut self.runtime);
-                let mut value = v8::Local::new(scope, value);
-                if value.is_null() {
-                    let take = v8::Local::new(scope, &self.take_settled);
-                    let undefined = v8::undefined(scope).into();
-                    value = take
-                        .call(scope, undefined, &[])
-                        .unwrap_or_else(|| v8::undefined(scope).into());
-                }
-                if !value.is_string() {
-                    return (CallResult::HookError(errors::never_settled()), false);
-                }
-                let text = value.to_rust_string_lossy(scope);
-                errors::from_envelope(&text, max_output)
-            }
-            Err(e) => (CallResult::HookError(errors::from_core(&e)), false),
+            Ok(value) => self.read_envelope(value),
+            Err(e) => Answer::from(CallResult::HookError(errors::from_core(&e))),
         }
+    }
+
+    /// The prelude's `invoke` arguments: the export, the argument and its live
+    /// specs built in the engine, the output limit and whether the call is
+    /// synchronous. Records the argument's size.
+    fn invoke_args(
+        &mut self,
+        export: &Export,
+        arg: crossing::Arg<'_>,
+        live: Option<&serde_json::Value>,
+        sync: bool,
+    ) -> Result<[v8::Global<v8::Value>; 5], CallResult> {
+        let max_output = self.limits.max_output_bytes;
+        let (args, arg_bytes) = {
+            deno_core::scope!(scope, &mut self.runtime);
+            let arg = crossing::cross(scope, arg);
+            let live = match live {
+                Some(live) => crossing::cross(scope, crossing::Arg::Value(live)).value,
+                None => Some(v8::undefined(scope).into()),
+            };
+            let args = arg.value.zip(live).map(|(value, live)| {
+                let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
+                let limit: v8::Local<v8::Value> = v8::Number::new(scope, max_output as f64).into();
+                let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
+                [f, value, limit, live, sync].map(|v| v8::Global::new(scope, v))
+            });
+            (args, arg.bytes)
+        };
+        self.call_state()
+            .borrow_mut()
+            .borrow_mut::<CallState>()
+            .arg_bytes = arg_bytes as u64;
+        args.ok_or_else(|| {
+            CallResult::LoadError(errors::plain(
+                "ArgumentError",
+                "the argument cannot be built in the engine: it holds a string longer than 2^30 - 1 characters, is nested too deeply, or is too large for the heap cap",
+            ))
+        })
+    }
+
+    /// Reads what `invoke` answered: its envelope, or for an awaited hook
+    /// (`null`), the envelope it settled with.
+    fn read_envelope(&mut self, value: v8::Global<v8::Value>) -> Answer {
+        let max_output = self.limits.max_output_bytes;
+        deno_core::scope!(scope, &mut self.runtime);
+        let mut value = v8::Local::new(scope, value);
+        if value.is_null() {
+            let take = v8::Local::new(scope, &self.take_settled);
+            let undefined = v8::undefined(scope).into();
+            value = take
+                .call(scope, undefined, &[])
+                .unwrap_or_else(|| v8::undefined(scope).into());
+        }
+        if !value.is_string() {
+            return Answer::from(CallResult::HookError(errors::never_settled()));
+        }
+        let text = value.to_rust_string_lossy(scope);
+        errors::from_envelope(&text, max_output)
     }
 
     /// Loads and evaluates `module` once per engine; later calls reuse it.

@@ -165,18 +165,39 @@ pub(crate) fn never_settled() -> JsFailure {
     )
 }
 
+/// What the engine answered for one call, before any limit it breached.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Answer {
+    /// How the call ended.
+    pub result: CallResult,
+    /// A synchronous call's hook returned a promise, which was not awaited
+    /// (the value is then `null`).
+    pub ignored_promise: bool,
+}
+
+impl From<CallResult> for Answer {
+    fn from(result: CallResult) -> Answer {
+        Answer {
+            result,
+            ignored_promise: false,
+        }
+    }
+}
+
 /// Reads the prelude's result envelope (see `invoke` in `js/prelude.js`).
-/// The flag tells whether a synchronous call returned a promise (its value is
-/// then `null`).
-pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> (CallResult, bool) {
+pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> Answer {
     if text.len() as u64 > max_output_bytes.saturating_add(64) {
-        let too_large = CallResult::OutputTooLarge {
+        return Answer::from(CallResult::OutputTooLarge {
             limit_bytes: max_output_bytes,
-        };
-        return (too_large, false);
+        });
     }
     let result = match serde_json::from_str::<Envelope>(text) {
-        Ok(Envelope::Promise) => return (CallResult::Ok(serde_json::Value::Null), true),
+        Ok(Envelope::Promise) => {
+            return Answer {
+                result: CallResult::Ok(serde_json::Value::Null),
+                ignored_promise: true,
+            };
+        }
         Ok(Envelope::Ok { value }) => CallResult::Ok(value),
         Ok(Envelope::HookError { error }) => {
             let stack = hook_frames(&error.stack);
@@ -195,7 +216,7 @@ pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> (CallResult, b
             message: format!("the hook's result could not be read back: {e}"),
         },
     };
-    (result, false)
+    Answer::from(result)
 }
 
 #[cfg(test)]
@@ -238,19 +259,28 @@ mod tests {
     fn envelopes_map_to_results() {
         assert_eq!(
             from_envelope(r#"{"kind":"ok","value":[1]}"#, 100),
-            (CallResult::Ok(serde_json::json!([1])), false)
+            Answer::from(CallResult::Ok(serde_json::json!([1])))
         );
         assert!(matches!(
             from_envelope(r#"{"kind":"output-too-large","limit":5}"#, 5),
-            (CallResult::OutputTooLarge { limit_bytes: 5 }, false)
+            Answer {
+                result: CallResult::OutputTooLarge { limit_bytes: 5 },
+                ignored_promise: false
+            }
         ));
         assert!(matches!(
             from_envelope("not json", 100),
-            (CallResult::InvalidOutput { .. }, false)
+            Answer {
+                result: CallResult::InvalidOutput { .. },
+                ignored_promise: false
+            }
         ));
         assert_eq!(
             from_envelope(r#"{"kind":"promise","ignored":true}"#, 100),
-            (CallResult::Ok(serde_json::Value::Null), true)
+            Answer {
+                result: CallResult::Ok(serde_json::Value::Null),
+                ignored_promise: true
+            }
         );
     }
 }
