@@ -166,7 +166,8 @@ pub(crate) fn grouped_scope(base: &GroupedSelection, entry: &GroupedEntry) -> Se
         sampled_at: base.sampled_at.clone(),
         ..GroupedSelection::default()
     };
-    scoped.entries_mut(entry.kind).push(entry.clone());
+    // Exactly one entry: a pushed-to empty vector would reserve room for four.
+    *scoped.entries_mut(entry.kind) = vec![entry.clone()];
     SelectionContext::Grouped(scoped)
 }
 

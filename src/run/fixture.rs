@@ -16,7 +16,7 @@ use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource
 use crate::run::runner::RunInput;
 use crate::run::settings::Settings;
 use crate::run::world::{Shape, WorldSpec};
-use crate::selection::SelectionContext;
+use crate::selection::{SelectionContext, SelectionError};
 
 /// Why a case file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -169,20 +169,26 @@ impl Case {
     /// so that a large selection is not held twice while the world is built;
     /// the case has no selection afterwards.
     pub fn take_input(&mut self, convert: Option<Shape>) -> Result<RunInput, CaseError> {
-        let selection = self.parse_selection()?;
-        self.selection = None;
+        let value = self.selection.take().ok_or_else(|| self.no_selection())?;
+        let selection =
+            SelectionContext::from_owned(value).map_err(|e| self.invalid_selection(e))?;
         self.input_from(selection, convert)
     }
 
     fn parse_selection(&self) -> Result<SelectionContext, CaseError> {
-        let selection = self.selection.as_ref().ok_or_else(|| {
-            self.error(
-                "/selection",
-                "the case has no selection; add \"selection\": \"path/to/selection.json\"".into(),
-            )
-        })?;
-        SelectionContext::from_value(selection)
-            .map_err(|e| self.error("/selection", format!("not a valid SelectionContext: {e}")))
+        let selection = self.selection.as_ref().ok_or_else(|| self.no_selection())?;
+        SelectionContext::from_value(selection).map_err(|e| self.invalid_selection(e))
+    }
+
+    fn no_selection(&self) -> CaseError {
+        self.error(
+            "/selection",
+            "the case has no selection; add \"selection\": \"path/to/selection.json\"".into(),
+        )
+    }
+
+    fn invalid_selection(&self, e: SelectionError) -> CaseError {
+        self.error("/selection", format!("not a valid SelectionContext: {e}"))
     }
 
     fn input_from(

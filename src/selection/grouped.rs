@@ -392,6 +392,34 @@ impl GroupedSelection {
         }
     }
 
+    /// Reads a grouped context from `value`, an object whose `items` is an
+    /// object, consuming it: each entry's JSON is let go as soon as the entry
+    /// is read, so the whole selection is never held twice.
+    pub(crate) fn parse_owned(mut value: Value) -> Read<Self> {
+        let mut taken = Vec::new();
+        if let Some(Value::Object(items)) = value.get_mut("items") {
+            for kind in ItemKind::ALL {
+                if let Some(Value::Array(list)) = items.get_mut(kind.array_name()) {
+                    taken.push((kind, std::mem::take(list)));
+                }
+            }
+        }
+        let obj = as_object(&value, "")?;
+        let mut selection = Self::parse(obj)?;
+        for (kind, list) in taken {
+            let ptr = child(&child(obj.ptr, "items"), kind.array_name());
+            *selection.entries_mut(kind) = list
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| GroupedEntry::parse(kind, &v, &index(&ptr, i)))
+                .collect::<Read<_>>()?;
+        }
+        if obj.get("selectionType").is_none() {
+            selection.selection_type = selection.computed_selection_type().to_owned();
+        }
+        Ok(selection)
+    }
+
     /// Reads a grouped context from an object whose `items` is an object.
     pub(crate) fn parse(obj: Obj<'_>) -> Read<Self> {
         obj.closed(&[

@@ -42,11 +42,21 @@ impl SelectionContext {
         }
     }
 
+    /// Parses either shape from an owned value, letting each grouped entry's
+    /// JSON go once it is read (the same result as [`from_value`](Self::from_value)
+    /// without holding the selection twice).
+    pub fn from_owned(value: Value) -> Result<Self, SelectionError> {
+        match value.get("items") {
+            Some(Value::Object(_)) => GroupedSelection::parse_owned(value).map(Self::Grouped),
+            _ => Self::from_value(&value),
+        }
+    }
+
     /// Parses JSON text (see [`SelectionContext::from_value`]).
     pub fn from_json_str(text: &str) -> Result<Self, SelectionError> {
         let value: Value = serde_json::from_str(text)
             .map_err(|e| SelectionError::invalid("", format!("invalid JSON: {e}")))?;
-        Self::from_value(&value)
+        Self::from_owned(value)
     }
 
     /// The JSON form, in the context's own shape.

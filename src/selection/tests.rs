@@ -24,10 +24,39 @@ fn parse(name: &str) -> SelectionContext {
     SelectionContext::from_value(&raw(name)).unwrap()
 }
 
+/// The error of `value`, the same whether it is parsed borrowed or owned.
 fn error(value: Value) -> String {
-    SelectionContext::from_value(&value)
+    let borrowed = SelectionContext::from_value(&value)
         .unwrap_err()
-        .to_string()
+        .to_string();
+    let owned = SelectionContext::from_owned(value).unwrap_err().to_string();
+    assert_eq!(owned, borrowed);
+    borrowed
+}
+
+#[test]
+fn owned_parsing_reads_what_borrowed_parsing_reads() {
+    let mut names: Vec<String> = std::fs::read_dir(FIXTURES)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter_map(|n| n.strip_suffix(".json").map(str::to_string))
+        .collect();
+    names.sort();
+    assert!(names.len() > 10);
+    let same = |value: &Value, name: &str| {
+        let owned = SelectionContext::from_owned(value.clone()).map_err(|e| e.to_string());
+        let borrowed = SelectionContext::from_value(value).map_err(|e| e.to_string());
+        assert_eq!(owned, borrowed, "{name}");
+    };
+    for name in names {
+        let mut value = raw(&name);
+        same(&value, &name);
+        // Without selectionType, it is computed from the entries read.
+        if let Some(obj) = value.as_object_mut().filter(|o| o["items"].is_object()) {
+            obj.remove("selectionType");
+            same(&value, &name);
+        }
+    }
 }
 
 #[test]
