@@ -1,7 +1,7 @@
 //! The typed result of one sandboxed call, with its logs and resource usage.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 /// Where a JS error happened, relative to the sandbox root.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -261,8 +261,11 @@ pub struct Usage {
     pub heap_used_bytes: Option<u64>,
 }
 
-/// The complete outcome of one call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The complete outcome of one call. Its JSON (what `hookrun call --json`
+/// prints, and what a worker process sends back) is
+/// `{"outcome", "value"? , "error"? {name, message, stack?, file?, line?, column?},
+/// "limitMs"?, "limitBytes"?, "cause"?, "stderrTail"?, "logs", "usage"}`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     /// How the call ended.
     pub result: CallResult,
@@ -278,48 +281,273 @@ impl Outcome {
         matches!(self.result, CallResult::Ok(_))
     }
 
-    /// The machine-readable form printed by `hookrun call --json`.
+    /// The JSON form (see [`Outcome`]).
     pub fn to_json(&self) -> Value {
-        let mut out = Map::new();
-        out.insert("outcome".into(), json!(self.result.name()));
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// [`Outcome`]'s JSON form.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OutcomeJson {
+    outcome: OutcomeKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    value: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorJson>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    limit_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    limit_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cause: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stderr_tail: Option<String>,
+    logs: Vec<LogEntry>,
+    usage: Usage,
+}
+
+/// The `error` of a failed call: the JS error of a hook or load error, else
+/// the limit's error name and message.
+#[derive(Serialize, Deserialize)]
+struct ErrorJson {
+    name: String,
+    message: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    stack: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+}
+
+impl ErrorJson {
+    fn of_js(f: &JsFailure) -> ErrorJson {
+        ErrorJson {
+            name: f.name.clone(),
+            message: f.message.clone(),
+            stack: f.stack.clone(),
+            file: f.location.as_ref().map(|l| l.file.clone()),
+            line: f.location.as_ref().map(|l| l.line),
+            column: f.location.as_ref().map(|l| l.column),
+        }
+    }
+
+    fn into_js(self) -> JsFailure {
+        let location = match (self.file, self.line, self.column) {
+            (Some(file), Some(line), Some(column)) => Some(SourceLocation { file, line, column }),
+            _ => None,
+        };
+        JsFailure {
+            name: self.name,
+            message: self.message,
+            stack: self.stack,
+            location,
+        }
+    }
+}
+
+/// The error name of a limit's outcome.
+fn limit_error_name(kind: OutcomeKind) -> &'static str {
+    match kind {
+        OutcomeKind::Timeout => "TimeoutError",
+        OutcomeKind::MemoryLimit => "MemoryLimitError",
+        OutcomeKind::OutputTooLarge => "OutputTooLargeError",
+        OutcomeKind::WriteLimit => "WriteLimitError",
+        OutcomeKind::EngineCrash => "EngineCrashError",
+        OutcomeKind::InvalidOutput
+        | OutcomeKind::Ok
+        | OutcomeKind::HookError
+        | OutcomeKind::LoadError => "InvalidOutputError",
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let kind = self.result.kind();
+        let mut json = OutcomeJson {
+            outcome: kind,
+            value: None,
+            error: None,
+            limit_ms: None,
+            limit_bytes: None,
+            cause: None,
+            stderr_tail: None,
+            logs: self.logs.clone(),
+            usage: self.usage,
+        };
         match &self.result {
-            CallResult::Ok(v) => {
-                out.insert("value".into(), v.clone());
-            }
+            CallResult::Ok(value) => json.value = Some(value.clone()),
             CallResult::HookError(f) | CallResult::LoadError(f) => {
-                let mut error = Map::new();
-                error.insert("name".into(), json!(f.name));
-                error.insert("message".into(), json!(f.message));
-                if !f.stack.is_empty() {
-                    error.insert("stack".into(), json!(f.stack));
-                }
-                if let Some(loc) = &f.location {
-                    error.insert("file".into(), json!(loc.file));
-                    error.insert("line".into(), json!(loc.line));
-                    error.insert("column".into(), json!(loc.column));
-                }
-                out.insert("error".into(), Value::Object(error));
+                json.error = Some(ErrorJson::of_js(f));
             }
             other => {
-                let name = match other {
-                    CallResult::Timeout { .. } => "TimeoutError",
-                    CallResult::MemoryLimit { .. } => "MemoryLimitError",
-                    CallResult::OutputTooLarge { .. } => "OutputTooLargeError",
-                    CallResult::WriteLimit { .. } => "WriteLimitError",
-                    CallResult::EngineCrash { .. } => "EngineCrashError",
-                    CallResult::InvalidOutput { .. }
-                    | CallResult::Ok(_)
-                    | CallResult::HookError(_)
-                    | CallResult::LoadError(_) => "InvalidOutputError",
-                };
-                out.insert(
-                    "error".into(),
-                    json!({"name": name, "message": other.error_message()}),
-                );
+                json.error = Some(ErrorJson {
+                    name: limit_error_name(kind).to_string(),
+                    message: other.error_message().unwrap_or_default(),
+                    stack: String::new(),
+                    file: None,
+                    line: None,
+                    column: None,
+                });
+                match other {
+                    CallResult::Timeout { limit_ms } => json.limit_ms = Some(*limit_ms),
+                    CallResult::MemoryLimit { limit_bytes }
+                    | CallResult::OutputTooLarge { limit_bytes }
+                    | CallResult::WriteLimit { limit_bytes } => {
+                        json.limit_bytes = Some(*limit_bytes);
+                    }
+                    CallResult::EngineCrash { cause, stderr_tail } => {
+                        json.cause = Some(cause.clone());
+                        json.stderr_tail = Some(stderr_tail.clone());
+                    }
+                    _ => {}
+                }
             }
         }
-        out.insert("logs".into(), json!(self.logs));
-        out.insert("usage".into(), json!(self.usage));
-        Value::Object(out)
+        json.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let OutcomeJson {
+            outcome,
+            value,
+            error,
+            limit_ms,
+            limit_bytes,
+            cause,
+            stderr_tail,
+            logs,
+            usage,
+        } = OutcomeJson::deserialize(deserializer)?;
+        let missing = |field: &str| {
+            <D::Error as serde::de::Error>::custom(format!("{outcome} without {field}"))
+        };
+        let limit_bytes = || limit_bytes.ok_or_else(|| missing("limitBytes"));
+        let result = match outcome {
+            OutcomeKind::Ok => CallResult::Ok(value.unwrap_or(Value::Null)),
+            OutcomeKind::HookError => {
+                CallResult::HookError(error.ok_or_else(|| missing("error"))?.into_js())
+            }
+            OutcomeKind::LoadError => {
+                CallResult::LoadError(error.ok_or_else(|| missing("error"))?.into_js())
+            }
+            OutcomeKind::InvalidOutput => CallResult::InvalidOutput {
+                message: error.ok_or_else(|| missing("error"))?.message,
+            },
+            OutcomeKind::Timeout => CallResult::Timeout {
+                limit_ms: limit_ms.ok_or_else(|| missing("limitMs"))?,
+            },
+            OutcomeKind::MemoryLimit => CallResult::MemoryLimit {
+                limit_bytes: limit_bytes()?,
+            },
+            OutcomeKind::OutputTooLarge => CallResult::OutputTooLarge {
+                limit_bytes: limit_bytes()?,
+            },
+            OutcomeKind::WriteLimit => CallResult::WriteLimit {
+                limit_bytes: limit_bytes()?,
+            },
+            OutcomeKind::EngineCrash => CallResult::EngineCrash {
+                cause: cause.ok_or_else(|| missing("cause"))?,
+                stderr_tail: stderr_tail.unwrap_or_default(),
+            },
+        };
+        Ok(Outcome {
+            result,
+            logs,
+            usage,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn outcome(result: CallResult) -> Outcome {
+        Outcome {
+            result,
+            logs: vec![LogEntry {
+                level: LogLevel::Warn,
+                message: "careful".into(),
+            }],
+            usage: Usage::default(),
+        }
+    }
+
+    #[test]
+    fn every_result_survives_its_one_json_shape() {
+        let failure = JsFailure {
+            name: "TypeError".into(),
+            message: "x is undefined".into(),
+            stack: "at hooks/a.mjs:3:5".into(),
+            location: Some(SourceLocation {
+                file: "hooks/a.mjs".into(),
+                line: 3,
+                column: 5,
+            }),
+        };
+        let results = [
+            CallResult::Ok(json!({"a": [1, null]})),
+            CallResult::Ok(Value::Null),
+            CallResult::HookError(failure.clone()),
+            CallResult::LoadError(JsFailure {
+                location: None,
+                stack: String::new(),
+                ..failure
+            }),
+            CallResult::Timeout { limit_ms: 50 },
+            CallResult::MemoryLimit {
+                limit_bytes: 1 << 20,
+            },
+            CallResult::OutputTooLarge { limit_bytes: 10 },
+            CallResult::InvalidOutput {
+                message: "a function".into(),
+            },
+            CallResult::WriteLimit {
+                limit_bytes: 1 << 20,
+            },
+            CallResult::EngineCrash {
+                cause: "signal 9 (SIGKILL)".into(),
+                stderr_tail: "bye".into(),
+            },
+        ];
+        for result in results {
+            let outcome = outcome(result);
+            let json = outcome.to_json();
+            assert_eq!(json["outcome"], outcome.result.name(), "{json}");
+            let back: Outcome = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(back, outcome, "{json}");
+        }
+    }
+
+    #[test]
+    fn limits_carry_their_error_and_their_number() {
+        let json = outcome(CallResult::Timeout { limit_ms: 50 }).to_json();
+        assert_eq!(json["error"]["name"], "TimeoutError");
+        assert_eq!(json["limitMs"], 50);
+        assert!(
+            json["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("within 50 ms")
+        );
+        assert_eq!(json["logs"][0]["message"], "careful");
+        assert!(json.get("value").is_none());
+        let missing: Result<Outcome, _> = serde_json::from_value(
+            json!({"outcome": "timeout", "logs": [], "usage": Usage::default()}),
+        );
+        assert!(
+            missing
+                .unwrap_err()
+                .to_string()
+                .contains("timeout without limitMs")
+        );
     }
 }
