@@ -1,17 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
-pub mod bundle;
 pub mod hooks;
-pub mod host;
-pub mod manifest;
-pub mod plan;
-pub mod pointer;
-pub mod request;
 pub mod run;
 pub mod sandbox;
-pub mod selection;
-pub mod walk;
+
+// The contract layers, from their own crate (no engine), under their usual paths.
+pub use hookrun_contract::{bundle, host, manifest, plan, pointer, request, selection, walk};
 
 /// The examples of `docs/migration.md`, compiled and run as doctests.
 #[cfg(doctest)]

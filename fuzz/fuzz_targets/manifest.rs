@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use hookrun_fuzz::manifest::model::PlanningSpec;
-use hookrun_fuzz::manifest::{check_semantics, parse_json, validate_document, validate_manifest};
+use hookrun_contract::manifest::model::PlanningSpec;
+use hookrun_contract::manifest::{check_semantics, parse_json, validate_document, validate_manifest};
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;
 

@@ -3,9 +3,9 @@
 //! world that knows no extra items.
 #![no_main]
 
-use hookrun_fuzz::manifest::model::PlanningSpec;
-use hookrun_fuzz::plan::{ItemLocator, Mode, World, WorldAttachment, WorldError, WorldNote, plan};
-use hookrun_fuzz::selection::SelectionContext;
+use hookrun_contract::manifest::model::PlanningSpec;
+use hookrun_contract::plan::{ItemLocator, Mode, World, WorldAttachment, WorldError, WorldNote, plan};
+use hookrun_contract::selection::SelectionContext;
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;
 

@@ -2,7 +2,7 @@
 //! entry under small limits. Nothing may be written outside the reader's directory.
 #![no_main]
 
-use hookrun_fuzz::bundle::{ZipBundle, ZipLimits, ZipOptions};
+use hookrun_contract::bundle::{ZipBundle, ZipLimits, ZipOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,9 @@
 //! fails with `unavailable`. Higher layers implement [`HostBridge`] to answer
 //! reads from their world and to record writes.
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
+
+pub use hookrun_contract::host::{HOST_ERROR_SCHEMA, HostError};
 
 /// Answers host calls made by hook code (`runtime.hostApi.*`, bundle readers, …).
 pub trait HostBridge {
@@ -19,127 +21,5 @@ pub trait HostBridge {
     /// [`CallResult::WriteLimit`]: super::CallResult::WriteLimit
     fn take_write_limit(&mut self) -> Option<u64> {
         None
-    }
-}
-
-/// A host error as hooks see it: a rejected promise carrying these fields.
-///
-/// The shape follows the contract's `WorkflowHostError`
-/// (`schema`, `code`, `retryable`, `details`), with `message` and `name`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HostError {
-    /// The error's `name` (`WorkflowHostError` for contract errors).
-    pub name: String,
-    /// The error's `message`.
-    pub message: String,
-    /// Further properties set on the JS error object (`code`, `details`, …).
-    pub fields: Map<String, Value>,
-}
-
-/// The schema id carried by contract host errors.
-pub const HOST_ERROR_SCHEMA: &str = "zotero-agents.workflow-host-error.v1";
-
-impl HostError {
-    /// A contract `WorkflowHostError` with `code`, `details` and `retryable`.
-    pub fn workflow(code: &str, message: impl Into<String>, details: Value) -> HostError {
-        let mut fields = Map::new();
-        fields.insert("schema".into(), json!(HOST_ERROR_SCHEMA));
-        fields.insert("code".into(), json!(code));
-        fields.insert("retryable".into(), json!(code == "unavailable"));
-        fields.insert("details".into(), details);
-        HostError {
-            name: "WorkflowHostError".into(),
-            message: message.into(),
-            fields,
-        }
-    }
-
-    /// A host error as the reference host's Zotero broker raises it (library reads
-    /// and writes): a [`workflow`](Self::workflow) error named
-    /// `ZoteroHostCapabilityError`.
-    pub fn capability(code: &str, message: impl Into<String>, details: Value) -> HostError {
-        let mut error = HostError::workflow(code, message, details);
-        error.name = "ZoteroHostCapabilityError".into();
-        error
-    }
-
-    /// A write refused because the run's recorded writes would pass `limit_bytes`:
-    /// `resource_limited`. A bridge that returns it also reports the limit through
-    /// [`HostBridge::take_write_limit`], which ends the call.
-    pub fn write_limit(member: &str, limit_bytes: u64, observed: u64) -> HostError {
-        HostError::workflow(
-            "resource_limited",
-            format!("{member}: the run's recorded writes would pass {limit_bytes} bytes"),
-            json!({"resource": "recorded-write-bytes", "limit": limit_bytes, "observed": observed}),
-        )
-    }
-
-    /// An error of any name with no further fields (e.g. a bundle reader's error).
-    pub fn plain(name: &str, message: impl Into<String>) -> HostError {
-        HostError {
-            name: name.into(),
-            message: message.into(),
-            fields: Map::new(),
-        }
-    }
-
-    /// `unavailable`: no host is attached to this call.
-    pub fn unavailable(member: &str) -> HostError {
-        HostError::workflow(
-            "unavailable",
-            format!("{member} is unavailable: no Workflow Host is attached to this call"),
-            json!({"reason": "runtime", "kind": member}),
-        )
-    }
-
-    /// `invalid_request`: the arguments could not be read.
-    pub fn invalid_request(member: &str, why: &str) -> HostError {
-        HostError::workflow(
-            "invalid_request",
-            format!("{member}: invalid request: {why}"),
-            json!({"reason": "invalid_value", "operation": member}),
-        )
-    }
-
-    /// `execution_failed`: the host failed while answering (a defect of the host, not
-    /// of the hook).
-    pub fn internal(member: &str, why: &str) -> HostError {
-        HostError::workflow(
-            "execution_failed",
-            format!("{member} failed inside the host ({why}); please report it"),
-            json!({"phase": "host", "recovery": "none"}),
-        )
-    }
-
-    /// The error from its [`HostError::to_json`] form.
-    pub(crate) fn from_json(value: Value) -> HostError {
-        let mut fields = match value {
-            Value::Object(fields) => fields,
-            other => {
-                let mut fields = Map::new();
-                fields.insert("message".into(), other);
-                fields
-            }
-        };
-        let mut text = |key: &str| match fields.remove(key) {
-            Some(Value::String(s)) => s,
-            Some(other) => other.to_string(),
-            None => String::new(),
-        };
-        let name = text("name");
-        let message = text("message");
-        HostError {
-            name,
-            message,
-            fields,
-        }
-    }
-
-    /// The JSON the prelude turns into a thrown error.
-    pub(crate) fn to_json(&self) -> Value {
-        let mut out = self.fields.clone();
-        out.insert("name".into(), json!(self.name));
-        out.insert("message".into(), json!(self.message));
-        Value::Object(out)
     }
 }

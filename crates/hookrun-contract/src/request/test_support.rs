@@ -52,7 +52,7 @@ pub(crate) fn load(manifest: &Value) -> Workflow {
 
 /// The selection fixture `fixtures/selections/<name>.json`.
 pub(crate) fn fixture(name: &str) -> SelectionContext {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("fixtures/selections")
         .join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));

@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 pub fn editor_schema() -> &'static jsonschema::Validator {
     static EDITOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
     EDITOR.get_or_init(|| {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/workflow.v2.schema.json");
+        let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("schema/workflow.v2.schema.json");
         let schema = crate::manifest::read_json(&path).unwrap_or_else(|d| panic!("{}", d.message));
         jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("schema: {e}"))
     })

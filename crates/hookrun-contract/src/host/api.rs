@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The declaration, as the facade reads it too.
-pub const SOURCE: &str = include_str!("../../js/host-api.json");
+pub const SOURCE: &str = include_str!("../../../../js/host-api.json");
 
 /// How hookrun answers a member.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

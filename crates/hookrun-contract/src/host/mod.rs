@@ -4,5 +4,8 @@
 pub mod answers;
 pub mod api;
 pub mod effects;
+pub mod error;
 pub mod overlay;
 pub mod world;
+
+pub use error::{HOST_ERROR_SCHEMA, HostError};

@@ -201,7 +201,7 @@ const OPEN: &[(&str, &str, &str, u32)] = &[
 ];
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 fn fixture(name: &str) -> Value {

@@ -14,8 +14,8 @@ use super::dto::digest;
 use super::record::{DetailKind, Record};
 use super::zotero::{ZoteroData, base_of, fields_of, is_field};
 use super::{HostWorld, NoteFormat, note_detail, strip_tags};
+use crate::host::HostError;
 use crate::plan::ItemLocator;
-use crate::sandbox::HostError;
 use crate::selection::PortableItemRef;
 
 /// Status tag keys `statusTags.transition` accepts, in the reference host's order.

@@ -8,7 +8,7 @@
 //! against schema v2; whatever still fails is listed as manual work too.
 //!
 //! ```
-//! use hookrun::manifest::migrate::{Generation, migrate};
+//! use hookrun_contract::manifest::migrate::{Generation, migrate};
 //! use serde_json::json;
 //!
 //! let old = json!({

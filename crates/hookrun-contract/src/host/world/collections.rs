@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::writes::{Keys, Prepared, invalid, ref_at, text_at};
 use super::{HostResult, HostWorld, HostWorldError, PageRequest, paging::paged};
-use crate::sandbox::HostError;
+use crate::host::HostError;
 use crate::selection::PortableItemRef;
 
 /// A collection of the library.

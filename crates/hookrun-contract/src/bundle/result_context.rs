@@ -146,7 +146,7 @@ mod tests {
     }
 
     fn fixture(name: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .join("fixtures/bundles")
             .join(name)
     }

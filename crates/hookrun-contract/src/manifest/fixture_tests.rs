@@ -8,7 +8,7 @@ use crate::manifest::{read_json, validate_document};
 
 /// The fixture directory of this crate.
 pub fn fixture_dir(kind: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("fixtures/manifests")
         .join(kind)
 }

@@ -11,7 +11,7 @@
 //! - [`pass_through_result`] is the pass-through provider.
 //!
 //! ```
-//! use hookrun::request::{ProviderRequestContractError, check_payload};
+//! use hookrun_contract::request::{ProviderRequestContractError, check_payload};
 //! use serde_json::json;
 //!
 //! let payload = json!({"kind": "generic-http.request.v1", "request": {"method": "POST"}});

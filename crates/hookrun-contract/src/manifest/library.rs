@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! use std::path::PathBuf;
-//! use hookrun::manifest::Library;
+//! use hookrun_contract::manifest::Library;
 //!
 //! let library = Library::open(&[PathBuf::from("official"), PathBuf::from("user")]);
 //! for d in library.diagnostics() {
@@ -12,7 +12,7 @@
 //! }
 //! let mineru = library.resolve("mineru@^0.1")?;
 //! println!("{} {:?} from {}", mineru.entry.workflow.id, mineru.entry.version(), mineru.entry.workflow.manifest_path.display());
-//! # Ok::<(), hookrun::manifest::library::ResolveError>(())
+//! # Ok::<(), hookrun_contract::manifest::library::ResolveError>(())
 //! ```
 
 use std::path::PathBuf;

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::host::HostError;
 use crate::host::api::{Answer, host_api};
-use crate::sandbox::HostError;
 
 /// One recorded write.
 #[derive(Debug, Clone, PartialEq, Serialize)]

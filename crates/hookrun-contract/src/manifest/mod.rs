@@ -7,7 +7,7 @@
 //!
 //! ```no_run
 //! use std::path::Path;
-//! use hookrun::manifest::{discover, HookName};
+//! use hookrun_contract::manifest::{discover, HookName};
 //!
 //! let found = discover(Path::new("workflows"));
 //! for d in &found.diagnostics {
