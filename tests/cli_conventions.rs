@@ -60,7 +60,7 @@ fn standard_input_is_given_to_one_flag_at_most() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--selection and --settings all read standard input",
+            "--selection and --settings each read standard input",
         ));
     // One of them is fine.
     hookrun()
@@ -140,6 +140,34 @@ fn a_bless_that_cannot_be_written_fails_its_case_and_keeps_the_file() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(left, ["example.json"]);
+}
+
+#[test]
+fn a_blessed_case_keeps_its_permissions_and_its_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let case = root.join("cases/example.json");
+    std::fs::set_permissions(&case, std::fs::Permissions::from_mode(0o640)).unwrap();
+    // A case reached through a link is written where the link points.
+    let outside = dir.path().join("kept.json");
+    std::fs::rename(&case, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &case).unwrap();
+    hookrun()
+        .args(["test", "--bless"])
+        .arg(&root)
+        .assert()
+        .code(0);
+    assert!(
+        std::fs::symlink_metadata(&case)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let mode = std::fs::metadata(&outside).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o640);
+    hookrun().arg("test").arg(&root).assert().code(0);
 }
 
 #[test]

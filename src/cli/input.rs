@@ -16,7 +16,7 @@ pub fn one_stdin(flags: &[(&str, Option<&Path>)]) -> Result<()> {
         .collect();
     if stdin.len() > 1 {
         anyhow::bail!(
-            "{} all read standard input (`-`), which can be read only once; give all but one of them a file",
+            "{} each read standard input (`-`), which can be read only once; give all but one of them a file",
             stdin.join(" and ")
         );
     }

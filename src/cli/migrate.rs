@@ -31,8 +31,9 @@ pub fn run_migrate(args: MigrateArgs) -> Result<u8> {
     }
     if args.write {
         for file in &files {
-            file.write()
-                .map_err(super::unwritten(file.path.display()))?;
+            if file.is_changed() {
+                super::write_file(&file.path, &file.migrated)?;
+            }
         }
     }
     if args.json {

@@ -43,25 +43,35 @@ pub fn unwritten(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) ->
     move |e| anyhow::Error::new(e).context(Unwritten(what.to_string()))
 }
 
-/// Writes `contents` to `path` (through a symbolic link to its target) by way
-/// of a temporary file beside it, so a write that fails half-way leaves the old
-/// file as it was; what is not a regular file (a device, a pipe) is written
-/// directly. A failure is [`Unwritten`].
+/// Writes `contents` to `path`; a failure is [`Unwritten`]. An existing
+/// regular file (through a symbolic link, its target) is replaced by way of a
+/// temporary file beside it with the file's permissions, so a write that fails
+/// half-way leaves it as it was. Anything else (a new file, a device, a pipe,
+/// `/dev/stdout`, `/proc/self/fd/…`) is written directly; a new file that could
+/// not be written whole is removed.
 pub fn write_file(path: &std::path::Path, contents: impl AsRef<[u8]>) -> anyhow::Result<()> {
     use std::io::Write;
-    let target = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    let written = if target.metadata().is_ok_and(|m| !m.is_file()) {
-        std::fs::write(&target, contents)
-    } else {
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => std::path::Path::new("."),
-        };
-        tempfile::NamedTempFile::new_in(dir).and_then(|mut file| {
-            file.write_all(contents.as_ref())?;
-            file.persist(&target).map_err(|e| e.error)?;
-            Ok(())
-        })
+    let contents = contents.as_ref();
+    let special = path.starts_with("/dev") || path.starts_with("/proc");
+    let existing = std::fs::metadata(path).ok();
+    let written = match existing {
+        Some(meta) if meta.is_file() && !special => {
+            let target = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            let dir = match target.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir,
+                _ => std::path::Path::new("."),
+            };
+            tempfile::NamedTempFile::new_in(dir).and_then(|mut file| {
+                file.write_all(contents)?;
+                file.as_file().set_permissions(meta.permissions())?;
+                file.persist(&target).map_err(|e| e.error)?;
+                Ok(())
+            })
+        }
+        Some(_) => std::fs::write(path, contents),
+        None => std::fs::write(path, contents).inspect_err(|_| {
+            let _ = std::fs::remove_file(path);
+        }),
     };
     written.map_err(unwritten(path.display()))
 }

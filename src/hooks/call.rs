@@ -233,7 +233,7 @@ impl HookEnv<'_> {
         })
     }
 
-    /// Calls `hook` for `site` with `arg`. Hooks that take a `runtime` get
+    /// Calls `hook` for `at` with `arg`. Hooks that take a `runtime` get
     /// one; `live` adds further live objects (frozen selections, readers, …).
     #[allow(
         clippy::result_large_err,
@@ -242,17 +242,17 @@ impl HookEnv<'_> {
     pub fn call(
         &mut self,
         hook: &DeclaredHook,
-        site: CallUnit<'_>,
+        at: CallUnit<'_>,
         mut arg: Value,
         mut live: Vec<Live>,
     ) -> Result<Value, HookFailure> {
-        if self.fresh_per_unit && self.last_unit.as_deref() != Some(site.unit) {
+        if self.fresh_per_unit && self.last_unit.as_deref() != Some(at.unit) {
             self.sandbox.reset();
         }
-        if self.last_unit.as_deref() != Some(site.unit) {
-            self.last_unit = Some(site.unit.to_string());
+        if self.last_unit.as_deref() != Some(at.unit) {
+            self.last_unit = Some(at.unit.to_string());
         }
-        let unit_id = site.id();
+        let unit_id = at.id();
         let unit_id = unit_id.as_str();
         let sync = hook.name == HookName::NormalizeSettings;
         if !sync {

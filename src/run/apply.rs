@@ -87,8 +87,8 @@ impl ApplyEnv<'_, '_> {
         Ok(data)
     }
 
-    fn call(&mut self, site: CallUnit<'_>, apply: Apply) -> ApplyReport {
-        let attributed = site.id();
+    fn call(&mut self, at: CallUnit<'_>, apply: Apply) -> ApplyReport {
+        let attributed = at.id();
         let unit_id = attributed.as_str();
         let id = apply.context_id.clone();
         let reader_kind = apply.reader.kind();
@@ -124,7 +124,7 @@ impl ApplyEnv<'_, '_> {
             Live::result_context(vec![Step::key("resultContext")], &id),
         ];
         live.extend(apply.children_live);
-        let result = self.hooks.call(self.hook, site, arg, live);
+        let result = self.hooks.call(self.hook, at, arg, live);
         self.hooks.host.borrow_mut().remove_context(&id);
         match result {
             Ok(value) => ApplyReport::Succeeded { value },

@@ -133,19 +133,23 @@ impl Case {
                 format!("unknown member; a case has {}", MEMBERS.join(", ")),
             ));
         }
+        // In this order, so a case with several faults reports the same first.
+        let files = reader.files()?;
+        let answers = HostAnswers {
+            identifiers: reader.identifiers()?,
+            members: reader.host_answers()?,
+        };
+        let results = reader.results()?;
         Ok(Case {
             path: path.to_path_buf(),
             description: reader.text("description")?,
             selection: reader.json_member("selection")?,
             settings: reader.json_member("settings")?,
             mode: reader.text("mode")?,
-            files: reader.files()?,
+            files,
             library: reader.json_member("library")?,
-            answers: HostAnswers {
-                identifiers: reader.identifiers()?,
-                members: reader.host_answers()?,
-            },
-            results: reader.results()?,
+            answers,
+            results,
             expect: reader.obj.get("expect").cloned(),
         })
     }

@@ -204,8 +204,8 @@ pub fn execution_json(execution: &ExecutionOptions) -> Value {
     serde_json::to_value(execution).unwrap_or(Value::Null)
 }
 
-/// The site hooks and effects of `job` of unit `unit_id` are attributed to:
-/// the unit, or its replacement unit.
+/// The unit hooks and effects of `job` of unit `unit_id` are attributed to:
+/// the unit itself, or its replacement unit.
 pub fn job_unit<'a>(unit_id: &'a str, job: &'a Job) -> CallUnit<'a> {
     CallUnit {
         unit: unit_id,

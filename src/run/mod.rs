@@ -45,4 +45,4 @@ pub use results::{
 pub use runner::{RunInput, RunOptions, run, run_observed};
 pub use settings::{NormalizedParams, Settings, SettingsError, normalize_params};
 pub use stream::JsonReportWriter;
-pub use world::{Shape, WorldError, WorldSpec};
+pub use world::{Shape, WorldSpec, WorldSpecError};

@@ -10,13 +10,13 @@ use crate::selection::{SelectionContext, SelectionError};
 
 /// Why the world of a run could not be built.
 #[derive(Debug, thiserror::Error)]
-pub enum WorldError {
+pub enum WorldSpecError {
     /// `convert` asked for the canonical shape, which the selection cannot take.
     #[error("the selection cannot be converted to the canonical shape: {0}")]
-    Convert(#[source] SelectionError),
+    Convert(SelectionError),
     /// The library description is not one.
     #[error("invalid library description: {0}")]
-    Library(#[source] HostWorldError),
+    Library(HostWorldError),
     /// `files` names no directory.
     #[error("{} is not a directory", .0.display())]
     NotADirectory(PathBuf),
@@ -47,7 +47,7 @@ impl WorldSpec {
     pub fn build(
         &self,
         selection: SelectionContext,
-    ) -> Result<(HostWorld, SelectionContext), WorldError> {
+    ) -> Result<(HostWorld, SelectionContext), WorldSpecError> {
         let selection = match self.convert {
             None => selection,
             Some(Shape::Grouped) => SelectionContext::Grouped(selection.to_grouped()),
@@ -56,21 +56,23 @@ impl WorldSpec {
                 let exists = |path: &str| world.file_exists(path);
                 let canonical = selection
                     .to_canonical(&exists)
-                    .map_err(WorldError::Convert)?;
+                    .map_err(WorldSpecError::Convert)?;
                 SelectionContext::Canonical(canonical)
             }
         };
         Ok((self.world(&selection)?, selection))
     }
 
-    fn world(&self, selection: &SelectionContext) -> Result<HostWorld, WorldError> {
+    fn world(&self, selection: &SelectionContext) -> Result<HostWorld, WorldSpecError> {
         let mut world = HostWorld::from_selection(selection);
         if let Some(library) = &self.library {
-            world = world.with_library(library).map_err(WorldError::Library)?;
+            world = world
+                .with_library(library)
+                .map_err(WorldSpecError::Library)?;
         }
         if let Some(dir) = &self.files {
             if !dir.is_dir() {
-                return Err(WorldError::NotADirectory(dir.clone()));
+                return Err(WorldSpecError::NotADirectory(dir.clone()));
             }
             world = world.with_files_dir(dir);
         }

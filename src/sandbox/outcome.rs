@@ -1,5 +1,7 @@
 //! The typed result of one sandboxed call, with its logs and resource usage.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -287,13 +289,14 @@ impl Outcome {
     }
 }
 
-/// [`Outcome`]'s JSON form.
+/// [`Outcome`]'s JSON form, borrowing the outcome's value and logs when it is
+/// written.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct OutcomeJson {
+struct OutcomeJson<'a> {
     outcome: OutcomeKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    value: Option<Value>,
+    value: Option<Cow<'a, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     error: Option<ErrorJson>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -304,7 +307,7 @@ struct OutcomeJson {
     cause: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stderr_tail: Option<String>,
-    logs: Vec<LogEntry>,
+    logs: Cow<'a, [LogEntry]>,
     usage: Usage,
 }
 
@@ -376,11 +379,11 @@ impl Serialize for Outcome {
             limit_bytes: None,
             cause: None,
             stderr_tail: None,
-            logs: self.logs.clone(),
+            logs: Cow::Borrowed(&self.logs),
             usage: self.usage,
         };
         match &self.result {
-            CallResult::Ok(value) => json.value = Some(value.clone()),
+            CallResult::Ok(value) => json.value = Some(Cow::Borrowed(value)),
             CallResult::HookError(f) | CallResult::LoadError(f) => {
                 json.error = Some(ErrorJson::of_js(f));
             }
@@ -430,7 +433,7 @@ impl<'de> Deserialize<'de> for Outcome {
         };
         let limit_bytes = || limit_bytes.ok_or_else(|| missing("limitBytes"));
         let result = match outcome {
-            OutcomeKind::Ok => CallResult::Ok(value.unwrap_or(Value::Null)),
+            OutcomeKind::Ok => CallResult::Ok(value.map_or(Value::Null, Cow::into_owned)),
             OutcomeKind::HookError => {
                 CallResult::HookError(error.ok_or_else(|| missing("error"))?.into_js())
             }
@@ -459,7 +462,7 @@ impl<'de> Deserialize<'de> for Outcome {
         };
         Ok(Outcome {
             result,
-            logs,
+            logs: logs.into_owned(),
             usage,
         })
     }
@@ -524,6 +527,27 @@ mod tests {
             assert_eq!(json["outcome"], outcome.result.name(), "{json}");
             let back: Outcome = serde_json::from_value(json.clone()).unwrap();
             assert_eq!(back, outcome, "{json}");
+        }
+    }
+
+    #[test]
+    fn outcome_names_are_the_serialised_names() {
+        for kind in [
+            OutcomeKind::Ok,
+            OutcomeKind::HookError,
+            OutcomeKind::Timeout,
+            OutcomeKind::MemoryLimit,
+            OutcomeKind::OutputTooLarge,
+            OutcomeKind::InvalidOutput,
+            OutcomeKind::LoadError,
+            OutcomeKind::WriteLimit,
+            OutcomeKind::EngineCrash,
+        ] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+            assert_eq!(
+                serde_json::from_value::<OutcomeKind>(json!(kind.as_str())).unwrap(),
+                kind
+            );
         }
     }
 

@@ -396,6 +396,8 @@ impl GroupedSelection {
     /// object, consuming it: each entry's JSON is let go as soon as the entry
     /// is read, so the whole selection is never held twice.
     pub(crate) fn parse_owned(mut value: Value) -> Read<Self> {
+        // Each array is moved out, leaving an empty one in its place, and read
+        // where the borrowed reading would read it.
         let mut taken = Vec::new();
         if let Some(Value::Object(items)) = value.get_mut("items") {
             for kind in ItemKind::ALL {
@@ -404,24 +406,17 @@ impl GroupedSelection {
                 }
             }
         }
-        let obj = as_object(&value, "")?;
-        let mut selection = Self::parse(obj)?;
-        for (kind, list) in taken {
-            let ptr = child(&child(obj.ptr, "items"), kind.array_name());
-            *selection.entries_mut(kind) = list
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| GroupedEntry::parse(kind, &v, &index(&ptr, i)))
-                .collect::<Read<_>>()?;
-        }
-        if obj.get("selectionType").is_none() {
-            selection.selection_type = selection.computed_selection_type().to_owned();
-        }
-        Ok(selection)
+        Self::parse_taking(as_object(&value, "")?, taken)
     }
 
     /// Reads a grouped context from an object whose `items` is an object.
     pub(crate) fn parse(obj: Obj<'_>) -> Read<Self> {
+        Self::parse_taking(obj, Vec::new())
+    }
+
+    /// [`parse`](Self::parse), reading the arrays in `taken` (moved out of
+    /// `obj`) instead of those `obj` holds.
+    fn parse_taking(obj: Obj<'_>, mut taken: Vec<(ItemKind, Vec<Value>)>) -> Read<Self> {
         obj.closed(&[
             "selectionType",
             "items",
@@ -447,11 +442,19 @@ impl GroupedSelection {
         for kind in ItemKind::ALL {
             let ptr = child(&items_ptr, kind.array_name());
             let list = as_array(items.required(kind.array_name())?, &ptr)?;
-            *selection.entries_mut(kind) = list
-                .iter()
-                .enumerate()
-                .map(|(i, v)| GroupedEntry::parse(kind, v, &index(&ptr, i)))
-                .collect::<Read<_>>()?;
+            let read = |(i, v): (usize, &Value)| GroupedEntry::parse(kind, v, &index(&ptr, i));
+            *selection.entries_mut(kind) = match taken.iter().position(|(k, _)| *k == kind) {
+                Some(at) => {
+                    let (_, owned) = taken.swap_remove(at);
+                    // Each entry's JSON is dropped once it is read.
+                    owned
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| read((i, &v)))
+                        .collect::<Read<_>>()?
+                }
+                None => list.iter().enumerate().map(read).collect::<Read<_>>()?,
+            };
         }
         if let Some(summary) = obj.opt_obj("summary")? {
             let summary_ptr = child(obj.ptr, "summary");

@@ -54,9 +54,17 @@ fn owned_parsing_reads_what_borrowed_parsing_reads() {
     for name in names {
         let mut value = raw(&name);
         same(&value, &name);
-        // Without selectionType, it is computed from the entries read.
-        if let Some(obj) = value.as_object_mut().filter(|o| o["items"].is_object()) {
-            obj.remove("selectionType");
+        // Without selectionType (absent or null), it is computed from the
+        // entries read; with two faults, the same one is reported first.
+        if value.get("items").is_some_and(Value::is_object) {
+            value["selectionType"] = Value::Null;
+            same(&value, &name);
+            value.as_object_mut().unwrap().remove("selectionType");
+            same(&value, &name);
+            value["summary"] = json!({"parentCount": -1});
+            if let Some(Value::Array(parents)) = value["items"].get_mut("parents") {
+                parents.push(json!({"item": 7}));
+            }
             same(&value, &name);
         }
     }

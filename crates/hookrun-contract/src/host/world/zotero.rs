@@ -211,7 +211,7 @@ impl ZoteroData {
                 .as_object()
                 .ok_or_else(|| bad("fields", "expected an object of Zotero fields"))?;
             for (name, value) in fields {
-                let at = format!("{ptr}/fields/{name}");
+                let at = crate::pointer::child(&format!("{ptr}/fields"), name);
                 if !is_field(name) {
                     return Err(HostWorldError::InvalidRequest(format!(
                         "{at}: {name} is not a Zotero field"
@@ -222,7 +222,7 @@ impl ZoteroData {
         }
         for (name, value) in obj {
             if is_field(name) {
-                take_field(name, value, &format!("{ptr}/{name}"))?;
+                take_field(name, value, &crate::pointer::child(ptr, name))?;
             }
         }
         if let Some(creators) = obj.get("creators") {
