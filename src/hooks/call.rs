@@ -246,10 +246,10 @@ impl HookEnv<'_> {
         mut arg: Value,
         mut live: Vec<Live>,
     ) -> Result<Value, HookFailure> {
-        if self.fresh_per_unit && self.last_unit.as_deref() != Some(at.unit) {
-            self.sandbox.reset();
-        }
         if self.last_unit.as_deref() != Some(at.unit) {
+            if self.fresh_per_unit {
+                self.sandbox.reset();
+            }
             self.last_unit = Some(at.unit.to_string());
         }
         let unit_id = at.id();

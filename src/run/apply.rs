@@ -303,15 +303,19 @@ impl ApplyEnv<'_, '_> {
         let kind = reader.kind();
         let mut data = self.register(child_id, &run_result, reader)?;
         data["preflight"] = job.preflight.clone();
-        let value = json!({
-            "unitId": job.subunit_id,
-            "order": job.preflight["unitOrder"],
-            "context": job.preflight.get("context").cloned().unwrap_or(Value::Null),
-            "request": job.request,
-            "runResult": run_result,
-            "resultContext": data,
-            "bundleReader": null,
-        });
+        // By move: `json!` would serialise a copy of each embedded value.
+        let value = hook_arg([
+            ("unitId", Value::from(job.subunit_id.as_str())),
+            ("order", job.preflight["unitOrder"].clone()),
+            (
+                "context",
+                job.preflight.get("context").cloned().unwrap_or(Value::Null),
+            ),
+            ("request", job.request.clone().unwrap_or(Value::Null)),
+            ("runResult", run_result),
+            ("resultContext", data),
+            ("bundleReader", Value::Null),
+        ]);
         let path = |leaf: &str| {
             vec![
                 Step::key("resultContext"),

@@ -31,6 +31,14 @@ pub struct CaseError {
 }
 
 impl CaseError {
+    fn at(file: String, pointer: &str, message: impl Into<String>) -> CaseError {
+        CaseError {
+            file,
+            pointer: pointer.to_string(),
+            message: message.into(),
+        }
+    }
+
     /// The case file, or for a case built from command-line inputs alone, the
     /// input flag of the offending member (`the --settings input`).
     fn source_name(&self) -> String {
@@ -150,16 +158,12 @@ impl Case {
             library: reader.json_member("library")?,
             answers,
             results,
-            expect: reader.obj.get("expect").cloned(),
+            expect: reader.obj.shift_remove("expect"),
         })
     }
 
     fn error(&self, pointer: &str, message: String) -> CaseError {
-        CaseError {
-            file: self.path.display().to_string(),
-            pointer: pointer.to_string(),
-            message,
-        }
+        CaseError::at(self.path.display().to_string(), pointer, message)
     }
 
     /// The run input this case describes: its selection (converted to `convert`
@@ -254,21 +258,18 @@ struct CaseReader {
 
 impl CaseReader {
     fn err(&self, pointer: &str, message: impl Into<String>) -> CaseError {
-        CaseError {
-            file: self.file.clone(),
-            pointer: pointer.to_string(),
-            message: message.into(),
-        }
+        CaseError::at(self.file.clone(), pointer, message)
     }
 
-    /// A JSON member, given inline or as `path[#/pointer]`.
-    fn json_member(&self, name: &str) -> Result<Option<Value>, CaseError> {
-        match self.obj.get(name) {
+    /// A JSON member, given inline or as `path[#/pointer]`; an inline value
+    /// is moved out of the case, not copied (a selection can be large).
+    fn json_member(&mut self, name: &str) -> Result<Option<Value>, CaseError> {
+        match self.obj.shift_remove(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::String(reference)) => resolve_reference(&self.base, reference)
+            Some(Value::String(reference)) => resolve_reference(&self.base, &reference)
                 .map(Some)
                 .map_err(|e| self.err(&format!("/{name}"), e.to_string())),
-            Some(other) => Ok(Some(other.clone())),
+            Some(other) => Ok(Some(other)),
         }
     }
 
