@@ -1,14 +1,14 @@
 //! The shared fixture manifests under `fixtures/manifests` (relative to the crate root).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
 use crate::manifest::{read_json, validate_document};
 
-/// The fixture directory of this crate.
+/// The repository's manifest fixtures of `kind` (`valid`, `invalid`).
 pub fn fixture_dir(kind: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+    crate::manifest::test_support::repo()
         .join("fixtures/manifests")
         .join(kind)
 }

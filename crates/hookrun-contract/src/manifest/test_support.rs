@@ -5,12 +5,16 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+/// The repository root, where `fixtures/` and `schema/` are.
+pub fn repo() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
 /// The editor schema (`schema/workflow.v2.schema.json`) as a validator, built once.
 pub fn editor_schema() -> &'static jsonschema::Validator {
     static EDITOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
     EDITOR.get_or_init(|| {
-        let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .join("schema/workflow.v2.schema.json");
+        let path = repo().join("schema/workflow.v2.schema.json");
         let schema = crate::manifest::read_json(&path).unwrap_or_else(|d| panic!("{}", d.message));
         jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("schema: {e}"))
     })

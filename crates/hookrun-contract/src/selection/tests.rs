@@ -4,10 +4,7 @@ use serde_json::{Value, json};
 
 use super::*;
 
-const FIXTURES: &str = concat!(
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
-    "/fixtures/selections"
-);
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/selections");
 
 const PAIRS: &[&str] = &[
     "single-pdf",

@@ -10,7 +10,7 @@ use super::*;
 use crate::plan::{ItemLocator, World};
 use crate::selection::{PortableItemRef, SelectionContext};
 
-const FIXTURES: &str = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/fixtures");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures");
 
 fn load(name: &str) -> Value {
     let text = fs::read_to_string(format!("{FIXTURES}/selections/{name}.json")).unwrap();

@@ -5,8 +5,6 @@
 //! Source of every list: the reference host's `src/schemas/workflow.schema.json` (the v2
 //! schema with `generated-note-readiness`, commit cf0283b6), line numbers as given.
 
-use std::path::Path;
-
 use serde_json::{Value, json};
 
 use super::validate_manifest;
@@ -200,12 +198,10 @@ const OPEN: &[(&str, &str, &str, u32)] = &[
     (JOB, "/provider", "my-own-provider", 54),
 ];
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
 fn fixture(name: &str) -> Value {
-    let path = root().join("fixtures/manifests/valid").join(name);
+    let path = crate::manifest::test_support::repo()
+        .join("fixtures/manifests/valid")
+        .join(name);
     read_json(&path).unwrap_or_else(|d| panic!("{}", d.message))
 }
 

@@ -14,8 +14,7 @@ use crate::manifest::model::PlanningSpec;
 use crate::selection::SelectionContext;
 
 /// The fixtures directory.
-pub(super) const FIXTURES: &str =
-    concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/fixtures");
+pub(super) const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures");
 
 /// Loads `fixtures/selections/<name>.json` as JSON.
 pub(super) fn fixture_json(name: &str) -> Value {
