@@ -76,6 +76,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // `hookrun` binary; see `set_worker_binary`): an engine crash then costs
             // one call, never this process.
             isolation: Isolation::InProcess,
+            // The run gives its sandboxes the hooks' startup (the host facade).
+            ..SandboxOptions::default()
         },
         ..RunOptions::default()
     };

@@ -1,7 +1,7 @@
 // The objects hooks receive besides plain data: the `runtime` object with its
 // Host API facade, bundle readers and result contexts. Evaluated with the
 // prelude, before any hook module. This file is a function expression that
-// `src/sandbox/scripts.rs` applies to the Host API declaration
+// `build.rs` applies to the Host API declaration
 // (`js/host-api.json`); the completion value is a factory the prelude's
 // `configure` calls with its internals.
 //

@@ -3,7 +3,10 @@
 
 pub mod hooks;
 pub mod run;
-pub mod sandbox;
+
+/// The sandbox the hooks run in, from its own crate (generic: it knows nothing
+/// of workflows; [`hooks::STARTUP`] adds the host facade).
+pub use hookrun_sandbox as sandbox;
 
 // The contract layers, from their own crate (no engine), under their usual paths.
 pub use hookrun_contract::{bundle, host, manifest, plan, pointer, request, selection, walk};

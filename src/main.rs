@@ -14,7 +14,7 @@ fn main() -> std::process::ExitCode {
         .nth(1)
         .is_some_and(|a| a == hookrun::sandbox::WORKER_ARG)
     {
-        return hookrun::sandbox::worker::serve();
+        return hookrun::sandbox::worker::serve(&[&hookrun::hooks::STARTUP]);
     }
     cli::main()
 }

@@ -54,7 +54,7 @@ fn buffer_and_typed_array_bombs_hit_the_heap_cap() {
 
 /// Errors thrown while the heap fills up make the engine build backtraces at
 /// the cap, where QuickJS-ng used to free a value twice and crash the process
-/// on the first breach (see `src/sandbox/breach.rs`).
+/// on the first breach (see `crates/hookrun-sandbox/src/breach.rs`).
 #[test]
 fn error_bombs_hit_the_heap_cap_without_taking_the_host_down() {
     for (export, times) in [

@@ -19,7 +19,7 @@ fn run_titles(
             limits,
             determinism: None,
             measure_heap: false,
-            isolation: common::isolation(),
+            ..common::sandbox_options()
         },
         ..common::run_options()
     };

@@ -7,7 +7,9 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
 
-use hookrun::sandbox::{Call, CallResult, HostBridge, HostError, Sandbox};
+use hookrun::hooks::bridge_error;
+use hookrun::host::HostError;
+use hookrun::sandbox::{BridgeError, Call, CallResult, HostBridge, Sandbox};
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -16,7 +18,7 @@ struct RecordingHost {
 }
 
 impl HostBridge for RecordingHost {
-    fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
         self.calls.push((member.to_string(), args.clone()));
         match member {
             "library.getItemDetail" => Ok(json!({"kind": "attachment", "item": {"ref": args[0]}})),
@@ -25,11 +27,11 @@ impl HostBridge for RecordingHost {
             "result.resolveArtifact" => {
                 Ok(json!({"text": "# digest", "entryPath": "artifacts/a.md"}))
             }
-            other => Err(HostError::workflow(
+            other => Err(bridge_error(HostError::workflow(
                 "unsupported_operation",
                 format!("{other} is not supported"),
                 json!({"memberOrOperation": other, "reason": "not_supported"}),
-            )),
+            ))),
         }
     }
 }
@@ -123,7 +125,7 @@ fn bundle_readers_and_result_contexts_call_through_the_bridge() {
 struct PanickingHost;
 
 impl HostBridge for PanickingHost {
-    fn call(&mut self, _member: &str, _args: Value) -> Result<Value, HostError> {
+    fn call(&mut self, _member: &str, _args: Value) -> Result<Value, BridgeError> {
         panic!("a defect in the host");
     }
 }

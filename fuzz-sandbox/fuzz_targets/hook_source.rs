@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use hookrun::sandbox::{Limits, Sandbox, SandboxOptions};
+use hookrun_sandbox::{Limits, Sandbox, SandboxOptions};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "../../tests/common/hostile_source.rs"]
@@ -24,7 +24,7 @@ struct Setup {
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        hookrun::sandbox::disable_engine_disk_cache();
+        hookrun_sandbox::disable_engine_disk_cache();
         let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sandbox/corpus");
         let dir = tempfile::tempdir().expect("temporary directory");
         for entry in std::fs::read_dir(corpus.join("internals")).expect("helper modules") {

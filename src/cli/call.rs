@@ -102,6 +102,7 @@ impl LimitArgs {
             determinism,
             measure_heap,
             isolation: self.isolation(),
+            startup: &hookrun::hooks::STARTUP,
         })
     }
 }

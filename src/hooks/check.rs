@@ -131,7 +131,7 @@ fn add_position(d: &mut Diagnostic) {
 
 /// Loads each declared hook of `workflow` in a sandbox rooted at its jail root.
 pub fn check_hooks(workflow: &Workflow, options: SandboxOptions) -> Vec<Diagnostic> {
-    let mut sandbox = match Sandbox::new(&workflow.jail_root, options) {
+    let mut sandbox = match Sandbox::new(&workflow.jail_root, super::sandbox_options(options)) {
         Ok(sandbox) => sandbox,
         Err(e) => {
             return workflow

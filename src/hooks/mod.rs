@@ -7,6 +7,7 @@ pub mod check;
 pub mod live;
 pub mod preflight;
 pub mod redact;
+mod startup;
 
 pub use call::{CallUnit, FailureOutcome, HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks, check_library};
@@ -14,3 +15,4 @@ pub use live::{Live, Step};
 pub use preflight::{
     Aggregate, PreflightOutcome, ReplacementUnit, ShortCircuitApply, parse_outcome,
 };
+pub use startup::{STARTUP, bridge_error, sandbox_options};

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::sandbox::HostError;
+use crate::host::HostError;
 
 /// What stands in for a path under the system temporary directory that no root names.
 pub const TEMPORARY: &str = "<temporary directory>";

@@ -76,7 +76,7 @@ pub(crate) fn with_workers<R>(
             inboxes.push(to_worker);
             let tx = tx.clone();
             let setup = Setup {
-                sandbox: options.sandbox,
+                sandbox: crate::hooks::sandbox_options(options.sandbox),
                 runtime: options.runtime.clone(),
                 fresh_per_unit: options.fresh_runtime_per_unit,
             };

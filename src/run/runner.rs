@@ -7,7 +7,7 @@ use std::rc::Rc;
 use serde_json::json;
 
 use crate::hooks::bridge::{HookHost, HostSettings};
-use crate::hooks::{HookEnv, RuntimeInfo};
+use crate::hooks::{HookEnv, RuntimeInfo, sandbox_options};
 use crate::host::answers::HostAnswers;
 use crate::host::world::HostWorld;
 use crate::manifest::{DeclaredHook, HookName, Workflow};
@@ -45,7 +45,8 @@ pub struct RunInput {
 pub struct RunOptions {
     /// Planning mode (`execute` for confirmed runs).
     pub mode: Mode,
-    /// Limits and determinism of every hook call.
+    /// Limits, determinism and isolation of every hook call (its startup is
+    /// always [`STARTUP`](crate::hooks::STARTUP), the host facade).
     pub sandbox: SandboxOptions,
     /// Start every unit on a fresh runtime instead of sharing one per run.
     pub fresh_runtime_per_unit: bool,
@@ -111,9 +112,10 @@ pub fn run_observed(
     let (mut owned, mut leased) = (None, None);
     let started = match &options.pool {
         Some(pool) => pool
-            .acquire(&workflow.jail_root, options.sandbox)
+            .acquire(&workflow.jail_root, sandbox_options(options.sandbox))
             .map(|lease| &mut **leased.insert(lease)),
-        None => Sandbox::new(&workflow.jail_root, options.sandbox).map(|s| owned.insert(s)),
+        None => Sandbox::new(&workflow.jail_root, sandbox_options(options.sandbox))
+            .map(|s| owned.insert(s)),
     };
     let sandbox = match started {
         Ok(sandbox) => sandbox,

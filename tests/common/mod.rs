@@ -20,10 +20,10 @@ pub fn isolation() -> hookrun::sandbox::Isolation {
 
 /// The default sandbox options with the isolation under test.
 pub fn sandbox_options() -> hookrun::sandbox::SandboxOptions {
-    hookrun::sandbox::SandboxOptions {
+    hookrun::hooks::sandbox_options(hookrun::sandbox::SandboxOptions {
         isolation: isolation(),
         ..hookrun::sandbox::SandboxOptions::default()
-    }
+    })
 }
 
 /// The default run options with the isolation under test.

@@ -8,9 +8,9 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::{BUNDLES_DIR, HookHost, bundle_error, bytes, unsupported, world_error};
+use crate::host::HostError;
 use crate::host::overlay::{self, Seen};
 use crate::host::world::{HostWorld, hex_sha256};
-use crate::sandbox::HostError;
 
 /// One `file.*` read: the operation and its arguments.
 #[derive(Clone, Copy)]

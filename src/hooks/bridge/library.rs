@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::{HookHost, Plan, unsupported, world_error};
+use crate::host::HostError;
 use crate::host::world::{HostWorldError, NoteFormat, PageRequest};
-use crate::sandbox::HostError;
 use crate::selection::PortableItemRef;
 
 impl HookHost {

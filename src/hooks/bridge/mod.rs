@@ -26,12 +26,13 @@ use serde_json::{Value, json};
 
 use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
 use crate::hooks::redact::{Redactions, TEMPORARY};
+use crate::host::HostError;
 use crate::host::answers::HostAnswers;
 use crate::host::api::{Answer, host_api};
 use crate::host::effects::{CallSite, Effect, EffectLog};
 use crate::host::overlay::FileOverlay;
 use crate::host::world::{HostWorld, HostWorldError};
-use crate::sandbox::{HostBridge, HostError};
+use crate::sandbox::{BridgeError, HostBridge};
 
 /// Virtual directory under which bundle contents are visible to hooks.
 pub const BUNDLES_DIR: &str = "/bundles/";
@@ -250,9 +251,9 @@ impl HostBridge for HookHost {
         self.effects.take_write_limit()
     }
 
-    fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
         self.dispatch(member, args)
-            .map_err(|error| self.redactions().error(error))
+            .map_err(|error| super::bridge_error(self.redactions().error(error)))
     }
 }
 

@@ -6,9 +6,9 @@
 use serde_json::{Map, Value, json};
 
 use super::{HookHost, Plan, unsupported};
+use crate::host::HostError;
 use crate::host::api::Member;
 use crate::host::world::{Keys, STATUS_KEYS};
-use crate::sandbox::HostError;
 
 /// The runtime log's largest message, in bytes.
 const MAX_LOG_MESSAGE: usize = 16 * 1024;

@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use super::HookHost;
 use super::files::FilePlan;
+use crate::host::HostError;
 use crate::host::effects::EffectLog;
 use crate::host::world::{Keys, Prepared, digest, hex_sha256};
-use crate::sandbox::HostError;
 
 impl HookHost {
     pub(super) fn write(&mut self, member: &str, args: Value) -> Result<Value, HostError> {

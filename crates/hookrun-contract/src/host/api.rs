@@ -2,7 +2,7 @@
 //!
 //! `js/host-api.json` lists every member of the reference host's API version 12
 //! with how hookrun answers it. The JS facade builds `runtime.hostApi` from the
-//! same file (`src/sandbox/scripts.rs` hands it to `js/facade.js`), the effect
+//! same file (`build.rs` hands it to `js/facade.js`), the effect
 //! recorder takes its list of writes from it, the host bridge dispatches on it,
 //! and a test checks `js/hookrun.d.ts` and `docs/host-api.md` against it. Adding a
 //! member is one line there, its answer in the bridge (or the world) and its type

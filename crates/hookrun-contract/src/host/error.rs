@@ -92,31 +92,7 @@ impl HostError {
         )
     }
 
-    /// The error from its [`HostError::to_json`] form.
-    pub fn from_json(value: Value) -> HostError {
-        let mut fields = match value {
-            Value::Object(fields) => fields,
-            other => {
-                let mut fields = Map::new();
-                fields.insert("message".into(), other);
-                fields
-            }
-        };
-        let mut text = |key: &str| match fields.remove(key) {
-            Some(Value::String(s)) => s,
-            Some(other) => other.to_string(),
-            None => String::new(),
-        };
-        let name = text("name");
-        let message = text("message");
-        HostError {
-            name,
-            message,
-            fields,
-        }
-    }
-
-    /// The JSON the prelude turns into a thrown error.
+    /// The error as JSON, as hooks see it thrown: `fields` with `name` and `message`.
     pub fn to_json(&self) -> Value {
         let mut out = self.fields.clone();
         out.insert("name".into(), json!(self.name));

@@ -1,6 +1,6 @@
 // The hookrun prelude. Evaluated before any hook module: under QuickJS once, at
 // build time, into the startup snapshot every runtime restores; under V8 once
-// per runtime (src/sandbox/boot.rs).
+// per runtime (crates/hookrun-sandbox/src/boot.rs).
 //
 // It captures the engine internals it needs in closures and returns
 // `configure`, which each runtime calls: it binds the ops, removes every
@@ -119,7 +119,7 @@
 
   // ---- Stack formatting --------------------------------------------------
   // The host formats every stack (hook frames only), so the engine does not
-  // hand call-site objects to hook code (src/sandbox/breach.rs says what
+  // hand call-site objects to hook code (crates/hookrun-sandbox/src/breach.rs says what
   // changes once a call breaches the heap cap). A hook may still assign
   // `Error.prepareStackTrace`: the value is kept for it to read back, but the
   // engine never sees it and never calls it.
@@ -312,8 +312,9 @@
     return `{"kind":${JSONStringify(kind)},${body}}`;
   }
 
-  // Set by `configure`: builds the live objects of hook arguments (js/facade.js).
-  let facade = null;
+  // Set by `configure`: the startup's animator (the sandbox's `Startup`), which
+  // builds the live objects of call arguments; one that changes nothing without it.
+  let animator = null;
 
   // Calls `fn` with the argument the host built from JSON (made live as
   // `live` describes, when given) and returns a JSON envelope: {kind: "ok", value} |
@@ -330,23 +331,23 @@
     let value;
     let pending = false;
     try {
-      if (live !== undefined) arg = facade.animate(arg, live);
+      if (live !== undefined) arg = animator.animate(arg, live);
       value = fn(arg);
       if (sync && value instanceof PromiseCtor) {
         promiseThen(value, undefined, () => {});
-        facade.finish();
+        animator.finish();
         return envelope("promise", `"ignored":true`);
       }
       pending = !sync && isThenable(value);
     } catch (e) {
-      facade.finish();
+      animator.finish();
       return thrown(e);
     }
     if (pending) {
       promiseThen(settle(value, maxBytes), (text) => { settled = text; });
       return null;
     }
-    facade.finish();
+    animator.finish();
     return answer(value, maxBytes);
   }
 
@@ -372,7 +373,7 @@
     } catch (e) {
       return thrown(e);
     } finally {
-      facade.finish();
+      animator.finish();
     }
     return answer(value, maxBytes);
   }
@@ -419,7 +420,7 @@
   }
 
   // ---- Bootstrap ---------------------------------------------------------
-  return function configure(config, makeFacade, installWeb) {
+  return function configure(config, makeAnimator, installWeb) {
     const ops = globalThis.Deno.core.ops;
     ({ op_hookrun_log, op_hookrun_host } = ops);
     if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function") {
@@ -440,7 +441,13 @@
       structuredClone: ops.op_structured_clone,
     });
     detachPrepareStackTrace();
-    facade = makeFacade(hostCall, { __proto__: null, put, promiseThen, log: runtimeLog });
+    animator = makeAnimator === undefined
+      ? { __proto__: null, animate: (arg) => arg, finish() {} }
+      : makeAnimator(hostCall, { __proto__: null, put, promiseThen, log: runtimeLog });
+    if (animator === null || typeof animator !== "object" || typeof animator.animate !== "function" ||
+        typeof animator.finish !== "function") {
+      throw new ErrorCtor("the startup's animator factory returned no {animate, finish} object");
+    }
     if (config.deterministic) {
       installDeterminism(config.deterministic.nowMs, config.deterministic.seed);
     }

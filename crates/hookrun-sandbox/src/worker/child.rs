@@ -12,7 +12,7 @@ use std::rc::Rc;
 use serde_json::{Value, json};
 
 use super::{read_frame, write_frame};
-use crate::sandbox::{Call, HostBridge, HostError, Isolation, Sandbox, SandboxOptions};
+use crate::{BridgeError, Call, HostBridge, Isolation, Sandbox, SandboxOptions, Startup};
 
 /// The worker's two pipes.
 struct Pipes {
@@ -46,7 +46,7 @@ struct ParentHost {
 }
 
 impl HostBridge for ParentHost {
-    fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
         let mut pipes = self.pipes.borrow_mut();
         pipes.send(&json!({"op": "host", "member": member, "args": args}));
         let Some((mut reply, _)) = pipes.receive() else {
@@ -54,7 +54,7 @@ impl HostBridge for ParentHost {
         };
         self.write_limit = reply.get("writeLimit").and_then(Value::as_u64);
         match reply.get_mut("error").map(Value::take) {
-            Some(error) if !error.is_null() => Err(HostError::from_json(error)),
+            Some(error) if !error.is_null() => Err(BridgeError::from_json(error)),
             _ => Ok(reply.get_mut("ok").map(Value::take).unwrap_or(Value::Null)),
         }
     }
@@ -64,10 +64,12 @@ impl HostBridge for ParentHost {
     }
 }
 
-/// Runs the worker until its input ends. Standard output carries only frames: it is
-/// moved to a descriptor of its own and fd 1 is pointed at standard error, so nothing
-/// else the process prints can corrupt the protocol.
-pub fn serve() -> ExitCode {
+/// Runs the worker until its input ends, serving sandboxes whose startup is
+/// [`Startup::BARE`] or one of `startups` (matched by name: the parent's
+/// [`SandboxOptions::startup`] must be among them). Standard output carries only
+/// frames: it is moved to a descriptor of its own and fd 1 is pointed at standard
+/// error, so nothing else the process prints can corrupt the protocol.
+pub fn serve(startups: &[&'static Startup]) -> ExitCode {
     // SAFETY: plain signal and descriptor calls on the process's own state, before any
     // other thread exists; the duplicate is owned by the `File` from here on. A fault
     // (or a SIGSEGV sent from outside) ends the worker at once with its signal, which
@@ -94,7 +96,7 @@ pub fn serve() -> ExitCode {
         let op = frame.get("op").and_then(Value::as_str).unwrap_or_default();
         match op {
             "init" => {
-                let started = start(&frame);
+                let started = start(&frame, startups);
                 let error = started.as_ref().err().cloned();
                 if let Ok((s, margin)) = started {
                     cpu_margin_ms = margin;
@@ -160,7 +162,7 @@ fn text<'a>(frame: &'a Value, key: &str) -> &'a str {
 }
 
 /// The sandbox an `init` frame asks for, warmed up, and the CPU margin of its calls.
-fn start(frame: &Value) -> Result<(Sandbox, u64), String> {
+fn start(frame: &Value, startups: &[&'static Startup]) -> Result<(Sandbox, u64), String> {
     let mut options: SandboxOptions = frame
         .get("options")
         .cloned()
@@ -171,6 +173,11 @@ fn start(frame: &Value) -> Result<(Sandbox, u64), String> {
         Isolation::InProcess => 0,
     };
     options.isolation = Isolation::InProcess;
+    let name = text(frame, "startup");
+    options.startup = std::iter::once(&&Startup::BARE)
+        .chain(startups)
+        .find(|startup| startup.name == name)
+        .ok_or_else(|| format!("this worker binary has no startup named {name:?}"))?;
     let mut sandbox = Sandbox::new(text(frame, "root"), options).map_err(|e| e.to_string())?;
     sandbox.warm_up().map_err(|e| e.to_string())?;
     Ok((sandbox, margin))

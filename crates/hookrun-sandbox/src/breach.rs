@@ -76,7 +76,7 @@ fn grace(current: usize) -> usize {
 }
 
 #[cfg(all(feature = "quickjs", not(target_pointer_width = "64")))]
-compile_error!("the QuickJS value layout in src/sandbox/breach.rs assumes a 64-bit target");
+compile_error!("the QuickJS value layout in breach.rs assumes a 64-bit target");
 
 #[cfg(feature = "quickjs")]
 mod quickjs {

@@ -7,8 +7,9 @@ use std::rc::Rc;
 use deno_core::{OpState, op2, v8};
 use serde_json::{Value, json};
 
-use super::host::{HostBridge, HostError};
+use super::host::HostBridge;
 use super::outcome::{LogEntry, LogLevel};
+use super::startup::{BridgeError, Fault};
 
 /// Marker appended once when the log limit is reached.
 pub(crate) const TRUNCATION_MARKER: &str = "[hookrun: log output truncated at the log size limit]";
@@ -29,12 +30,14 @@ pub(crate) struct CallState {
     /// Bytes the argument crossed in as.
     pub arg_bytes: u64,
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,
+    /// The errors of host calls the sandbox answers itself ([`Startup::fault`](super::Startup::fault)).
+    pub fault: fn(&str, Fault<'_>) -> BridgeError,
     /// The write limit a host call of this call passed, if any.
     pub write_breach: Option<u64>,
 }
 
 impl CallState {
-    pub fn new(log_limit: u64) -> CallState {
+    pub fn new(log_limit: u64, fault: fn(&str, Fault<'_>) -> BridgeError) -> CallState {
         CallState {
             logs: Vec::new(),
             log_bytes: 0,
@@ -44,6 +47,7 @@ impl CallState {
             op_calls: 0,
             arg_bytes: 0,
             host: None,
+            fault,
             write_breach: None,
         }
     }
@@ -109,17 +113,15 @@ fn op_hookrun_host(
 ) -> String {
     let call = state.borrow_mut::<CallState>();
     call.op_calls += 1;
+    let fault = call.fault;
     let reply = match (&call.host, serde_json::from_str::<Value>(&args)) {
-        (None, _) => Err(HostError::unavailable(&member)),
-        (Some(_), Err(e)) => Err(HostError::invalid_request(&member, &e.to_string())),
+        (None, _) => Err(fault(&member, Fault::Unavailable)),
+        (Some(_), Err(e)) => Err(fault(&member, Fault::InvalidRequest(&e.to_string()))),
         (Some(host), Ok(args)) => match host.try_borrow_mut() {
             // Ops are called from the engine: a panic in the host must not unwind
             // through it (that aborts the process); it fails the host call instead.
-            Ok(mut host) => {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.call(&member, args)))
-                    .unwrap_or_else(|panic| Err(HostError::internal(&member, &panic_text(&*panic))))
-            }
-            Err(_) => Err(HostError::unavailable(&member)),
+            Ok(mut host) => ask(&mut *host, &member, args, fault),
+            Err(_) => Err(fault(&member, Fault::Unavailable)),
         },
     };
     let breach = call
@@ -138,8 +140,20 @@ fn op_hookrun_host(
     }
 }
 
+/// `host`'s answer to a call of `member`; a panic in the host fails the call
+/// with the [`Fault::Internal`] error instead of unwinding into the caller.
+pub(crate) fn ask(
+    host: &mut dyn HostBridge,
+    member: &str,
+    args: Value,
+    fault: fn(&str, Fault<'_>) -> BridgeError,
+) -> Result<Value, BridgeError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.call(member, args)))
+        .unwrap_or_else(|panic| Err(fault(member, Fault::Internal(&panic_text(&*panic)))))
+}
+
 /// The message of a caught panic.
-pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -161,9 +175,9 @@ deno_core::extension!(
         super::web::op_hookrun_text_decode,
         super::web::op_hookrun_utf8_tail,
     ],
-    options = { log_limit: u64 },
+    options = { log_limit: u64, fault: fn(&str, Fault<'_>) -> BridgeError },
     state = |state, options| {
-        state.put(CallState::new(options.log_limit));
+        state.put(CallState::new(options.log_limit, options.fault));
     },
 );
 
@@ -171,9 +185,11 @@ deno_core::extension!(
 mod tests {
     use super::*;
 
+    const BARE_FAULT: fn(&str, Fault<'_>) -> BridgeError = crate::Startup::BARE.fault;
+
     #[test]
     fn logs_are_capped_once_with_a_marker() {
-        let mut s = CallState::new(10 + 2 * LOG_ENTRY_COST);
+        let mut s = CallState::new(10 + 2 * LOG_ENTRY_COST, BARE_FAULT);
         assert!(s.log(LogLevel::Log, "12345".into()));
         assert!(!s.log(LogLevel::Log, "6789012345".into()));
         assert!(!s.log(LogLevel::Log, "more".into()));
@@ -184,14 +200,14 @@ mod tests {
 
     #[test]
     fn truncation_respects_utf8_boundaries() {
-        let mut s = CallState::new(4 + LOG_ENTRY_COST);
+        let mut s = CallState::new(4 + LOG_ENTRY_COST, BARE_FAULT);
         s.log(LogLevel::Info, "ééé".into());
         assert_eq!(s.logs[0].message, "éé");
     }
 
     #[test]
     fn empty_messages_count_against_the_limit_too() {
-        let mut s = CallState::new(1024);
+        let mut s = CallState::new(1024, BARE_FAULT);
         let kept = (0..1_000_000)
             .take_while(|_| s.log(LogLevel::Log, String::new()))
             .count();

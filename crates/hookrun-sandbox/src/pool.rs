@@ -138,7 +138,7 @@ impl Inner {
 /// the runtimes it holds.
 ///
 /// ```no_run
-/// use hookrun::sandbox::{PoolOptions, SandboxOptions, SandboxPool};
+/// use hookrun_sandbox::{PoolOptions, SandboxOptions, SandboxPool};
 ///
 /// let pool = SandboxPool::new(PoolOptions::default());
 /// for _ in 0..2 {
@@ -146,7 +146,7 @@ impl Inner {
 ///     sandbox.call("happy.mjs".as_ref(), "greet", &serde_json::json!({"name": "Ada"}));
 /// } // the second loan reuses the first runtime, with happy.mjs loaded
 /// assert_eq!(pool.stats().hits, 1);
-/// # Ok::<(), hookrun::sandbox::SandboxError>(())
+/// # Ok::<(), hookrun_sandbox::SandboxError>(())
 /// ```
 #[derive(Clone)]
 pub struct SandboxPool {

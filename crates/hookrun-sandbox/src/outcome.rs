@@ -59,7 +59,7 @@ pub enum CallResult {
     /// The module or export could not be loaded.
     LoadError(JsFailure),
     /// The host refused a write because the run's recorded writes would pass this
-    /// many bytes (see [`HostError::write_limit`](super::HostError::write_limit)).
+    /// many bytes (see [`HostBridge::take_write_limit`](super::HostBridge::take_write_limit)).
     WriteLimit {
         /// The limit in bytes.
         limit_bytes: u64,

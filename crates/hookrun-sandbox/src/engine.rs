@@ -18,6 +18,7 @@ use super::errors::{self, Answer};
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
+use super::startup::Startup;
 use super::watchdog::Watchdog;
 use super::{Limits, SandboxError, SandboxOptions};
 
@@ -47,6 +48,8 @@ pub(crate) struct Engine {
     tokio: tokio::runtime::Runtime,
     limits: Limits,
     measure_heap: bool,
+    /// Whether the startup has an animator for [`Call::live`](super::Call::live).
+    animates: bool,
     /// Set once a call breached a limit; the engine must then be discarded.
     pub poisoned: bool,
 }
@@ -63,21 +66,26 @@ struct Prelude {
     take_settled: v8::Global<v8::Function>,
 }
 
-/// A runtime from the startup snapshot, its modules jailed under `jail`.
-fn start_runtime(jail: &Rc<Jail>, limits: &Limits) -> Result<JsRuntime, SandboxError> {
+/// A runtime from `startup`'s snapshot (if any), its modules jailed under `jail`.
+fn start_runtime(
+    jail: &Rc<Jail>,
+    limits: &Limits,
+    startup: &Startup,
+) -> Result<(JsRuntime, bool), SandboxError> {
+    let snapshot = boot::snapshot(startup)?;
     let create_params = v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
     let mut runtime = JsRuntime::try_new(RuntimeOptions {
         module_loader: Some(Rc::new(JailLoader(Rc::clone(jail)))),
-        extensions: vec![hookrun_sandbox::init(limits.max_log_bytes)],
+        extensions: vec![hookrun_sandbox::init(limits.max_log_bytes, startup.fault)],
         create_params: Some(create_params),
-        startup_snapshot: boot::SNAPSHOT,
+        startup_snapshot: snapshot,
         ..Default::default()
     })
     .map_err(|e| SandboxError::Engine(e.to_string()))?;
     runtime
         .v8_isolate()
         .set_prepare_stack_trace_callback(errors::hook_stack_trace);
-    Ok(runtime)
+    Ok((runtime, snapshot.is_some()))
 }
 
 /// Ends any call that reaches the heap cap; the flag it returns is set when
@@ -97,18 +105,20 @@ fn cap_heap(runtime: &mut JsRuntime, isolate: v8::IsolateHandle) -> Rc<Cell<bool
     memory_hit
 }
 
-/// Runs the prelude's `configure` (globals removed, web globals and facade
-/// installed, determinism if asked) and takes the functions it returns.
+/// Runs the prelude's `configure` (globals removed, web globals and the
+/// animator installed, determinism if asked) and takes the functions it returns.
 fn configure(
     runtime: &mut JsRuntime,
+    startup: &Startup,
+    restored: bool,
     determinism: Option<super::Determinism>,
 ) -> Result<Prelude, SandboxError> {
     let engine_error = |message: &str| SandboxError::Engine(message.to_string());
     let boot::Boot {
         configure,
-        facade,
+        animator,
         web,
-    } = boot::take(runtime)?;
+    } = boot::take(runtime, startup, restored)?;
     let config = json!({
         "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
     });
@@ -118,11 +128,11 @@ fn configure(
         .map_err(|_| engine_error("prelude did not return a function"))?;
     let config = deno_core::serde_v8::to_v8(scope, &config)
         .map_err(|e| SandboxError::Engine(e.to_string()))?;
-    let facade = v8::Local::new(scope, facade);
+    let animator = v8::Local::new(scope, animator);
     let web = v8::Local::new(scope, web);
     let undefined = v8::undefined(scope).into();
     let api = configure
-        .call(scope, undefined, &[config, facade, web])
+        .call(scope, undefined, &[config, animator, web])
         .ok_or_else(|| engine_error("prelude configuration threw"))?;
     let api = v8::Local::<v8::Object>::try_from(api)
         .map_err(|_| engine_error("prelude returned no API object"))?;
@@ -153,10 +163,11 @@ impl Engine {
             determinism,
             measure_heap,
             isolation: _,
+            startup,
         } = options;
         super::disable_engine_disk_cache();
         let jail = Rc::new(Jail::new(root));
-        let mut runtime = start_runtime(&jail, &limits)?;
+        let (mut runtime, restored) = start_runtime(&jail, &limits, startup)?;
         let isolate = runtime.v8_isolate().thread_safe_handle();
         // Host calls end the call through it when the host reports a write limit.
         runtime.op_state().borrow_mut().put(isolate.clone());
@@ -166,7 +177,7 @@ impl Engine {
             .enable_time()
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
-        let prelude = configure(&mut runtime, determinism)?;
+        let prelude = configure(&mut runtime, startup, restored, determinism)?;
         Ok(Engine {
             runtime,
             jail,
@@ -180,6 +191,7 @@ impl Engine {
             tokio,
             limits,
             measure_heap,
+            animates: startup.animator.is_some(),
             poisoned: false,
         })
     }
@@ -335,6 +347,12 @@ impl Engine {
         live: Option<&serde_json::Value>,
         sync: bool,
     ) -> Answer {
+        if live.is_some() && !self.animates {
+            return Answer::from(CallResult::LoadError(errors::plain(
+                "EngineError",
+                "the call describes live objects, but the sandbox's startup has no animator to build them",
+            )));
+        }
         let export = match self
             .load(module)
             .and_then(|(id, name)| self.export(id, &name, export))

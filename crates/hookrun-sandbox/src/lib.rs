@@ -7,8 +7,12 @@
 //! A call that breaches a limit ends with a typed outcome and the runtime behind
 //! it is discarded; the next call gets a fresh one.
 //!
+//! It knows nothing of what the hooks are for: a caller adds a start-up script
+//! that makes arguments live and answers host calls through a [`HostBridge`]
+//! ([`Startup`]).
+//!
 //! ```no_run
-//! use hookrun::sandbox::{CallResult, Sandbox, SandboxOptions};
+//! use hookrun_sandbox::{CallResult, Sandbox, SandboxOptions};
 //! use serde_json::json;
 //!
 //! let mut sandbox = Sandbox::new("fixtures/sandbox", SandboxOptions::default())?;
@@ -16,7 +20,7 @@
 //! if let CallResult::Ok(value) = &outcome.result {
 //!     println!("{value}");
 //! }
-//! # Ok::<(), hookrun::sandbox::SandboxError>(())
+//! # Ok::<(), hookrun_sandbox::SandboxError>(())
 //! ```
 
 mod boot;
@@ -30,8 +34,8 @@ mod ops;
 mod outcome;
 mod pool;
 mod process;
-#[cfg(not(hookrun_snapshot))]
-mod scripts;
+pub mod snapshot;
+mod startup;
 mod thread;
 mod watchdog;
 mod web;
@@ -43,15 +47,16 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-pub use host::{HOST_ERROR_SCHEMA, HostBridge, HostError};
+pub use host::HostBridge;
 pub use loader::ImportRefusal;
 pub use outcome::{
     CallResult, JsFailure, LogEntry, LogLevel, Outcome, OutcomeKind, SourceLocation, Usage,
 };
 pub use pool::{PoolOptions, PoolStats, PooledSandbox, SandboxPool};
 pub use process::{DISK_CACHE_OFF_VAR, disable_engine_disk_cache};
+pub use startup::{BridgeError, Fault, Script, Startup};
 pub use thread::block_on;
-pub(crate) use thread::spawn_scoped as spawn_hook_thread;
+pub use thread::spawn_scoped as spawn_hook_thread;
 pub use worker::{WORKER_ARG, set_worker_binary};
 
 use engine::Engine;
@@ -136,6 +141,11 @@ pub struct SandboxOptions {
     pub measure_heap: bool,
     /// Where the engine runs: in this process (default) or in a worker process.
     pub isolation: Isolation,
+    /// What runtimes start with beyond the sandbox's own scripts
+    /// ([`Startup::BARE`] by default). Not serialised: a worker process uses
+    /// the startup it was started with.
+    #[serde(skip)]
+    pub startup: &'static Startup,
 }
 
 /// Where a sandbox's engine runs.
@@ -212,10 +222,9 @@ pub struct Call<'a> {
     pub export: &'a str,
     /// The single argument.
     pub arg: &'a serde_json::Value,
-    /// Live objects to build inside the argument before the call: a JSON array
-    /// of `{path, kind, …}` entries understood by `js/facade.js` (`runtime`,
-    /// `bundleReader`, `resultContext`, `frozen`, and `deferred`: a member the
-    /// host bridge hands over on first read through `deferred.take`).
+    /// What the startup's animator makes live in the argument before the call
+    /// (see [`Startup`]); a call with it fails to load when the startup has no
+    /// animator.
     pub live: Option<&'a serde_json::Value>,
     /// Answers the hook's host calls; without one they fail with `unavailable`.
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{parse_frame, worker_binary, write_frame};
-use crate::sandbox::outcome::{CallResult, Outcome, Usage};
-use crate::sandbox::{Call, HostBridge, HostError, ProcessLimits, SandboxError, SandboxOptions};
+use crate::outcome::{CallResult, Outcome, Usage};
+use crate::{BridgeError, Call, Fault, HostBridge, ProcessLimits, SandboxError, SandboxOptions};
 
 /// Bytes of a worker's standard error shown in a crash report.
 const STDERR_TAIL: u64 = 4096;
@@ -206,7 +206,12 @@ impl Proc {
 
     /// Points the worker at `root` (a fresh sandbox there, warmed up).
     fn init(&mut self, root: &Path) -> Result<(), SandboxError> {
-        let frame = json!({"op": "init", "root": root, "options": self.options});
+        let frame = json!({
+            "op": "init",
+            "root": root,
+            "options": self.options,
+            "startup": self.options.startup.name,
+        });
         let reply = self
             .send(&frame)
             .and_then(|()| self.receive(Instant::now() + START_TIMEOUT))
@@ -224,7 +229,7 @@ impl Proc {
         self.calls += 1;
         // The argument crosses in the engine's encoding, made here once, so the
         // worker reads it straight into the engine; as JSON when there is none.
-        let encoded = crate::sandbox::crossing::encode(call.arg);
+        let encoded = crate::crossing::encode(call.arg);
         let frame = CallFrame {
             op: "call",
             module: call.module,
@@ -252,7 +257,7 @@ impl Proc {
             };
             match reply.get("op").and_then(Value::as_str) {
                 Some("host") => {
-                    let answer = answer_host(&call.host, &reply);
+                    let answer = answer_host(&call.host, &reply, self.options.startup.fault);
                     if let Err(dead) = self.send(&answer) {
                         return dead.outcome(started);
                     }
@@ -406,23 +411,20 @@ impl Dead {
 }
 
 /// The parent's answer to a worker's `host` frame.
-fn answer_host(host: &Option<Rc<RefCell<dyn HostBridge>>>, frame: &Value) -> Value {
+fn answer_host(
+    host: &Option<Rc<RefCell<dyn HostBridge>>>,
+    frame: &Value,
+    fault: fn(&str, Fault<'_>) -> BridgeError,
+) -> Value {
     let member = frame
         .get("member")
         .and_then(Value::as_str)
         .unwrap_or_default();
     let args = frame.get("args").cloned().unwrap_or(Value::Null);
     let (reply, write_limit) = match host.as_ref().map(|h| h.try_borrow_mut()) {
-        None | Some(Err(_)) => (Err(HostError::unavailable(member)), None),
+        None | Some(Err(_)) => (Err(fault(member, Fault::Unavailable)), None),
         Some(Ok(mut host)) => {
-            let reply =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.call(member, args)))
-                    .unwrap_or_else(|panic| {
-                        Err(HostError::internal(
-                            member,
-                            &crate::sandbox::ops::panic_text(&*panic),
-                        ))
-                    });
+            let reply = crate::ops::ask(&mut *host, member, args, fault);
             (reply, host.take_write_limit())
         }
     };
