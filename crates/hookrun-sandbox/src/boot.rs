@@ -30,6 +30,12 @@ pub(crate) const WEB: Script<'static> = Script {
     source: include_str!("../js/web.js"),
 };
 
+/// [`PRELUDE`]'s fingerprint, for snapshot tags.
+pub(crate) const PRELUDE_FINGERPRINT: u64 = super::startup::fingerprint(PRELUDE.source);
+
+/// [`WEB`]'s fingerprint, for snapshot tags.
+pub(crate) const WEB_FINGERPRINT: u64 = super::startup::fingerprint(WEB.source);
+
 /// The global a snapshot keeps `[tag, configure, animator, web]` under; a
 /// runtime takes and deletes it before any hook code runs.
 pub(crate) const BOOT_GLOBAL: &str = "__hookrunBoot";
@@ -70,35 +76,52 @@ pub(crate) fn evaluate(
     })
 }
 
-/// The snapshot runtimes of `startup` start from: its own, or one made in this
-/// process at first use (QuickJS), kept for the life of the process (one per
-/// startup name).
-pub(crate) fn snapshot(startup: &Startup) -> Result<Option<&'static [u8]>, SandboxError> {
-    if startup.snapshot.is_some() || cfg!(not(feature = "quickjs")) {
-        return Ok(startup.snapshot);
+/// What this process prepared for a startup, once: the snapshot its runtimes
+/// restore and the tag that snapshot carries.
+pub(crate) struct Prepared {
+    /// The startup's own snapshot or, under QuickJS without one, a snapshot this
+    /// process made of its scripts; `None` under V8.
+    pub snapshot: Option<&'static [u8]>,
+    /// [`Startup::tag`] of the startup's animator.
+    tag: String,
+}
+
+/// What runtimes of `startup` start from, prepared at the first one and kept for
+/// the life of the process (one per startup name).
+pub(crate) fn prepare(startup: &'static Startup) -> Result<&'static Prepared, SandboxError> {
+    static PREPARED: Mutex<Vec<(&'static str, &'static Prepared)>> = Mutex::new(Vec::new());
+    let mut prepared = PREPARED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, ready)) = prepared.iter().find(|(name, _)| *name == startup.name) {
+        return Ok(ready);
     }
-    static MADE: Mutex<Vec<(&'static str, &'static [u8])>> = Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, bytes)) = made.iter().find(|(name, _)| *name == startup.name) {
-        return Ok(Some(bytes));
-    }
-    let bytes: &'static [u8] = crate::snapshot::make(startup.animator)?.leak();
-    made.push((startup.name, bytes));
-    Ok(Some(bytes))
+    let snapshot = match startup.snapshot {
+        None if cfg!(feature = "quickjs") => {
+            Some(&*crate::snapshot::make(startup.animator)?.leak())
+        }
+        own => own,
+    };
+    let ready: &'static Prepared = Box::leak(Box::new(Prepared {
+        snapshot,
+        tag: Startup::tag(startup.animator),
+    }));
+    prepared.push((startup.name, ready));
+    Ok(ready)
 }
 
 /// The start-up values of a runtime: taken (and deleted) from the global object
-/// of one `restored` from `startup`'s snapshot, or evaluated.
+/// of one restored from `prepared`'s snapshot, or evaluated.
 pub(crate) fn take(
     runtime: &mut JsRuntime,
     startup: &Startup,
-    restored: bool,
+    prepared: &Prepared,
 ) -> Result<Boot, SandboxError> {
-    if !restored {
+    if prepared.snapshot.is_none() {
         return evaluate(runtime, startup.animator);
     }
     let missing = || SandboxError::Engine("the startup snapshot holds no prelude".into());
-    let tag = Startup::tag(startup.animator);
+    let tag = &prepared.tag;
     deno_core::scope!(scope, runtime);
     let global = scope.get_current_context().global(scope);
     let key = v8::String::new(scope, BOOT_GLOBAL).ok_or_else(missing)?;
@@ -126,4 +149,43 @@ pub(crate) fn take(
         animator: item(2)?,
         web: item(3)?,
     })
+}
+
+#[cfg(all(test, feature = "quickjs"))]
+mod tests {
+    use super::*;
+    use crate::SandboxOptions;
+
+    #[test]
+    fn snapshots_of_other_scripts_are_refused() {
+        let script = |source| Script {
+            name: "test:animator",
+            source,
+        };
+        // Same name and length as the startup's animator, other source.
+        let made = crate::snapshot::make(Some(script(
+            "(hostCall, tools) => ({ animate: () => 1, finish() {} })",
+        )))
+        .expect("the scripts evaluate");
+        let startup: &'static Startup = Box::leak(Box::new(Startup {
+            name: "test:stale-snapshot",
+            animator: Some(script(
+                "(hostCall, tools) => ({ animate: () => 2, finish() {} })",
+            )),
+            snapshot: Some(made.leak()),
+            ..Startup::BARE
+        }));
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let options = SandboxOptions {
+            startup,
+            ..SandboxOptions::default()
+        };
+        let refused = crate::engine::Engine::new(dir.path().into(), options)
+            .err()
+            .expect("the stale snapshot is refused");
+        assert!(
+            refused.to_string().contains("made from other scripts"),
+            "{refused}"
+        );
+    }
 }

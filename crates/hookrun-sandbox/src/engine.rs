@@ -66,26 +66,26 @@ struct Prelude {
     take_settled: v8::Global<v8::Function>,
 }
 
-/// A runtime from `startup`'s snapshot (if any), its modules jailed under `jail`.
+/// A runtime from the `prepared` snapshot (if any), its modules jailed under `jail`.
 fn start_runtime(
     jail: &Rc<Jail>,
     limits: &Limits,
     startup: &Startup,
-) -> Result<(JsRuntime, bool), SandboxError> {
-    let snapshot = boot::snapshot(startup)?;
+    prepared: &boot::Prepared,
+) -> Result<JsRuntime, SandboxError> {
     let create_params = v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
     let mut runtime = JsRuntime::try_new(RuntimeOptions {
         module_loader: Some(Rc::new(JailLoader(Rc::clone(jail)))),
         extensions: vec![hookrun_sandbox::init(limits.max_log_bytes, startup.fault)],
         create_params: Some(create_params),
-        startup_snapshot: snapshot,
+        startup_snapshot: prepared.snapshot,
         ..Default::default()
     })
     .map_err(|e| SandboxError::Engine(e.to_string()))?;
     runtime
         .v8_isolate()
         .set_prepare_stack_trace_callback(errors::hook_stack_trace);
-    Ok((runtime, snapshot.is_some()))
+    Ok(runtime)
 }
 
 /// Ends any call that reaches the heap cap; the flag it returns is set when
@@ -110,7 +110,7 @@ fn cap_heap(runtime: &mut JsRuntime, isolate: v8::IsolateHandle) -> Rc<Cell<bool
 fn configure(
     runtime: &mut JsRuntime,
     startup: &Startup,
-    restored: bool,
+    prepared: &boot::Prepared,
     determinism: Option<super::Determinism>,
 ) -> Result<Prelude, SandboxError> {
     let engine_error = |message: &str| SandboxError::Engine(message.to_string());
@@ -118,7 +118,7 @@ fn configure(
         configure,
         animator,
         web,
-    } = boot::take(runtime, startup, restored)?;
+    } = boot::take(runtime, startup, prepared)?;
     let config = json!({
         "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
     });
@@ -167,7 +167,8 @@ impl Engine {
         } = options;
         super::disable_engine_disk_cache();
         let jail = Rc::new(Jail::new(root));
-        let (mut runtime, restored) = start_runtime(&jail, &limits, startup)?;
+        let prepared = boot::prepare(startup)?;
+        let mut runtime = start_runtime(&jail, &limits, startup, prepared)?;
         let isolate = runtime.v8_isolate().thread_safe_handle();
         // Host calls end the call through it when the host reports a write limit.
         runtime.op_state().borrow_mut().put(isolate.clone());
@@ -177,7 +178,7 @@ impl Engine {
             .enable_time()
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
-        let prelude = configure(&mut runtime, startup, restored, determinism)?;
+        let prelude = configure(&mut runtime, startup, prepared, determinism)?;
         Ok(Engine {
             runtime,
             jail,
