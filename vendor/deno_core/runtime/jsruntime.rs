@@ -1789,16 +1789,6 @@ impl JsRuntime {
         }
       }
 
-      // SAFETY: The backing memory lives on ContextState which outlives
-      // all JS. We pass a no-op destructor since ContextState owns
-      // the memory.
-      extern "C" fn _no_op_deleter(
-        _data: *mut std::ffi::c_void,
-        _len: usize,
-        _deleter_data: *mut std::ffi::c_void,
-      ) {
-      }
-
       // Create a shared Uint8Array backed by ContextState::tick_info and
       // pass it to JS via __setTickInfo so JS can read/write
       // hasTickScheduled without crossing the JS-to-Rust boundary.
@@ -1806,17 +1796,7 @@ impl JsRuntime {
         let state_rc = realm.0.state();
         let tick_info_ptr =
           state_rc.tick_info.as_ptr() as *mut std::ffi::c_void;
-        let backing_store = unsafe {
-          v8::ArrayBuffer::new_backing_store_from_ptr(
-            tick_info_ptr,
-            2,
-            _no_op_deleter,
-            std::ptr::null_mut(),
-          )
-        };
-        let backing_store_shared = backing_store.make_shared();
-        let ab =
-          v8::ArrayBuffer::with_backing_store(scope, &backing_store_shared);
+        let ab = context_state_buffer(scope, tick_info_ptr, 2, will_snapshot);
         let tick_info_array = v8::Uint8Array::new(scope, ab, 0, 2).unwrap();
         let set_tick_info_fn: v8::Local<v8::Function> = bindings::get(
           scope,
@@ -1838,17 +1818,8 @@ impl JsRuntime {
         let imm_info_ptr =
           state_rc.immediate_info.as_ptr() as *mut std::ffi::c_void;
         let imm_byte_len = 3 * std::mem::size_of::<u32>();
-        let backing_store = unsafe {
-          v8::ArrayBuffer::new_backing_store_from_ptr(
-            imm_info_ptr,
-            imm_byte_len,
-            _no_op_deleter,
-            std::ptr::null_mut(),
-          )
-        };
-        let backing_store_shared = backing_store.make_shared();
         let ab =
-          v8::ArrayBuffer::with_backing_store(scope, &backing_store_shared);
+          context_state_buffer(scope, imm_info_ptr, imm_byte_len, will_snapshot);
         let imm_info_array = v8::Uint32Array::new(scope, ab, 0, 3).unwrap();
         let set_imm_info_fn: v8::Local<v8::Function> = bindings::get(
           scope,
@@ -1869,17 +1840,12 @@ impl JsRuntime {
         let timer_info_ptr =
           state_rc.timer_info.as_ptr() as *mut std::ffi::c_void;
         let timer_byte_len = std::mem::size_of::<i32>();
-        let backing_store = unsafe {
-          v8::ArrayBuffer::new_backing_store_from_ptr(
-            timer_info_ptr,
-            timer_byte_len,
-            _no_op_deleter,
-            std::ptr::null_mut(),
-          )
-        };
-        let backing_store_shared = backing_store.make_shared();
-        let ab =
-          v8::ArrayBuffer::with_backing_store(scope, &backing_store_shared);
+        let ab = context_state_buffer(
+          scope,
+          timer_info_ptr,
+          timer_byte_len,
+          will_snapshot,
+        );
         let timer_info_array = v8::Int32Array::new(scope, ab, 0, 1).unwrap();
         let set_timer_info_fn: v8::Local<v8::Function> = bindings::get(
           scope,
@@ -3752,4 +3718,40 @@ fn mark_as_loaded_from_fs_during_snapshot(
   if let ExtensionFileSourceCode::LoadedFromFsDuringSnapshot(path) = source {
     files_loaded.push(path);
   }
+}
+
+/// An ArrayBuffer over `len` bytes of the realm's ContextState at `ptr`, which
+/// JS and Rust then share (tick, immediate and timer info).
+///
+/// A runtime made for a snapshot gets a buffer of its own instead: its
+/// ContextState is dropped before the snapshot is written, so a shared buffer
+/// would be serialized from freed memory. A runtime restored from the snapshot
+/// links buffers over its own ContextState here again.
+fn context_state_buffer<'s>(
+  scope: &mut v8::PinScope<'s, '_>,
+  ptr: *mut std::ffi::c_void,
+  len: usize,
+  will_snapshot: bool,
+) -> v8::Local<'s, v8::ArrayBuffer> {
+  // The ContextState owns the memory, so the engine must not free it.
+  extern "C" fn no_op_deleter(
+    _data: *mut std::ffi::c_void,
+    _len: usize,
+    _deleter_data: *mut std::ffi::c_void,
+  ) {
+  }
+  if will_snapshot {
+    return v8::ArrayBuffer::new(scope, len);
+  }
+  // SAFETY: The backing memory lives on ContextState, which outlives all JS
+  // of a runtime that is not made for a snapshot.
+  let backing_store = unsafe {
+    v8::ArrayBuffer::new_backing_store_from_ptr(
+      ptr,
+      len,
+      no_op_deleter,
+      std::ptr::null_mut(),
+    )
+  };
+  v8::ArrayBuffer::with_backing_store(scope, &backing_store.make_shared())
 }
