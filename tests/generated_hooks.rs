@@ -7,11 +7,10 @@
 
 mod common;
 
-use common::hostile_source::Blocks;
-
 use std::path::Path;
 
 use hookrun::sandbox::{CallResult, Limits, Sandbox, SandboxOptions};
+use hookrun_hostile::Blocks;
 use serde_json::{Value, json};
 
 /// A small deterministic generator, so a failure names a reproducible case.

@@ -8,13 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use hookrun::sandbox::{Limits, Sandbox, SandboxOptions};
+use hookrun_hostile::Blocks;
+use hookrun_sandbox::{Limits, Sandbox, SandboxOptions};
 use libfuzzer_sys::fuzz_target;
-
-#[path = "../../tests/common/hostile_source.rs"]
-mod hostile_source;
-
-use hostile_source::Blocks;
 
 struct Setup {
     dir: tempfile::TempDir,
@@ -24,7 +20,7 @@ struct Setup {
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        hookrun::sandbox::disable_engine_disk_cache();
+        hookrun_sandbox::disable_engine_disk_cache();
         let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sandbox/corpus");
         let dir = tempfile::tempdir().expect("temporary directory");
         for entry in std::fs::read_dir(corpus.join("internals")).expect("helper modules") {
@@ -42,16 +38,16 @@ fuzz_target!(|data: &[u8]| {
     let setup = setup();
     let module = setup.dir.path().join("hook.mjs");
     std::fs::write(&module, setup.blocks.source(data)).expect("hook source");
-    // The hooks' startup: its snapshot is made by hookrun's build script, outside
-    // the instrumented process (docs/engine-patches.md, snapshot writing).
-    let options = hookrun::hooks::sandbox_options(SandboxOptions {
+    // The bare startup: the first sandbox makes its snapshot in this instrumented
+    // process (docs/engine-patches.md, snapshot writing).
+    let options = SandboxOptions {
         limits: Limits {
             timeout_ms: 200,
             max_heap_bytes: 64 * 1024 * 1024,
             ..Limits::default()
         },
         ..SandboxOptions::default()
-    });
+    };
     let mut sandbox = Sandbox::new(setup.dir.path(), options).expect("sandbox root");
     let _ = sandbox.call(Path::new("hook.mjs"), "hook", &serde_json::Value::Null);
 });

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-pub mod hostile_source;
 pub mod sandbox;
 
 /// Where the tests' sandboxes run their engine: in process, or in worker processes

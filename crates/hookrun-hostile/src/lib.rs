@@ -1,7 +1,7 @@
 //! Hostile hook sources assembled from the building blocks in
 //! `fixtures/sandbox/corpus/blocks.json`: a few ways of tampering with the realm, then a
-//! few operations that reach the engine layer and deno_core. Shared by
-//! `tests/generated_hooks.rs` and the `hook_source` fuzz target.
+//! few operations that reach the engine layer and deno_core. Shared by hookrun's
+//! `tests/generated_hooks.rs` and the sandbox's `hook_source` fuzz target.
 
 use std::path::Path;
 
