@@ -145,12 +145,13 @@ fn failing_runs_share_no_state_and_leave_no_threads_or_temporary_directories() {
     };
     let clean_slate = r#"{"calls":1,"global":null,"prototype":null,"afterReturn":null}"#;
     let failing_run = |i: usize| {
-        let (workflow, expected) = match i % 40 {
-            0 => (&looping, ("timeout", "")),
-            1 => (&hoarding, ("memory-limit", "")),
-            n if n % 2 == 0 => (&stateful, ("hook-error", clean_slate)),
+        let (workflow, limits, expected) = match i % 40 {
+            0 => (&looping, limits, ("timeout", "")),
+            1 => (&hoarding, hoarding_limits, ("memory-limit", "")),
+            n if n % 2 == 0 => (&stateful, limits, ("hook-error", clean_slate)),
             _ => (
                 &digest,
+                limits,
                 ("hook-error", "literature-digest result has no digest_path"),
             ),
         };
@@ -160,11 +161,6 @@ fn failing_runs_share_no_state_and_leave_no_threads_or_temporary_directories() {
             case.input(None).unwrap()
         };
         let mut bundles = BrokenBundles(bundle.clone());
-        let limits = if std::ptr::eq(workflow, &hoarding) {
-            hoarding_limits
-        } else {
-            limits
-        };
         let report = run_with(workflow, input, &mut bundles, limits);
         let (outcome, message) = failure(&report);
         assert_eq!(outcome, expected.0, "run {i}: {message}");
