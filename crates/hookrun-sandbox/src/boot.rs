@@ -31,10 +31,35 @@ pub(crate) const WEB: Script<'static> = Script {
 };
 
 /// [`PRELUDE`]'s fingerprint, for snapshot tags.
-pub(crate) const PRELUDE_FINGERPRINT: u64 = super::startup::fingerprint(PRELUDE.source);
+const PRELUDE_FINGERPRINT: u64 = fingerprint(PRELUDE.source);
 
 /// [`WEB`]'s fingerprint, for snapshot tags.
-pub(crate) const WEB_FINGERPRINT: u64 = super::startup::fingerprint(WEB.source);
+const WEB_FINGERPRINT: u64 = fingerprint(WEB.source);
+
+/// A snapshot's tag: what a runtime checks a snapshot against before it trusts
+/// the values kept in it (this crate's version and a fingerprint of each script).
+pub(crate) fn tag(animator: Option<Script<'_>>) -> String {
+    let animator = animator.map_or((0, ""), |s| (fingerprint(s.source), s.name));
+    format!(
+        "{} {PRELUDE_FINGERPRINT:016x} {}:{:016x} {WEB_FINGERPRINT:016x}",
+        env!("CARGO_PKG_VERSION"),
+        animator.1,
+        animator.0,
+    )
+}
+
+/// FNV-1a of `source`: tells scripts apart for [`tag`], at compile time for the
+/// sandbox's own.
+const fn fingerprint(source: &str) -> u64 {
+    let bytes = source.as_bytes();
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut at = 0;
+    while at < bytes.len() {
+        hash = (hash ^ bytes[at] as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        at += 1;
+    }
+    hash
+}
 
 /// The global a snapshot keeps `[tag, configure, animator, web]` under; a
 /// runtime takes and deletes it before any hook code runs.
@@ -82,7 +107,7 @@ pub(crate) struct Prepared {
     /// The startup's own snapshot or, under QuickJS without one, a snapshot this
     /// process made of its scripts; `None` under V8.
     pub snapshot: Option<&'static [u8]>,
-    /// [`Startup::tag`] of the startup's animator.
+    /// [`tag`] of the startup's animator.
     tag: String,
 }
 
@@ -104,7 +129,7 @@ pub(crate) fn prepare(startup: &'static Startup) -> Result<&'static Prepared, Sa
     };
     let ready: &'static Prepared = Box::leak(Box::new(Prepared {
         snapshot,
-        tag: Startup::tag(startup.animator),
+        tag: tag(startup.animator),
     }));
     prepared.push((startup.name, ready));
     Ok(ready)
@@ -151,12 +176,21 @@ pub(crate) fn take(
     })
 }
 
-#[cfg(all(test, feature = "quickjs"))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SandboxOptions;
 
     #[test]
+    fn tags_change_with_the_animator_source() {
+        let script = |source| Some(Script { name: "a", source });
+        assert_ne!(tag(None), tag(script("x")));
+        assert_ne!(tag(script("x")), tag(script("xy")));
+        assert_ne!(tag(script("xy")), tag(script("yx")));
+        assert_eq!(tag(script("x")), tag(script("x")));
+    }
+
+    #[test]
+    #[cfg(feature = "quickjs")]
     fn snapshots_of_other_scripts_are_refused() {
         let script = |source| Script {
             name: "test:animator",
@@ -176,9 +210,9 @@ mod tests {
             ..Startup::BARE
         }));
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let options = SandboxOptions {
+        let options = crate::SandboxOptions {
             startup,
-            ..SandboxOptions::default()
+            ..crate::SandboxOptions::default()
         };
         let refused = crate::engine::Engine::new(dir.path().into(), options)
             .err()

@@ -23,7 +23,7 @@ use deno_core::{JsRuntimeForSnapshot, RuntimeOptions, v8};
 
 use super::SandboxError;
 use super::boot;
-use super::startup::{Script, Startup};
+use super::startup::Script;
 
 /// A startup snapshot holding the sandbox's scripts and `animator`, evaluated.
 ///
@@ -42,7 +42,7 @@ pub fn make(animator: Option<Script<'_>>) -> Result<Vec<u8>, SandboxError> {
     {
         deno_core::scope!(scope, &mut runtime);
         let engine = |what: &str| SandboxError::Engine(format!("cannot store the {what}"));
-        let tag = v8::String::new(scope, &Startup::tag(animator)).ok_or_else(|| engine("tag"))?;
+        let tag = v8::String::new(scope, &boot::tag(animator)).ok_or_else(|| engine("tag"))?;
         let mut kept = vec![tag.into()];
         kept.extend([configure, factory, web].map(|value| v8::Local::new(scope, value)));
         let kept = v8::Array::new_with_elements(scope, &kept);

@@ -141,34 +141,6 @@ impl Startup {
         snapshot: None,
         fault: plain_fault,
     };
-
-    /// The snapshot's tag: what a runtime checks a snapshot against before it
-    /// trusts the values kept in it (this crate's version and a fingerprint of
-    /// each script).
-    pub(crate) fn tag(animator: Option<Script<'_>>) -> String {
-        let animator = animator.map_or((0, ""), |s| (fingerprint(s.source), s.name));
-        format!(
-            "{} {:016x} {}:{:016x} {:016x}",
-            env!("CARGO_PKG_VERSION"),
-            crate::boot::PRELUDE_FINGERPRINT,
-            animator.1,
-            animator.0,
-            crate::boot::WEB_FINGERPRINT,
-        )
-    }
-}
-
-/// FNV-1a of `source`: tells scripts apart for [`Startup::tag`], at compile time
-/// for the sandbox's own.
-pub(crate) const fn fingerprint(source: &str) -> u64 {
-    let bytes = source.as_bytes();
-    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
-    let mut at = 0;
-    while at < bytes.len() {
-        hash = (hash ^ bytes[at] as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        at += 1;
-    }
-    hash
 }
 
 impl Default for &'static Startup {
@@ -223,14 +195,5 @@ mod tests {
         assert_eq!(BridgeError::from_json(error.to_json()), error);
         let text = BridgeError::from_json(json!("plain"));
         assert_eq!((text.name.as_str(), text.message.as_str()), ("", "plain"));
-    }
-
-    #[test]
-    fn tags_change_with_the_animator_source() {
-        let script = |source| Some(Script { name: "a", source });
-        assert_ne!(Startup::tag(None), Startup::tag(script("x")));
-        assert_ne!(Startup::tag(script("x")), Startup::tag(script("xy")));
-        assert_ne!(Startup::tag(script("xy")), Startup::tag(script("yx")));
-        assert_eq!(Startup::tag(script("x")), Startup::tag(script("x")));
     }
 }
