@@ -89,6 +89,33 @@ pub struct ResolvedResult {
     pub errors: Vec<Diagnostic>,
 }
 
+impl ResolvedResult {
+    /// The JSON form, member for member as it serialises: the result JSON and
+    /// the envelope are copied, not serialised into a new tree.
+    pub fn to_value(&self) -> Value {
+        fn plain(value: &impl Serialize) -> Value {
+            serde_json::to_value(value).unwrap_or(Value::Null)
+        }
+        let mut out = serde_json::Map::new();
+        if let Some(result_json) = &self.result_json {
+            out.insert("resultJson".into(), result_json.clone());
+        }
+        if let Some(envelope) = &self.envelope {
+            out.insert("envelope".into(), envelope.clone());
+        }
+        out.insert("resultJsonSource".into(), plain(&self.result_json_source));
+        if let Some(path) = &self.result_json_path {
+            out.insert("resultJsonPath".into(), path.as_str().into());
+        }
+        if let Some(dir) = &self.workspace_dir {
+            out.insert("workspaceDir".into(), dir.as_str().into());
+        }
+        out.insert("warnings".into(), plain(&self.warnings));
+        out.insert("errors".into(), plain(&self.errors));
+        Value::Object(out)
+    }
+}
+
 /// Resolves the result JSON of `run_result`; the first hit wins:
 ///
 /// 1. `runResult.resultJson` when present and not `null` (a string is parsed as JSON);
@@ -437,5 +464,27 @@ mod tests {
             None,
         );
         assert_eq!(nested.workspace_dir.as_deref(), Some("/ws2"));
+    }
+
+    #[test]
+    fn to_value_is_what_serialising_writes() {
+        let reader = BundleReader::from(UnavailableBundle::new("r-1"));
+        let envelope = json!({"status": "success", "data": {"a": [1, 2.5, "x"]}, "error": null});
+        let full = resolve(
+            json!({"resultJson": envelope, "resultJsonPath": "out/r.json", "workspaceDir": "/ws"}),
+            &reader,
+            None,
+        );
+        let unavailable = resolve(json!({"status": "succeeded"}), &reader, None);
+        assert!(!unavailable.warnings.is_empty());
+        for resolved in [full, unavailable] {
+            let serialised = serde_json::to_value(&resolved).unwrap();
+            assert_eq!(resolved.to_value(), serialised);
+            assert_eq!(
+                resolved.to_value().to_string(),
+                serialised.to_string(),
+                "member order"
+            );
+        }
     }
 }
