@@ -146,6 +146,7 @@ fn declared_types_match_what_the_runtime_passes() {
         live: Some(&live),
         host: None,
         sync: false,
+        shared: &[],
     });
     let CallResult::Ok(shape) = outcome.result else {
         panic!("{:?}", outcome.result)

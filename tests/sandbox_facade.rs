@@ -51,6 +51,7 @@ fn run(
         live: Some(&live),
         host: Some(bridge),
         sync: false,
+        shared: &[],
     })
     .result
 }
@@ -145,6 +146,7 @@ fn a_panicking_host_fails_the_host_call_not_the_process() {
         live: Some(&live),
         host: Some(bridge),
         sync: false,
+        shared: &[],
     });
     let CallResult::Ok(value) = outcome.result else {
         panic!("{:?}", outcome.result);

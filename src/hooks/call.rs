@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -235,6 +236,9 @@ impl HookEnv<'_> {
 
     /// Calls `hook` for `at` with `arg`. Hooks that take a `runtime` get
     /// one; `live` adds further live objects (frozen selections, readers, …).
+    /// `shared` names values that recur across the run's calls (a unit's
+    /// selection): parts of `arg` equal to one cross into the engine once
+    /// per runtime, frozen ([`Call::shared`]).
     #[allow(
         clippy::result_large_err,
         reason = "a failure is made once per failed hook call and carries what the report shows"
@@ -245,6 +249,7 @@ impl HookEnv<'_> {
         at: CallUnit<'_>,
         mut arg: Value,
         mut live: Vec<Live>,
+        shared: &[Arc<Value>],
     ) -> Result<Value, HookFailure> {
         if self.last_unit.as_deref() != Some(at.unit) {
             if self.fresh_per_unit {
@@ -274,6 +279,7 @@ impl HookEnv<'_> {
             live: Some(&live),
             host: Some(bridge),
             sync,
+            shared,
         });
         self.records.push(HookRecord {
             hook: hook.export.to_string(),

@@ -1,6 +1,8 @@
 //! The apply phase: `applyResult` per job with its bundle reader and result
 //! context, short-circuit applies, and aggregate single applies (contract 03 §2.3, §4).
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::bundle::{
@@ -44,6 +46,8 @@ struct Apply {
     preflight: Option<Value>,
     aggregate_children: Vec<Value>,
     children_live: Vec<Live>,
+    /// The selections the request and result repeat ([`HookEnv::call`]).
+    shared: Vec<Arc<Value>>,
 }
 
 /// Everything the apply phase shares.
@@ -82,7 +86,7 @@ impl ApplyEnv<'_, '_> {
         let no_local_files = |_: &std::path::Path| None;
         let context =
             ResultContext::new(run_result, reader, self.result_options(), &no_local_files)?;
-        let data = serde_json::to_value(context.resolved()).unwrap_or(Value::Null);
+        let data = context.resolved().to_value();
         self.hooks.host.borrow_mut().add_context(id, context);
         Ok(data)
     }
@@ -124,7 +128,7 @@ impl ApplyEnv<'_, '_> {
             Live::result_context(vec![Step::key("resultContext")], &id),
         ];
         live.extend(apply.children_live);
-        let result = self.hooks.call(self.hook, at, arg, live);
+        let result = self.hooks.call(self.hook, at, arg, live, &apply.shared);
         self.hooks.host.borrow_mut().remove_context(&id);
         match result {
             Ok(value) => ApplyReport::Succeeded { value },
@@ -173,6 +177,7 @@ impl ApplyEnv<'_, '_> {
             preflight: self.preflight_of(job),
             aggregate_children: Vec::new(),
             children_live: Vec::new(),
+            shared: vec![Arc::clone(&job.selection_json)],
         })
     }
 
@@ -221,6 +226,7 @@ impl ApplyEnv<'_, '_> {
             preflight: self.preflight_of(job),
             aggregate_children: Vec::new(),
             children_live: Vec::new(),
+            shared: vec![Arc::clone(&job.selection_json)],
         }
     }
 
@@ -282,6 +288,10 @@ impl ApplyEnv<'_, '_> {
             preflight: None,
             aggregate_children: child_values,
             children_live,
+            shared: sorted
+                .iter()
+                .map(|(_, job)| Arc::clone(&job.selection_json))
+                .collect(),
         };
         let report = self.call(CallUnit::unit(unit_id), apply);
         self.remove_contexts(registered);

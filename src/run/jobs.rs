@@ -53,6 +53,8 @@ pub struct Job {
     pub order: f64,
     /// The selection the request is built from (the unit's own, shared).
     pub selection: Arc<SelectionContext>,
+    /// `selection` as hooks receive it, built once for all the job's hooks.
+    pub selection_json: Arc<Value>,
     /// The built (or synthetic) request.
     pub request: Option<Value>,
     /// The provider's request id.
@@ -72,7 +74,7 @@ impl Job {
         subunit_id: &str,
         kind: JobKind,
         preflight: Value,
-        selection: Arc<SelectionContext>,
+        (selection, selection_json): (Arc<SelectionContext>, Arc<Value>),
     ) -> Job {
         Job {
             subunit_id: subunit_id.to_string(),
@@ -81,6 +83,7 @@ impl Job {
             aggregate: None,
             order: 0.0,
             selection,
+            selection_json,
             request: None,
             request_id: None,
             run_result: None,
@@ -109,22 +112,29 @@ fn preflight_context(
     ctx
 }
 
-/// The jobs a unit's preflight outcome asks for (contract 03 §2.3).
-pub fn jobs_for(unit: &Unit, outcome: &PreflightOutcome) -> Vec<Job> {
+/// The jobs a unit's preflight outcome asks for (contract 03 §2.3);
+/// `selection_json` is the unit's selection as hooks receive it.
+pub fn jobs_for(unit: &Unit, outcome: &PreflightOutcome, selection_json: &Arc<Value>) -> Vec<Job> {
     let plan_id = unit.unit_id.as_str();
+    let own = || {
+        (
+            Arc::clone(&unit.selection_context),
+            Arc::clone(selection_json),
+        )
+    };
     match outcome {
         PreflightOutcome::Skip { .. } => Vec::new(),
         PreflightOutcome::Continue { context } => vec![Job::new(
             "main",
             JobKind::Request,
             preflight_context(plan_id, "main", json!(0), context.as_ref()),
-            Arc::clone(&unit.selection_context),
+            own(),
         )],
         PreflightOutcome::ShortCircuit { apply, context } => vec![Job::new(
             "short-circuit",
             JobKind::ShortCircuit(apply.clone()),
             preflight_context(plan_id, "short-circuit", json!(0), context.as_ref()),
-            Arc::clone(&unit.selection_context),
+            own(),
         )],
         PreflightOutcome::Expand {
             units,
@@ -146,8 +156,12 @@ pub fn jobs_for(unit: &Unit, outcome: &PreflightOutcome) -> Vec<Job> {
                 let selection = replacement
                     .selection_context
                     .as_ref()
-                    .and_then(|s| SelectionContext::from_value(s).ok())
-                    .map_or_else(|| Arc::clone(&unit.selection_context), Arc::new);
+                    .and_then(|s| {
+                        let parsed = SelectionContext::from_value(s).ok()?;
+                        let json = parsed.to_value();
+                        Some((Arc::new(parsed), Arc::new(json)))
+                    })
+                    .unwrap_or_else(own);
                 let mut job = Job::new(&replacement.id, JobKind::Request, ctx, selection);
                 job.aggregate = aggregate.as_ref().map(|a| a.id.clone());
                 job.order = order;
@@ -181,7 +195,7 @@ pub fn build_request(
     match workflow.hook(HookName::BuildRequest) {
         Some(hook) => {
             let mut arg = hook_arg([
-                ("selectionContext", job.selection.to_value()),
+                ("selectionContext", (*job.selection_json).clone()),
                 ("manifest", workflow.manifest.clone()),
                 ("executionOptions", execution_json(execution)),
             ]);
@@ -190,7 +204,13 @@ pub fn build_request(
             }
             let live = vec![Live::frozen("selectionContext")];
             let built = env
-                .call(hook, job_unit(unit_id, job), arg, live)
+                .call(
+                    hook,
+                    job_unit(unit_id, job),
+                    arg,
+                    live,
+                    std::slice::from_ref(&job.selection_json),
+                )
                 .map_err(|f| RunError::hook(Stage::BuildRequest, unit_id, f))?;
             request::finish(workflow, &job.selection, built).map_err(contract_error)
         }

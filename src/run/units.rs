@@ -4,6 +4,9 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::Value;
 
 use crate::hooks::bridge::HookHost;
 use crate::hooks::{
@@ -51,9 +54,10 @@ impl Phases<'_> {
             },
             jobs: Vec::new(),
         };
-        match run_preflight(env, self.workflow, unit, self.execution) {
+        let selection = Arc::new(unit.selection_context.to_value());
+        match run_preflight(env, self.workflow, unit, &selection, self.execution) {
             Ok(outcome) => {
-                state.jobs = jobs_for(unit, &outcome);
+                state.jobs = jobs_for(unit, &outcome, &selection);
                 if let PreflightOutcome::Skip { reason } = &outcome {
                     state.report.status = UnitStatus::Skipped;
                     state.report.skip_reason = reason.clone();
@@ -173,19 +177,26 @@ fn run_preflight(
     env: &mut HookEnv<'_>,
     workflow: &Workflow,
     unit: &Unit,
+    selection: &Arc<Value>,
     execution: &ExecutionOptions,
 ) -> Result<PreflightOutcome, RunError> {
     let Some(hook) = workflow.hook(HookName::Preflight) else {
         return Ok(PreflightOutcome::Continue { context: None });
     };
     let arg = hook_arg([
-        ("selectionContext", unit.selection_context.to_value()),
+        ("selectionContext", Value::clone(selection)),
         ("manifest", workflow.manifest.clone()),
         ("executionOptions", execution_json(execution)),
     ]);
     let live = vec![Live::frozen("selectionContext")];
     let value = env
-        .call(hook, CallUnit::unit(&unit.unit_id), arg, live)
+        .call(
+            hook,
+            CallUnit::unit(&unit.unit_id),
+            arg,
+            live,
+            std::slice::from_ref(selection),
+        )
         .map_err(|f| RunError::hook(Stage::Preflight, &unit.unit_id, f))?;
     let (outcome, lints) = parse_outcome(&value).map_err(|message| {
         RunError::hook(

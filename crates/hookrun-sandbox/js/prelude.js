@@ -23,6 +23,7 @@
 
   const ObjectCreate = Object.create;
   const ObjectFreeze = Object.freeze;
+  const ObjectIsFrozen = Object.isFrozen;
   const ObjectKeys = Object.keys;
   const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
   const ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
@@ -40,6 +41,11 @@
   const MapCtor = Map;
   const MapPrototypeGet = Map.prototype.get;
   const MapPrototypeSet = Map.prototype.set;
+  const MapPrototypeDelete = Map.prototype.delete;
+  const WeakMapCtor = WeakMap;
+  const WeakMapPrototypeGet = WeakMap.prototype.get;
+  const WeakMapPrototypeSet = WeakMap.prototype.set;
+  const WeakMapPrototypeDelete = WeakMap.prototype.delete;
   const FunctionPrototypeCall = Function.prototype.call;
   const SymbolPrototypeToString = Symbol.prototype.toString;
   const ErrorCtor = Error;
@@ -79,6 +85,9 @@
   const setDelete = uncurry(SetPrototypeDelete);
   const mapGet = uncurry(MapPrototypeGet);
   const mapSet = uncurry(MapPrototypeSet);
+  const mapDelete = uncurry(MapPrototypeDelete);
+  const weakSet = uncurry(WeakMapPrototypeSet);
+  const weakDelete = uncurry(WeakMapPrototypeDelete);
   const symbolToString = uncurry(SymbolPrototypeToString);
   const promiseThen = uncurry(PromisePrototypeThen);
 
@@ -252,6 +261,74 @@
     return { __proto__: null, name, message, stack, thrown: safely(() => e instanceof ErrorCtor, false) ? "error" : "object" };
   }
 
+  // ---- Shared values -----------------------------------------------------
+  // Values the host shares across calls (crates/hookrun-sandbox/src/shared.rs):
+  // each arrives once, is deeply frozen and kept under its id; later arguments
+  // refer to it by id, and a result that returns it is written as a reference
+  // the host resolves: `sharedMarker` (a secret the host configures) and the id.
+  // Looked up by own property, which no hook can reach: faster than a bound call,
+  // and as safe from patched prototypes.
+  const kept = new MapCtor();
+  ObjectDefineProperty(kept, "get", { __proto__: null, value: MapPrototypeGet });
+  const keptOf = new WeakMapCtor();
+  ObjectDefineProperty(keptOf, "get", { __proto__: null, value: WeakMapPrototypeGet });
+  let sharedMarker = "";
+  // Counts calls; a kept value whose `call` is the current one is one the host
+  // handed this call, and only those cross back as references.
+  let sharingCall = 0;
+
+  function deepFreeze(value) {
+    if (value === null || typeof value !== "object" || ObjectIsFrozen(value)) return value;
+    ObjectFreeze(value);
+    const keys = ObjectKeys(value);
+    for (let i = 0; i < keys.length; i++) deepFreeze(value[keys[i]]);
+    return value;
+  }
+
+  // Applies the host's `[{refs, keep, drop, current}, ...new values]` to a call's
+  // argument: drops and keeps values (the new ones in `keep` order), marks the
+  // ones the call may return, then puts kept values into the holes `refs` name
+  // ([id, path]; an empty path is the argument).
+  function share(arg, shared) {
+    sharingCall += 1;
+    if (shared === undefined) return arg;
+    const sharing = shared[0];
+    const drop = sharing.drop;
+    for (let i = 0; i < drop.length; i++) {
+      const entry = kept.get(drop[i]);
+      if (entry !== undefined) {
+        weakDelete(keptOf, entry.value);
+        mapDelete(kept, drop[i]);
+      }
+    }
+    const keep = sharing.keep;
+    for (let i = 0; i < keep.length; i++) {
+      const value = deepFreeze(shared[i + 1]);
+      const entry = { __proto__: null, id: keep[i][0], bytes: keep[i][1], depth: keep[i][2], value, call: 0 };
+      mapSet(kept, entry.id, entry);
+      weakSet(keptOf, value, entry);
+    }
+    const current = sharing.current;
+    for (let i = 0; i < current.length; i++) {
+      const entry = kept.get(current[i]);
+      if (entry !== undefined) entry.call = sharingCall;
+    }
+    const refs = sharing.refs;
+    for (let i = 0; i < refs.length; i++) {
+      const entry = kept.get(refs[i][0]);
+      if (entry === undefined) throw new ErrorCtor(`the shared value ${refs[i][0]} is not kept in this runtime`);
+      const path = refs[i][1];
+      if (path.length === 0) {
+        arg = entry.value;
+        continue;
+      }
+      let node = arg;
+      for (let j = 0; j < path.length - 1; j++) node = node[path[j]];
+      put(node, path[path.length - 1], entry.value);
+    }
+    return arg;
+  }
+
   // ---- Results -----------------------------------------------------------
   // Serialises a hook's value to JSON text, refusing what JSON cannot carry
   // faithfully (functions, symbols, bigints, non-finite numbers, cycles) and
@@ -267,7 +344,11 @@
   // back with a recursion limit of 128.
   const MAX_OUTPUT_DEPTH = 100;
 
+  // References to kept values the last `serialize` wrote.
+  let sharedRefs = 0;
+
   function serialize(value, maxBytes) {
+    sharedRefs = 0;
     if (value === undefined) return "null";
     let budget = maxBytes;
     const depths = new MapCtor();
@@ -282,6 +363,16 @@
         if (t === "object" && v !== null) {
           const depth = (mapGet(depths, this) || 0) + 1;
           if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+          const entry = keptOf.get(v);
+          if (entry !== undefined && entry.call === sharingCall) {
+            // The host has the value: it crosses back as a reference, weighed as
+            // the value itself.
+            if (depth + entry.depth - 1 > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+            budget -= entry.bytes + key.length + 4;
+            if (budget < 0) throw new OutputTooLarge(maxBytes);
+            sharedRefs += 1;
+            return `${sharedMarker}${entry.id}`;
+          }
           mapSet(depths, v, depth);
         } else if (t === "number") {
           if (!NumberIsFinite(v)) throw new InvalidOutput(`${where(key)} is ${StringCtor(v)}, which JSON cannot represent`);
@@ -325,12 +416,16 @@
   //
   // With `sync`, a returned promise is not awaited: the call answers
   // {kind: "promise"} (the contract calls `normalizeSettings` synchronously).
-  function invoke(fn, arg, maxBytes, live, sync) {
+  //
+  // `shared` describes the shared values the argument refers to (`share`
+  // above); `undefined` when it refers to none.
+  function invoke(fn, arg, maxBytes, live, sync, shared) {
     logsOpen = true;
     settled = undefined;
     let value;
     let pending = false;
     try {
+      arg = share(arg, shared);
       if (live !== undefined) arg = animator.animate(arg, live);
       value = fn(arg);
       if (sync && value instanceof PromiseCtor) {
@@ -384,7 +479,8 @@
 
   function answer(value, maxBytes) {
     try {
-      return envelope("ok", `"value":${serialize(value, maxBytes)}`);
+      const text = serialize(value, maxBytes);
+      return envelope("ok", `"refs":${sharedRefs},"value":${text}`);
     } catch (e) {
       if (e instanceof InvalidOutput) return envelope("invalid-output", `"message":${JSONStringify(e.message)}`);
       if (e instanceof OutputTooLarge) return envelope("output-too-large", `"limit":${e.limit}`);
@@ -448,6 +544,7 @@
         typeof animator.finish !== "function") {
       throw new ErrorCtor("the startup's animator factory returned no {animate, finish} object");
     }
+    sharedMarker = `${config.sharedMarker}`;
     if (config.deterministic) {
       installDeterminism(config.deterministic.nowMs, config.deterministic.seed);
     }

@@ -34,7 +34,7 @@ pub(crate) enum Arg<'a> {
 /// (QuickJS) and the value fits it.
 pub(crate) fn encode(value: &Value) -> Option<Vec<u8>> {
     #[cfg(feature = "quickjs")]
-    return quickjs::encode(value);
+    return quickjs::encode(value, &[]);
     #[cfg(not(feature = "quickjs"))]
     {
         let _ = value;
@@ -46,19 +46,72 @@ pub(crate) fn encode(value: &Value) -> Option<Vec<u8>> {
 /// hold it: a string longer than the engine allows, nesting deeper than its
 /// stack, or the heap cap reached meanwhile.
 pub(crate) fn cross<'s>(scope: &mut v8::PinScope<'s, '_>, arg: Arg<'_>) -> Crossed<'s> {
+    cross_with_holes(scope, arg, &[])
+}
+
+/// Builds the argument in the engine like [`cross`], with the nodes `holes`
+/// (addresses inside the value) crossing as `null`.
+pub(crate) fn cross_with_holes<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    arg: Arg<'_>,
+    holes: &[*const Value],
+) -> Crossed<'s> {
     let value = match arg {
         Arg::Value(value) => value,
         Arg::Encoded(wire) => return read_encoded(scope, wire),
     };
     #[cfg(feature = "quickjs")]
-    if let Some(wire) = quickjs::encode(value) {
+    if let Some(wire) = quickjs::encode(value, holes) {
         return read_encoded(scope, &wire);
     }
+    let filled;
+    let value = if holes.is_empty() {
+        value
+    } else {
+        filled = without(value, holes);
+        &filled
+    };
     let text = serde_json::to_string(value).unwrap_or_default();
     let value = v8::String::new(scope, &text).and_then(|string| v8::json::parse(scope, string));
     Crossed {
         value,
         bytes: text.len(),
+    }
+}
+
+/// Builds an array of `values` in the engine, in one crossing; `None` when the
+/// engine cannot hold it. The array's elements are defined, not assigned, so
+/// setters a hook put on `Array.prototype` do not see them.
+pub(crate) fn cross_list<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    values: &[&Value],
+) -> Option<v8::Local<'s, v8::Value>> {
+    #[cfg(feature = "quickjs")]
+    if let Some(wire) = quickjs::encode_list(values) {
+        return read_encoded(scope, &wire).value;
+    }
+    let items: Vec<String> = values
+        .iter()
+        .map(|value| serde_json::to_string(value).unwrap_or_default())
+        .collect();
+    let text = format!("[{}]", items.join(","));
+    v8::String::new(scope, &text).and_then(|string| v8::json::parse(scope, string))
+}
+
+/// A copy of `value` with the nodes `holes` replaced by `null`.
+fn without(value: &Value, holes: &[*const Value]) -> Value {
+    if holes.contains(&(value as *const Value)) {
+        return Value::Null;
+    }
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(|v| without(v, holes)).collect()),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), without(v, holes)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
@@ -119,47 +172,71 @@ mod quickjs {
 
     /// The argument in v8x's wire format, or `None` when the format cannot
     /// carry it (then it crosses as JSON text, where the engine refuses
-    /// what it cannot hold). Every length is checked, so the reader never
-    /// takes string contents for tags.
-    pub(super) fn encode(value: &Value) -> Option<Vec<u8>> {
-        let mut writer = Writer::new();
+    /// what it cannot hold), with the nodes `holes` (addresses inside
+    /// `value`) written as `null`. Every length is checked, so the reader
+    /// never takes string contents for tags.
+    pub(super) fn encode(value: &Value, holes: &[*const Value]) -> Option<Vec<u8>> {
+        let mut writer = Writer::new(holes);
         writer.value(value)?;
-        let mut wire = Vec::with_capacity(writer.body.len() + 16 * writer.atoms.len() + 32);
-        wire.extend_from_slice(WIRE_PREFIX);
-        let blob_start = wire.len() + 4;
-        wire.extend_from_slice(&[0; 4]);
-        wire.push(BC_VERSION);
-        wire.extend_from_slice(&[0; 4]);
-        leb128(&mut wire, writer.atoms.len() as u32);
-        for key in &writer.atoms {
-            wire.push(ATOM_TYPE_STRING);
-            string(&mut wire, key)?;
-        }
-        wire.extend_from_slice(&writer.body);
-        let blob_len = u32::try_from(wire.len() - blob_start).ok()?;
-        wire[blob_start - 4..blob_start].copy_from_slice(&blob_len.to_le_bytes());
-        let sum = checksum(&wire[blob_start + 5..]);
-        wire[blob_start + 1..blob_start + 5].copy_from_slice(&sum.to_ne_bytes());
-        Some(wire)
+        writer.finish()
     }
 
-    struct Writer<'v> {
+    /// An array of `values`, written as one argument.
+    pub(super) fn encode_list(values: &[&Value]) -> Option<Vec<u8>> {
+        let mut writer = Writer::new(&[]);
+        writer.body.push(TAG_ARRAY);
+        leb128(&mut writer.body, u32::try_from(values.len()).ok()?);
+        for value in values {
+            writer.value(value)?;
+        }
+        writer.finish()
+    }
+
+    struct Writer<'v, 'h> {
         body: Vec<u8>,
         atoms: Vec<&'v str>,
         atom_index: HashMap<&'v str, u32>,
+        holes: &'h [*const Value],
     }
 
-    impl<'v> Writer<'v> {
+    impl<'v, 'h> Writer<'v, 'h> {
         /// A writer with room for a typical argument's values and keys.
-        fn new() -> Self {
+        fn new(holes: &'h [*const Value]) -> Self {
             Writer {
                 body: Vec::with_capacity(256),
                 atoms: Vec::with_capacity(64),
                 atom_index: HashMap::with_capacity(64),
+                holes,
             }
         }
 
+        /// The wire bytes: v8x's header, the blob's header and atom table,
+        /// then the body written so far.
+        fn finish(self) -> Option<Vec<u8>> {
+            let mut wire = Vec::with_capacity(self.body.len() + 16 * self.atoms.len() + 32);
+            wire.extend_from_slice(WIRE_PREFIX);
+            let blob_start = wire.len() + 4;
+            wire.extend_from_slice(&[0; 4]);
+            wire.push(BC_VERSION);
+            wire.extend_from_slice(&[0; 4]);
+            leb128(&mut wire, self.atoms.len() as u32);
+            for key in &self.atoms {
+                wire.push(ATOM_TYPE_STRING);
+                string(&mut wire, key)?;
+            }
+            wire.extend_from_slice(&self.body);
+            let blob_len = u32::try_from(wire.len() - blob_start).ok()?;
+            wire[blob_start - 4..blob_start].copy_from_slice(&blob_len.to_le_bytes());
+            let sum = checksum(&wire[blob_start + 5..]);
+            wire[blob_start + 1..blob_start + 5].copy_from_slice(&sum.to_ne_bytes());
+            Some(wire)
+        }
+
         fn value(&mut self, value: &'v Value) -> Option<()> {
+            if !self.holes.is_empty() && self.holes.contains(&(value as *const Value)) {
+                self.body.push(TAG_NULL);
+                return Some(());
+            }
             match value {
                 Value::Null => self.body.push(TAG_NULL),
                 Value::Bool(false) => self.body.push(TAG_FALSE),
@@ -325,7 +402,7 @@ mod quickjs {
             let mut out = Vec::new();
             leb128(&mut out, 300);
             assert_eq!(out, [0xac, 0x02]);
-            let mut w = Writer::new();
+            let mut w = Writer::new(&[]);
             w.number(&Number::from(-1));
             w.number(&Number::from(1));
             assert_eq!(w.body, [TAG_INT32, 1, TAG_INT32, 2]);
@@ -334,7 +411,7 @@ mod quickjs {
         #[test]
         fn keys_repeat_as_one_atom() {
             let value = serde_json::json!([{"a": 1, "b": 2}, {"a": 3, "7": 4}]);
-            let mut w = Writer::new();
+            let mut w = Writer::new(&[]);
             w.value(&value).unwrap();
             assert_eq!(w.atoms, ["a", "b"]);
         }
@@ -353,7 +430,7 @@ mod quickjs {
             let keys: serde_json::Map<String, Value> = (0..=MAX_ATOMS)
                 .map(|i| (format!("k{i}"), Value::Null))
                 .collect();
-            assert!(encode(&Value::Object(keys)).is_none());
+            assert!(encode(&Value::Object(keys), &[]).is_none());
         }
     }
 }

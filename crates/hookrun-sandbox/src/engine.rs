@@ -18,6 +18,7 @@ use super::errors::{self, Answer};
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
+use super::shared::{Keeper, Sharing};
 use super::startup::Startup;
 use super::watchdog::Watchdog;
 use super::{Limits, SandboxError, SandboxOptions};
@@ -50,6 +51,8 @@ pub(crate) struct Engine {
     measure_heap: bool,
     /// Whether the startup has an animator for [`Call::live`](super::Call::live).
     animates: bool,
+    /// The [`Call::shared`](super::Call::shared) values the runtime keeps.
+    keeper: Keeper,
     /// Set once a call breached a limit; the engine must then be discarded.
     pub poisoned: bool,
 }
@@ -88,6 +91,23 @@ fn start_runtime(
     Ok(runtime)
 }
 
+/// `[description, ...kept values]` of `sharing` as one engine array
+/// (`undefined` when the call shares nothing); `None` when the engine cannot
+/// build it. A call's `argBytes` leaves it out: what a runtime already keeps
+/// differs between runtimes, the argument does not.
+fn cross_sharing<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    sharing: &Sharing<'_>,
+) -> Option<v8::Local<'s, v8::Value>> {
+    if sharing.is_empty() {
+        return Some(v8::undefined(scope).into());
+    }
+    let described = sharing.describe();
+    let mut list: Vec<&serde_json::Value> = vec![&described];
+    list.extend(sharing.keep.iter().map(|(_, value, _)| &***value));
+    crossing::cross_list(scope, &list)
+}
+
 /// Ends any call that reaches the heap cap; the flag it returns is set when
 /// one did.
 fn cap_heap(runtime: &mut JsRuntime, isolate: v8::IsolateHandle) -> Rc<Cell<bool>> {
@@ -112,6 +132,7 @@ fn configure(
     startup: &Startup,
     prepared: &boot::Prepared,
     determinism: Option<super::Determinism>,
+    shared_marker: &str,
 ) -> Result<Prelude, SandboxError> {
     let engine_error = |message: &str| SandboxError::Engine(message.to_string());
     let boot::Boot {
@@ -121,6 +142,7 @@ fn configure(
     } = boot::take(runtime, startup, prepared)?;
     let config = json!({
         "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
+        "sharedMarker": shared_marker,
     });
     deno_core::scope!(scope, runtime);
     let configure = v8::Local::new(scope, configure);
@@ -178,7 +200,14 @@ impl Engine {
             .enable_time()
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
-        let prelude = configure(&mut runtime, startup, prepared, determinism)?;
+        let keeper = Keeper::new();
+        let prelude = configure(
+            &mut runtime,
+            startup,
+            prepared,
+            determinism,
+            keeper.marker(),
+        )?;
         Ok(Engine {
             runtime,
             jail,
@@ -193,6 +222,7 @@ impl Engine {
             limits,
             measure_heap,
             animates: startup.animator.is_some(),
+            keeper,
             poisoned: false,
         })
     }
@@ -208,11 +238,21 @@ impl Engine {
         self.memory_hit.set(false);
         self.watchdog
             .arm(Duration::from_millis(self.limits.timeout_ms));
-        let arg = match encoded {
-            Some(wire) => crossing::Arg::Encoded(wire),
-            None => crossing::Arg::Value(call.arg),
+        let (arg, sharing) = match encoded {
+            Some(wire) => (crossing::Arg::Encoded(wire), Sharing::default()),
+            None => (
+                crossing::Arg::Value(call.arg),
+                self.keeper.plan(call.arg, call.shared),
+            ),
         };
-        let answer = self.load_and_call(call.module, call.export, arg, call.live, call.sync);
+        let answer = self.load_and_call(
+            call.module,
+            call.export,
+            arg,
+            call.live,
+            call.sync,
+            &sharing,
+        );
         let timed_out = self.watchdog.disarm();
         let result = match self.breach(timed_out) {
             Breach::Memory => CallResult::MemoryLimit {
@@ -347,6 +387,7 @@ impl Engine {
         arg: crossing::Arg<'_>,
         live: Option<&serde_json::Value>,
         sync: bool,
+        sharing: &Sharing<'_>,
     ) -> Answer {
         if live.is_some() && !self.animates {
             return Answer::from(CallResult::LoadError(errors::plain(
@@ -361,10 +402,11 @@ impl Engine {
             Ok(export) => export,
             Err(result) => return Answer::from(result),
         };
-        let args = match self.invoke_args(&export, arg, live, sync) {
+        let args = match self.invoke_args(&export, arg, live, sync, sharing) {
             Ok(args) => args,
             Err(result) => return Answer::from(result),
         };
+        self.keeper.commit(sharing);
         let call = self.runtime.call_with_args(&self.invoke, &args);
         let runtime = &mut self.runtime;
         // The answer comes back before the event loop turned: turn it, under
@@ -380,35 +422,43 @@ impl Engine {
             Ok::<_, CoreError>(value)
         });
         match settled {
-            Ok(value) => self.read_envelope(value),
+            Ok(value) => self.read_envelope(value, sharing),
             Err(e) => Answer::from(CallResult::HookError(errors::from_core(&e))),
         }
     }
 
     /// The prelude's `invoke` arguments: the export, the argument and its live
-    /// specs built in the engine, the output limit and whether the call is
-    /// synchronous. Records the argument's size.
+    /// specs built in the engine, the output limit, whether the call is
+    /// synchronous, and the shared values it keeps and refers to
+    /// ([`cross_sharing`]). Records the argument's size.
     fn invoke_args(
         &mut self,
         export: &Export,
         arg: crossing::Arg<'_>,
         live: Option<&serde_json::Value>,
         sync: bool,
-    ) -> Result<[v8::Global<v8::Value>; 5], CallResult> {
+        sharing: &Sharing<'_>,
+    ) -> Result<[v8::Global<v8::Value>; 6], CallResult> {
         let max_output = self.limits.max_output_bytes;
         let (args, arg_bytes) = {
             deno_core::scope!(scope, &mut self.runtime);
-            let arg = crossing::cross(scope, arg);
+            let arg = crossing::cross_with_holes(scope, arg, &sharing.holes);
             let live = match live {
                 Some(live) => crossing::cross(scope, crossing::Arg::Value(live)).value,
                 None => Some(v8::undefined(scope).into()),
             };
-            let args = arg.value.zip(live).map(|(value, live)| {
-                let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
-                let limit: v8::Local<v8::Value> = v8::Number::new(scope, max_output as f64).into();
-                let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
-                [f, value, limit, live, sync].map(|v| v8::Global::new(scope, v))
-            });
+            let shared = cross_sharing(scope, sharing);
+            let args = arg
+                .value
+                .zip(live)
+                .zip(shared)
+                .map(|((value, live), shared)| {
+                    let f: v8::Local<v8::Value> = v8::Local::new(scope, &export.function).into();
+                    let limit: v8::Local<v8::Value> =
+                        v8::Number::new(scope, max_output as f64).into();
+                    let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
+                    [f, value, limit, live, sync, shared].map(|v| v8::Global::new(scope, v))
+                });
             (args, arg.bytes)
         };
         self.call_state()
@@ -425,7 +475,7 @@ impl Engine {
 
     /// Reads what `invoke` answered: its envelope, or for an awaited hook
     /// (`null`), the envelope it settled with.
-    fn read_envelope(&mut self, value: v8::Global<v8::Value>) -> Answer {
+    fn read_envelope(&mut self, value: v8::Global<v8::Value>, sharing: &Sharing<'_>) -> Answer {
         let max_output = self.limits.max_output_bytes;
         deno_core::scope!(scope, &mut self.runtime);
         let mut value = v8::Local::new(scope, value);
@@ -440,7 +490,13 @@ impl Engine {
             return Answer::from(CallResult::HookError(errors::never_settled()));
         }
         let text = value.to_rust_string_lossy(scope);
-        errors::from_envelope(&text, max_output)
+        let mut answer = errors::from_envelope(&text, max_output);
+        if let CallResult::Ok(value) = &mut answer.result
+            && answer.shared_refs > 0
+        {
+            sharing.resolve(value, answer.shared_refs, self.keeper.marker());
+        }
+        answer
     }
 
     /// Loads and evaluates `module` once per engine; later calls reuse it.

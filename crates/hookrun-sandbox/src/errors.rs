@@ -140,7 +140,6 @@ fn strip_scheme(text: &str) -> String {
 #[derive(Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 enum Envelope {
-    Ok { value: serde_json::Value },
     HookError { error: ThrownError },
     InvalidOutput { message: String },
     OutputTooLarge,
@@ -173,6 +172,8 @@ pub(crate) struct Answer {
     /// A synchronous call's hook returned a promise, which was not awaited
     /// (the value is then `null`).
     pub ignored_promise: bool,
+    /// How many references to kept shared values the value holds.
+    pub shared_refs: usize,
 }
 
 impl From<CallResult> for Answer {
@@ -180,8 +181,25 @@ impl From<CallResult> for Answer {
         Answer {
             result,
             ignored_promise: false,
+            shared_refs: 0,
         }
     }
+}
+
+/// How the prelude starts the envelope of a value: `{"kind":"ok","refs":`,
+/// the count, `,"value":`, the value's JSON and `}`.
+const OK_PREFIX: &str = r#"{"kind":"ok","refs":"#;
+
+/// The value and reference count of an `ok` envelope, read without buffering
+/// the value twice as a tagged enum would.
+fn ok_envelope(text: &str) -> Option<Result<(serde_json::Value, usize), serde_json::Error>> {
+    let rest = text.strip_prefix(OK_PREFIX)?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    let refs = rest[..digits].parse().ok()?;
+    let value = rest[digits..]
+        .strip_prefix(r#","value":"#)?
+        .strip_suffix('}')?;
+    Some(serde_json::from_str(value).map(|value| (value, refs)))
 }
 
 /// Reads the prelude's result envelope (see `invoke` in `js/prelude.js`).
@@ -191,14 +209,29 @@ pub(crate) fn from_envelope(text: &str, max_output_bytes: u64) -> Answer {
             limit_bytes: max_output_bytes,
         });
     }
+    match ok_envelope(text) {
+        Some(Ok((value, shared_refs))) => {
+            return Answer {
+                result: CallResult::Ok(value),
+                ignored_promise: false,
+                shared_refs,
+            };
+        }
+        Some(Err(e)) => {
+            return Answer::from(CallResult::InvalidOutput {
+                message: format!("the hook's result could not be read back: {e}"),
+            });
+        }
+        None => {}
+    }
     let result = match serde_json::from_str::<Envelope>(text) {
         Ok(Envelope::Promise) => {
             return Answer {
                 result: CallResult::Ok(serde_json::Value::Null),
                 ignored_promise: true,
+                shared_refs: 0,
             };
         }
-        Ok(Envelope::Ok { value }) => CallResult::Ok(value),
         Ok(Envelope::HookError { error }) => {
             let stack = hook_frames(&error.stack);
             CallResult::HookError(JsFailure {
@@ -258,28 +291,41 @@ mod tests {
     #[test]
     fn envelopes_map_to_results() {
         assert_eq!(
-            from_envelope(r#"{"kind":"ok","value":[1]}"#, 100),
+            from_envelope(r#"{"kind":"ok","refs":0,"value":[1]}"#, 100),
             Answer::from(CallResult::Ok(serde_json::json!([1])))
         );
+        let referring = from_envelope(r#"{"kind":"ok","refs":12,"value":{"a":"x"}}"#, 100);
+        assert_eq!(referring.shared_refs, 12);
+        assert_eq!(
+            referring.result,
+            CallResult::Ok(serde_json::json!({"a": "x"}))
+        );
+        assert!(matches!(
+            from_envelope(r#"{"kind":"ok","refs":0,"value":[1}"#, 100).result,
+            CallResult::InvalidOutput { .. }
+        ));
         assert!(matches!(
             from_envelope(r#"{"kind":"output-too-large","limit":5}"#, 5),
             Answer {
                 result: CallResult::OutputTooLarge { limit_bytes: 5 },
-                ignored_promise: false
+                ignored_promise: false,
+                shared_refs: 0
             }
         ));
         assert!(matches!(
             from_envelope("not json", 100),
             Answer {
                 result: CallResult::InvalidOutput { .. },
-                ignored_promise: false
+                ignored_promise: false,
+                shared_refs: 0
             }
         ));
         assert_eq!(
             from_envelope(r#"{"kind":"promise","ignored":true}"#, 100),
             Answer {
                 result: CallResult::Ok(serde_json::Value::Null),
-                ignored_promise: true
+                ignored_promise: true,
+                shared_refs: 0
             }
         );
     }

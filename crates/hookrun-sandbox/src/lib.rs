@@ -34,6 +34,7 @@ mod ops;
 mod outcome;
 mod pool;
 mod process;
+mod shared;
 pub mod snapshot;
 mod startup;
 mod thread;
@@ -231,6 +232,16 @@ pub struct Call<'a> {
     /// Call synchronously: a returned promise is not awaited, the result is
     /// `null` and a warning is logged.
     pub sync: bool,
+    /// Values that recur across this sandbox's calls (a unit's selection, say).
+    /// Each crosses into the engine once and is kept there, deeply frozen: a
+    /// part of `arg` equal to one of them (same keys in the same order) is
+    /// handed to the hook as that kept object, and a result that returns the
+    /// kept object crosses back by reference. The hook therefore sees those
+    /// parts frozen, and the same object wherever they recur. A value is
+    /// recognised by its `Arc`: hand the same one again to refer to it. Values
+    /// of fewer than 8 JSON nodes are not kept. Empty: every part crosses as
+    /// it is.
+    pub shared: &'a [std::sync::Arc<serde_json::Value>],
 }
 
 /// A sandbox bound to one root directory (the module jail).
@@ -329,6 +340,7 @@ impl Sandbox {
             live: None,
             host: None,
             sync: false,
+            shared: &[],
         })
     }
 

@@ -39,6 +39,7 @@
 //!     live: Some(&live),
 //!     host: None,
 //!     sync: false,
+//!     shared: &[],
 //! });
 //! assert_eq!(outcome.result, CallResult::Ok(json!({"arg": 1, "live": {"kind": "tag"}})));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -228,8 +228,13 @@ impl Proc {
     fn call(&mut self, call: Call<'_>) -> Outcome {
         self.calls += 1;
         // The argument crosses in the engine's encoding, made here once, so the
-        // worker reads it straight into the engine; as JSON when there is none.
-        let encoded = crate::crossing::encode(call.arg);
+        // worker reads it straight into the engine; as JSON when there is none,
+        // or when it has shared values, which the worker's engine finds in it.
+        let encoded = if call.shared.is_empty() {
+            crate::crossing::encode(call.arg)
+        } else {
+            None
+        };
         let frame = CallFrame {
             op: "call",
             module: call.module,
@@ -243,6 +248,7 @@ impl Proc {
             live: call.live,
             sync: call.sync,
             host: call.host.is_some(),
+            shared: call.shared.iter().map(|value| &**value).collect(),
         };
         let started = Instant::now();
         let deadline = started
@@ -380,6 +386,7 @@ struct CallFrame<'a> {
     live: Option<&'a Value>,
     sync: bool,
     host: bool,
+    shared: Vec<&'a Value>,
 }
 
 /// Why a worker could not finish a call.

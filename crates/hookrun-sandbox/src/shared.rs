@@ -1,0 +1,472 @@
+//! Values that recur across the calls of one runtime ([`Call::shared`](super::Call::shared)).
+//!
+//! A shared value crosses into the engine once: the engine keeps it, deeply
+//! frozen, under an id. A part of a later argument equal to it (same keys in the
+//! same order, same values) crosses as a hole the prelude fills with the kept
+//! object, and a result that returns the kept object crosses back as a marker
+//! the host replaces with its own copy. So a unit's selection, handed to three
+//! hooks and echoed in requests and results, is written, read and frozen once
+//! instead of at every crossing.
+//!
+//! The [`Keeper`] mirrors the engine's table: which values it holds under
+//! which id, evicting the least recently used beyond [`CAPACITY`]. It holds the
+//! caller's `Arc` of each kept value, so a value is recognised by its address
+//! (which cannot be reused while it is held); a caller that hands the same
+//! `Arc` again gets the kept object, a new `Arc` crosses and is kept anew.
+//! Markers carry a per-runtime secret, so no hook can forge one.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, RandomState};
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+/// Kept values per runtime; older ones are dropped, and cross again when used.
+pub(crate) const CAPACITY: usize = 512;
+
+/// Values with fewer JSON nodes are not worth keeping: they cross as they are.
+pub(crate) const MIN_NODES: usize = 8;
+
+/// The address that names a kept value while the keeper holds it.
+type Address = *const Value;
+
+/// What the engine holds of one kept value.
+struct Entry {
+    id: u32,
+    /// Held, never read: while it is, no other value can have its address.
+    _held: Arc<Value>,
+    /// The call that last used it.
+    used: u64,
+}
+
+/// The size of a shared value, as the prelude weighs a returned reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Measure {
+    /// JSON nodes.
+    pub nodes: usize,
+    /// About the length of its JSON text.
+    pub bytes: usize,
+    /// Nesting of objects and arrays (a scalar is 0).
+    pub depth: usize,
+}
+
+/// What one call tells the engine about kept values.
+#[derive(Debug, Default)]
+pub(crate) struct Sharing<'v> {
+    /// Nodes of the argument (by address) that cross as `null`, to be filled.
+    pub holes: Vec<*const Value>,
+    /// `[id, path]`: where a kept value fills a hole (an empty path: the whole
+    /// argument).
+    pub refs: Vec<Value>,
+    /// Values the engine does not hold yet, with their id and measure.
+    pub keep: Vec<(u32, &'v Arc<Value>, Measure)>,
+    /// Ids the engine lets go of.
+    pub drop: Vec<u32>,
+    /// The values the call uses, with their id: a result may refer to these
+    /// (and only these).
+    used: Vec<(u32, &'v Arc<Value>)>,
+}
+
+impl Sharing<'_> {
+    /// Whether the call involves no kept value at all.
+    pub fn is_empty(&self) -> bool {
+        self.refs.is_empty() && self.drop.is_empty()
+    }
+
+    /// The description the prelude reads: `{refs, keep: [[id, bytes, depth]],
+    /// drop, current}` (the kept values themselves cross beside it); `current`
+    /// lists the ids a result may refer to.
+    pub fn describe(&self) -> Value {
+        let keep = self
+            .keep
+            .iter()
+            .map(|(id, _, m)| Value::from(vec![Value::from(*id), m.bytes.into(), m.depth.into()]))
+            .collect::<Vec<_>>();
+        let mut described = Map::new();
+        described.insert("refs".into(), Value::Array(self.refs.clone()));
+        described.insert("keep".into(), Value::Array(keep));
+        described.insert("drop".into(), self.drop.iter().copied().collect());
+        described.insert(
+            "current".into(),
+            self.used.iter().map(|(id, _)| *id).collect(),
+        );
+        Value::Object(described)
+    }
+
+    /// Replaces every reference in a call's result to a value the call used
+    /// with a copy of it. `count` is how many the prelude wrote, after
+    /// `marker`; a reference to any other id (it cannot happen) becomes `null`.
+    pub fn resolve(&self, value: &mut Value, count: usize, marker: &str) {
+        let mut left = count;
+        self.resolve_in(value, &mut left, marker);
+    }
+
+    fn resolve_in(&self, value: &mut Value, left: &mut usize, marker: &str) {
+        if *left == 0 {
+            return;
+        }
+        match value {
+            Value::String(text) => {
+                if let Some(id) = text.strip_prefix(marker) {
+                    *left -= 1;
+                    let id = id.parse::<u32>().ok();
+                    *value = self
+                        .used
+                        .iter()
+                        .find(|(used, _)| Some(*used) == id)
+                        .map_or(Value::Null, |(_, v)| Value::clone(v));
+                }
+            }
+            Value::Array(items) => items
+                .iter_mut()
+                .for_each(|v| self.resolve_in(v, left, marker)),
+            Value::Object(members) => members
+                .values_mut()
+                .for_each(|v| self.resolve_in(v, left, marker)),
+            _ => {}
+        }
+    }
+}
+
+/// The host's mirror of the values one engine keeps.
+pub(crate) struct Keeper {
+    entries: HashMap<Address, Entry>,
+    /// Addresses by the call that last used them, oldest first.
+    by_use: BTreeMap<u64, Vec<Address>>,
+    next_id: u32,
+    calls: u64,
+    /// What a returned reference starts with: NUL, the runtime's secret, `:`.
+    marker: String,
+}
+
+impl Keeper {
+    /// An empty table with a fresh secret.
+    pub fn new() -> Keeper {
+        let secret = RandomState::new();
+        Keeper {
+            entries: HashMap::new(),
+            by_use: BTreeMap::new(),
+            next_id: 1,
+            calls: 0,
+            marker: format!(
+                "\u{0}{:016x}{:016x}:",
+                secret.hash_one(0u8),
+                secret.hash_one(1u8)
+            ),
+        }
+    }
+
+    /// The prefix of a returned reference, which the prelude is configured with.
+    pub fn marker(&self) -> &str {
+        &self.marker
+    }
+
+    /// What crossing `arg` with `shared` takes: the parts of `arg` equal to a
+    /// shared value become holes, and the values the engine lacks are kept.
+    /// Nothing changes until [`commit`](Self::commit).
+    pub fn plan<'v>(&self, arg: &'v Value, shared: &'v [Arc<Value>]) -> Sharing<'v> {
+        let mut sharing = Sharing::default();
+        let candidates: Vec<&Arc<Value>> = shared
+            .iter()
+            .filter(|value| self.entries.contains_key(&Arc::as_ptr(value)) || big(value))
+            .collect();
+        if candidates.is_empty() {
+            return sharing;
+        }
+        let mut found = Vec::new();
+        find(arg, &candidates, &mut Vec::new(), &mut found);
+        let mut next_id = self.next_id;
+        for (node, path, index) in found {
+            let candidate = candidates[index];
+            let id = match sharing.used.iter().find(|(_, v)| Arc::ptr_eq(v, candidate)) {
+                Some((id, _)) => *id,
+                None => {
+                    let id = match self.entries.get(&Arc::as_ptr(candidate)) {
+                        Some(entry) => entry.id,
+                        None => {
+                            let id = next_id;
+                            next_id += 1;
+                            sharing.keep.push((id, candidate, measure(candidate)));
+                            id
+                        }
+                    };
+                    sharing.used.push((id, candidate));
+                    id
+                }
+            };
+            sharing.holes.push(node);
+            sharing
+                .refs
+                .push(Value::from(vec![Value::from(id), Value::Array(path)]));
+        }
+        let overflow = (self.entries.len() + sharing.keep.len()).saturating_sub(CAPACITY);
+        if overflow > 0 {
+            let in_use =
+                |address: &Address| sharing.used.iter().any(|(_, v)| Arc::as_ptr(v) == *address);
+            sharing.drop = self
+                .by_use
+                .values()
+                .flatten()
+                .filter(|address| !in_use(address))
+                .take(overflow)
+                .filter_map(|address| self.entries.get(address).map(|entry| entry.id))
+                .collect();
+        }
+        sharing
+    }
+
+    /// Records that the engine now holds what `sharing` kept and let go of
+    /// what it dropped; call once the engine has been handed `sharing`.
+    pub fn commit(&mut self, sharing: &Sharing<'_>) {
+        if sharing.is_empty() {
+            return;
+        }
+        self.calls += 1;
+        for id in &sharing.drop {
+            let address = self
+                .entries
+                .iter()
+                .find(|(_, entry)| entry.id == *id)
+                .map(|(address, _)| *address);
+            if let Some(address) = address
+                && let Some(entry) = self.entries.remove(&address)
+            {
+                self.forget_use(entry.used, address);
+            }
+        }
+        for &(id, value) in &sharing.used {
+            let address = Arc::as_ptr(value);
+            let entry = self.entries.entry(address).or_insert_with(|| Entry {
+                id,
+                _held: Arc::clone(value),
+                used: 0,
+            });
+            let before = std::mem::replace(&mut entry.used, self.calls);
+            self.next_id = self.next_id.max(id + 1);
+            self.forget_use(before, address);
+            self.by_use.entry(self.calls).or_default().push(address);
+        }
+    }
+
+    fn forget_use(&mut self, used: u64, address: Address) {
+        if let Some(addresses) = self.by_use.get_mut(&used) {
+            addresses.retain(|a| *a != address);
+            if addresses.is_empty() {
+                self.by_use.remove(&used);
+            }
+        }
+    }
+}
+
+/// Whether `value` has at least [`MIN_NODES`] nodes.
+fn big(value: &Value) -> bool {
+    fn count(value: &Value, budget: &mut usize) {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        match value {
+            Value::Array(items) => items.iter().for_each(|v| count(v, budget)),
+            Value::Object(members) => members.values().for_each(|v| count(v, budget)),
+            _ => {}
+        }
+    }
+    let mut budget = MIN_NODES;
+    count(value, &mut budget);
+    budget == 0
+}
+
+/// The size of `value`.
+fn measure(value: &Value) -> Measure {
+    fn walk(value: &Value, m: &mut Measure, depth: usize) {
+        m.nodes += 1;
+        m.depth = m.depth.max(depth);
+        match value {
+            Value::Null => m.bytes += 4,
+            Value::Bool(_) => m.bytes += 5,
+            Value::Number(_) => m.bytes += 8,
+            Value::String(s) => m.bytes += s.len() + 2,
+            Value::Array(items) => {
+                m.bytes += 2 + items.len();
+                m.depth = m.depth.max(depth + 1);
+                items.iter().for_each(|v| walk(v, m, depth + 1));
+            }
+            Value::Object(members) => {
+                m.bytes += 2 + members.len();
+                m.depth = m.depth.max(depth + 1);
+                for (key, item) in members {
+                    m.bytes += key.len() + 3;
+                    walk(item, m, depth + 1);
+                }
+            }
+        }
+    }
+    let mut m = Measure {
+        nodes: 0,
+        bytes: 0,
+        depth: 0,
+    };
+    walk(value, &mut m, 0);
+    m
+}
+
+/// Collects the nodes of `value` equal to a candidate, with their path and the
+/// candidate's index; does not look inside a node it collected.
+fn find(
+    value: &Value,
+    candidates: &[&Arc<Value>],
+    path: &mut Vec<Value>,
+    found: &mut Vec<(*const Value, Vec<Value>, usize)>,
+) {
+    let matched = match value {
+        Value::Object(_) | Value::Array(_) => candidates
+            .iter()
+            .position(|candidate| same(value, candidate)),
+        _ => None,
+    };
+    if let Some(index) = matched {
+        found.push((value as *const Value, path.clone(), index));
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(i.into());
+                find(item, candidates, path, found);
+                path.pop();
+            }
+        }
+        Value::Object(members) => {
+            for (key, item) in members {
+                path.push(key.as_str().into());
+                find(item, candidates, path, found);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Equal as the engine would build them: the same keys in the same order.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && same(vx, vy))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(vx, vy)| same(vx, vy))
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn selection(key: &str) -> Arc<Value> {
+        Arc::new(
+            json!({"selectionType": "attachment", "items": {"attachments": [
+            {"item": {"key": key, "title": "Paper", "tags": []}}]},
+            "warnings": [], "sampledAt": "2026-03-01"}),
+        )
+    }
+
+    #[test]
+    fn equal_parts_become_holes_and_new_values_are_kept_once() {
+        let keeper = Keeper::new();
+        let shared = [selection("A")];
+        let arg = json!({"selectionContext": *selection("A"), "request": {"copy": *selection("A")},
+                         "other": *selection("B")});
+        let sharing = keeper.plan(&arg, &shared);
+        assert_eq!(sharing.holes.len(), 2);
+        assert_eq!(
+            sharing.refs,
+            [
+                json!([1, ["selectionContext"]]),
+                json!([1, ["request", "copy"]])
+            ]
+        );
+        assert_eq!(sharing.keep.len(), 1);
+        assert!(sharing.drop.is_empty());
+        assert_eq!(sharing.holes[0], &arg["selectionContext"] as *const Value);
+    }
+
+    #[test]
+    fn a_kept_value_is_referred_to_without_crossing_again() {
+        let mut keeper = Keeper::new();
+        let shared = [selection("A")];
+        let arg = json!({"selectionContext": *shared[0]});
+        let first = keeper.plan(&arg, &shared);
+        keeper.commit(&first);
+        let second = keeper.plan(&arg, &shared);
+        assert!(second.keep.is_empty());
+        assert_eq!(second.refs, [json!([1, ["selectionContext"]])]);
+        // Equal content in another `Arc` is another value: it is kept anew.
+        let again = [selection("A")];
+        assert_eq!(keeper.plan(&arg, &again).keep.len(), 1);
+    }
+
+    #[test]
+    fn key_order_small_values_and_absent_values_are_not_shared() {
+        let keeper = Keeper::new();
+        let reordered = json!({"sampledAt": "2026-03-01", "warnings": [],
+            "items": {"attachments": [{"item": {"key": "A", "title": "Paper", "tags": []}}]},
+            "selectionType": "attachment"});
+        let arg = json!({"a": reordered, "b": {"x": 1}});
+        let shared = [selection("A"), Arc::new(json!({"x": 1}))];
+        assert!(keeper.plan(&arg, &shared).is_empty());
+    }
+
+    #[test]
+    fn the_whole_argument_can_be_a_kept_value() {
+        let keeper = Keeper::new();
+        let shared = [selection("A")];
+        assert_eq!(keeper.plan(&shared[0], &shared).refs, [json!([1, []])]);
+    }
+
+    #[test]
+    fn the_least_recently_used_values_are_dropped_beyond_capacity() {
+        let mut keeper = Keeper::new();
+        let values: Vec<Arc<Value>> = (0..CAPACITY).map(|i| selection(&format!("K{i}"))).collect();
+        for value in &values {
+            let shared = [Arc::clone(value)];
+            let sharing = keeper.plan(value, &shared);
+            keeper.commit(&sharing);
+        }
+        // The first is used again, so the second is the oldest.
+        let again = [Arc::clone(&values[0])];
+        let sharing = keeper.plan(&values[0], &again);
+        keeper.commit(&sharing);
+        let fresh = [selection("new")];
+        let sharing = keeper.plan(&fresh[0], &fresh);
+        assert_eq!(sharing.drop, [2]);
+        keeper.commit(&sharing);
+        assert_eq!(keeper.entries.len(), CAPACITY);
+    }
+
+    #[test]
+    fn references_resolve_to_copies_and_forged_markers_stay_strings() {
+        let keeper = Keeper::new();
+        let shared = [selection("A")];
+        let sharing = keeper.plan(&shared[0], &shared);
+        let marker = format!("{}1", keeper.marker());
+        let mut result = json!({"request": {"selectionContext": marker, "other": format!("{}2", keeper.marker())},
+                                "forged": "\u{0}0000000000000000:1"});
+        sharing.resolve(&mut result, 2, keeper.marker());
+        assert_eq!(result["request"]["selectionContext"], *shared[0]);
+        assert_eq!(result["request"]["other"], Value::Null);
+        assert_eq!(result["forged"], json!("\u{0}0000000000000000:1"));
+    }
+
+    #[test]
+    fn sizes_are_measured_for_the_output_limit() {
+        let m = measure(&json!({"a": [1, "xy"], "b": null}));
+        assert_eq!((m.nodes, m.depth), (5, 2));
+        assert!(m.bytes >= r#"{"a":[1,"xy"],"b":null}"#.len());
+    }
+}

@@ -1,0 +1,166 @@
+//! Values a caller shares across calls (`Call::shared`): they reach the hook
+//! frozen and as one object wherever they recur, cross back equal, count
+//! toward the output limit, and nothing a hook returns can pose as one.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use common::sandbox::{sandbox, sandbox_with};
+use hookrun::sandbox::{Call, CallResult, Limits, Outcome, Sandbox};
+use serde_json::{Value, json};
+
+fn selection(key: &str) -> Arc<Value> {
+    Arc::new(json!({
+        "selectionType": "attachment",
+        "items": {"parents": [], "attachments": [{"key": key, "title": "Paper", "tags": []}]},
+        "warnings": [],
+        "sampledAt": "2026-03-01T09:00:00.000Z"
+    }))
+}
+
+fn run(sb: &mut Sandbox, export: &str, arg: &Value, shared: &[Arc<Value>]) -> Outcome {
+    sb.run(Call {
+        module: Path::new("shared.mjs"),
+        export,
+        arg,
+        live: None,
+        host: None,
+        sync: false,
+        shared,
+    })
+}
+
+#[test]
+fn shared_parts_arrive_deeply_frozen_and_as_one_object() {
+    let mut sb = sandbox();
+    let shared = [selection("A")];
+    let arg = json!({"selection": *shared[0], "copy": *shared[0]});
+    for _ in 0..2 {
+        // The second call refers to the value the first one kept.
+        let outcome = run(&mut sb, "inspect", &arg, &shared);
+        assert_eq!(
+            outcome.result,
+            CallResult::Ok(json!({"frozen": true, "same": true, "write": "TypeError",
+                                  "deepWrite": "TypeError"}))
+        );
+    }
+}
+
+#[test]
+fn without_sharing_parts_are_plain_copies() {
+    let mut sb = sandbox();
+    let value = selection("A");
+    let arg = json!({"selection": *value, "copy": *value});
+    let outcome = run(&mut sb, "inspect", &arg, &[]);
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"frozen": false, "same": false, "write": "written",
+                              "deepWrite": "written"}))
+    );
+    // A value too small to keep crosses as it is, too.
+    let small = Arc::new(json!({"items": {"attachments": [{"key": "A"}]}}));
+    let arg = json!({"selection": *small, "copy": *small});
+    let outcome = run(&mut sb, "inspect", &arg, &[small]);
+    assert!(matches!(outcome.result, CallResult::Ok(v) if v["same"] == json!(false)));
+}
+
+#[test]
+fn a_returned_shared_value_crosses_back_equal() {
+    let mut sb = sandbox();
+    let shared = [selection("A")];
+    let arg = json!({"selection": *shared[0]});
+    let outcome = run(&mut sb, "echo", &arg, &shared);
+    let expected = json!({"request": {"selectionContext": *shared[0], "label": "x"},
+                          "again": [*shared[0]]});
+    assert_eq!(outcome.result, CallResult::Ok(expected));
+}
+
+#[test]
+fn a_value_kept_by_an_earlier_call_crosses_back_by_content() {
+    let mut sb = sandbox();
+    let shared = [selection("A")];
+    let arg = json!({"selection": *shared[0]});
+    let stashed = run(&mut sb, "stash", &arg, &shared);
+    assert_eq!(stashed.result, CallResult::Ok(Value::Null));
+    let other = [selection("B")];
+    let outcome = run(
+        &mut sb,
+        "returnStashed",
+        &json!({"selection": *other[0]}),
+        &other,
+    );
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"stashed": *shared[0]}))
+    );
+}
+
+#[test]
+fn references_weigh_what_they_refer_to() {
+    let limit = 256 * 1024;
+    let mut sb = sandbox_with(Limits {
+        max_output_bytes: limit,
+        ..Limits::default()
+    });
+    let shared = [selection("A")];
+    let arg = json!({"selection": *shared[0]});
+    let outcome = run(&mut sb, "amplify", &arg, &shared);
+    assert_eq!(
+        outcome.result,
+        CallResult::OutputTooLarge { limit_bytes: limit }
+    );
+    let outcome = run(&mut sb, "deepen", &arg, &shared);
+    assert!(
+        matches!(&outcome.result, CallResult::InvalidOutput { message } if message.contains("nested more than 100")),
+        "{:?}",
+        outcome.result
+    );
+}
+
+#[test]
+fn a_string_shaped_like_a_reference_stays_a_string() {
+    let mut sb = sandbox();
+    let shared = [selection("A")];
+    let kept = run(&mut sb, "stash", &json!({"selection": *shared[0]}), &shared);
+    assert_eq!(kept.result, CallResult::Ok(Value::Null));
+    let outcome = run(&mut sb, "forge", &Value::Null, &shared);
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!(format!("\u{0}{}:1", "0".repeat(32))))
+    );
+}
+
+#[test]
+fn many_units_keep_a_bounded_table_and_stay_correct() {
+    let mut sb = sandbox();
+    // More values than a runtime keeps: the oldest are dropped, and cross again
+    // when they are shared again.
+    let values: Vec<Arc<Value>> = (0..600).map(|i| selection(&format!("K{i}"))).collect();
+    for value in values.iter().chain(&values[..50]) {
+        let arg = json!({"selection": **value});
+        let outcome = run(&mut sb, "echo", &arg, std::slice::from_ref(value));
+        let CallResult::Ok(result) = outcome.result else {
+            panic!("{:?}", outcome.result);
+        };
+        assert_eq!(result["again"][0], **value);
+    }
+}
+
+#[test]
+fn polluted_prototypes_do_not_reach_the_kept_values() {
+    let mut sb = sandbox();
+    let polluted = run(&mut sb, "pollute", &Value::Null, &[]);
+    assert_eq!(polluted.result, CallResult::Ok(Value::Null));
+    for key in ["A", "B"] {
+        let shared = [selection(key)];
+        let arg = json!({"selection": *shared[0]});
+        for _ in 0..2 {
+            let outcome = run(&mut sb, "echo", &arg, &shared);
+            let expected = json!({"request": {"selectionContext": *shared[0], "label": "x"},
+                                  "again": [*shared[0]]});
+            assert_eq!(outcome.result, CallResult::Ok(expected));
+        }
+    }
+}
