@@ -234,8 +234,10 @@ impl HookEnv<'_> {
         })
     }
 
-    /// Calls `hook` for `at` with `arg`. Hooks that take a `runtime` get
-    /// one; `live` adds further live objects (frozen selections, readers, …).
+    /// Calls `hook` for `at` with `arg`, which the caller gets back as it was
+    /// (but for a `runtime: null` member), so it can take its members back
+    /// instead of copying them in. Hooks that take a `runtime` get one; `live`
+    /// adds further live objects (frozen selections, readers, …).
     /// `shared` names values that recur across the run's calls (a unit's
     /// selection): parts of `arg` equal to one cross into the engine once
     /// per runtime, frozen ([`Call::shared`]).
@@ -247,7 +249,7 @@ impl HookEnv<'_> {
         &mut self,
         hook: &DeclaredHook,
         at: CallUnit<'_>,
-        mut arg: Value,
+        arg: &mut Value,
         mut live: Vec<Live>,
         shared: &[Arc<Value>],
     ) -> Result<Value, HookFailure> {
@@ -264,7 +266,7 @@ impl HookEnv<'_> {
             arg["runtime"] = Value::Null;
             live.insert(0, self.runtime_spec(hook.name));
         }
-        let deferred = defer_large_members(&mut arg, &mut live);
+        let deferred = defer_large_members(arg, &mut live);
         {
             let mut host = self.host.borrow_mut();
             host.set_site(unit_id, hook.export);
@@ -275,12 +277,16 @@ impl HookEnv<'_> {
         let outcome = self.sandbox.run(Call {
             module: &hook.path,
             export: hook.export,
-            arg: &arg,
+            arg,
             live: Some(&live),
             host: Some(bridge),
             sync,
             shared,
         });
+        let deferred = self.host.borrow_mut().take_deferred();
+        if let Some(members) = arg.as_object_mut() {
+            members.extend(deferred);
+        }
         self.records.push(HookRecord {
             hook: hook.export.to_string(),
             unit_id: unit_id.to_string(),

@@ -91,7 +91,9 @@ impl ApplyEnv<'_, '_> {
         Ok(data)
     }
 
-    fn call(&mut self, at: CallUnit<'_>, apply: Apply) -> ApplyReport {
+    /// Calls `applyResult`; hands back the request and run result it was
+    /// given, for the job to keep.
+    fn call(&mut self, at: CallUnit<'_>, apply: Apply) -> (ApplyReport, [Value; 2]) {
         let attributed = at.id();
         let unit_id = attributed.as_str();
         let id = apply.context_id.clone();
@@ -100,7 +102,10 @@ impl ApplyEnv<'_, '_> {
             Ok(data) => data,
             Err(e) => {
                 let error = e.at(Stage::ApplyResult, unit_id);
-                return ApplyReport::Failed { error };
+                return (
+                    ApplyReport::Failed { error },
+                    [apply.request, apply.run_result],
+                );
             }
         };
         if let Some(preflight) = apply.preflight {
@@ -113,7 +118,7 @@ impl ApplyEnv<'_, '_> {
                 "children": apply.aggregate_children,
             });
         }
-        let arg = hook_arg([
+        let mut arg = hook_arg([
             ("parent", apply.parent),
             ("bundleReader", Value::Null),
             ("resultContext", data),
@@ -128,14 +133,18 @@ impl ApplyEnv<'_, '_> {
             Live::result_context(vec![Step::key("resultContext")], &id),
         ];
         live.extend(apply.children_live);
-        let result = self.hooks.call(self.hook, at, arg, live, &apply.shared);
+        let result = self
+            .hooks
+            .call(self.hook, at, &mut arg, live, &apply.shared);
         self.hooks.host.borrow_mut().remove_context(&id);
-        match result {
+        let given = [arg["request"].take(), arg["runResult"].take()];
+        let report = match result {
             Ok(value) => ApplyReport::Succeeded { value },
             Err(failure) => ApplyReport::Failed {
                 error: RunError::hook(Stage::ApplyResult, unit_id, failure),
             },
-        }
+        };
+        (report, given)
     }
 
     /// Applies one job that is not an aggregate child.
@@ -143,12 +152,17 @@ impl ApplyEnv<'_, '_> {
         &mut self,
         unit_id: &str,
         index: usize,
-        job: &Job,
+        job: &mut Job,
         target: &Option<Value>,
     ) -> ApplyReport {
-        let apply = match &job.kind {
-            JobKind::ShortCircuit(apply) => self.short_circuit(unit_id, job, apply, target),
-            JobKind::Request => match self.request_apply(index, job) {
+        let short_circuit = match &job.kind {
+            JobKind::ShortCircuit(apply) => Some(self.short_circuit(unit_id, job, apply, target)),
+            JobKind::Request => None,
+        };
+        let lent = (job.request.is_some(), job.run_result.is_some());
+        let apply = match short_circuit {
+            Some(apply) => apply,
+            None => match self.request_apply(index, job) {
                 Ok(apply) => apply,
                 Err(e) => {
                     let error = e.at(Stage::ApplyResult, unit_id);
@@ -156,14 +170,19 @@ impl ApplyEnv<'_, '_> {
                 }
             },
         };
-        self.call(job_unit(unit_id, job), apply)
+        let (report, [request, run_result]) = self.call(job_unit(unit_id, job), apply);
+        if matches!(job.kind, JobKind::Request) {
+            job.request = lent.0.then_some(request);
+            job.run_result = lent.1.then_some(run_result);
+        }
+        report
     }
 
-    fn request_apply(&self, index: usize, job: &Job) -> Result<Apply, ApplyError> {
-        let request = job.request.clone().unwrap_or(Value::Null);
-        let run_result = job.run_result.clone().unwrap_or(Value::Null);
+    /// The apply of a request job; lends it the job's request and run result,
+    /// which [`apply_job`](Self::apply_job) puts back after the call.
+    fn request_apply(&self, index: usize, job: &mut Job) -> Result<Apply, ApplyError> {
         let request_id = job.request_id.clone().ok_or(ApplyError::MissingRequestId)?;
-        let parent = target_parent(&request);
+        let parent = target_parent(job.request.as_ref().unwrap_or(&Value::Null));
         if parent.is_null() && requires_selection(self.workflow) {
             return Err(ApplyError::NoTargetParent);
         }
@@ -171,8 +190,8 @@ impl ApplyEnv<'_, '_> {
         Ok(Apply {
             context_id: format!("job-{index}"),
             parent,
-            request,
-            run_result,
+            request: job.request.take().unwrap_or(Value::Null),
+            run_result: job.run_result.take().unwrap_or(Value::Null),
             reader,
             preflight: self.preflight_of(job),
             aggregate_children: Vec::new(),
@@ -293,7 +312,7 @@ impl ApplyEnv<'_, '_> {
                 .map(|(_, job)| Arc::clone(&job.selection_json))
                 .collect(),
         };
-        let report = self.call(CallUnit::unit(unit_id), apply);
+        let (report, _) = self.call(CallUnit::unit(unit_id), apply);
         self.remove_contexts(registered);
         report
     }

@@ -207,7 +207,7 @@ pub fn build_request(
                 .call(
                     hook,
                     job_unit(unit_id, job),
-                    arg,
+                    &mut arg,
                     live,
                     std::slice::from_ref(&job.selection_json),
                 )

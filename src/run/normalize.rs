@@ -29,7 +29,7 @@ pub fn prepare(
     });
     let hook = workflow.hook(HookName::NormalizeSettings);
     if let Some(hook) = hook {
-        let arg = json!({
+        let mut arg = json!({
             "phase": "persisted",
             "workflowId": workflow.id,
             "manifest": workflow.manifest,
@@ -38,7 +38,7 @@ pub fn prepare(
             "merged": merged,
         });
         let patch = env
-            .call(hook, CallUnit::unit("settings"), arg, Vec::new(), &[])
+            .call(hook, CallUnit::unit("settings"), &mut arg, Vec::new(), &[])
             .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
         merge_persisted(&mut merged, &patch);
     }
@@ -48,7 +48,7 @@ pub fn prepare(
         .normalize(&workflow.parameters.effective(&raw));
     let mut params = normalized.values;
     if let Some(hook) = hook {
-        let arg = json!({
+        let mut arg = json!({
             "phase": "execution",
             "workflowId": workflow.id,
             "manifest": workflow.manifest,
@@ -56,7 +56,7 @@ pub fn prepare(
             "normalizedWorkflowParams": params,
         });
         let patch = env
-            .call(hook, CallUnit::unit("settings"), arg, Vec::new(), &[])
+            .call(hook, CallUnit::unit("settings"), &mut arg, Vec::new(), &[])
             .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
         if let Value::Object(patch) = patch {
             params.extend(patch);

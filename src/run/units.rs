@@ -183,7 +183,7 @@ fn run_preflight(
     let Some(hook) = workflow.hook(HookName::Preflight) else {
         return Ok(PreflightOutcome::Continue { context: None });
     };
-    let arg = hook_arg([
+    let mut arg = hook_arg([
         ("selectionContext", Value::clone(selection)),
         ("manifest", workflow.manifest.clone()),
         ("executionOptions", execution_json(execution)),
@@ -193,7 +193,7 @@ fn run_preflight(
         .call(
             hook,
             CallUnit::unit(&unit.unit_id),
-            arg,
+            &mut arg,
             live,
             std::slice::from_ref(selection),
         )

@@ -310,12 +310,20 @@ fn measure(value: &Value) -> Measure {
     m
 }
 
-/// Collects the nodes of `value` equal to a candidate, with their path and the
-/// candidate's index; does not look inside a node it collected.
-fn find(
-    value: &Value,
+/// One step into a value, borrowed while it is searched.
+#[derive(Clone, Copy)]
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// Collects the nodes of `value` equal to a candidate, with their path (as
+/// JSON: keys and indexes) and the candidate's index; does not look inside a
+/// node it collected.
+fn find<'v>(
+    value: &'v Value,
     candidates: &[&Arc<Value>],
-    path: &mut Vec<Value>,
+    path: &mut Vec<Step<'v>>,
     found: &mut Vec<(*const Value, Vec<Value>, usize)>,
 ) {
     let matched = match value {
@@ -325,20 +333,27 @@ fn find(
         _ => None,
     };
     if let Some(index) = matched {
-        found.push((value as *const Value, path.clone(), index));
+        let json = path
+            .iter()
+            .map(|step| match step {
+                Step::Key(key) => Value::from(*key),
+                Step::Index(i) => Value::from(*i),
+            })
+            .collect();
+        found.push((value as *const Value, json, index));
         return;
     }
     match value {
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                path.push(i.into());
+                path.push(Step::Index(i));
                 find(item, candidates, path, found);
                 path.pop();
             }
         }
         Value::Object(members) => {
             for (key, item) in members {
-                path.push(key.as_str().into());
+                path.push(Step::Key(key));
                 find(item, candidates, path, found);
                 path.pop();
             }

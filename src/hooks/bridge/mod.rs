@@ -175,6 +175,12 @@ impl HookHost {
         self.deferred = members.into_iter().collect();
     }
 
+    /// Hands back the members [`set_deferred`](Self::set_deferred) held,
+    /// once their call has ended.
+    pub fn take_deferred(&mut self) -> Vec<(String, Value)> {
+        self.deferred.drain().collect()
+    }
+
     /// Registers a result context (and its bundle reader) under `id`.
     pub fn add_context(&mut self, id: &str, context: ResultContext) {
         self.contexts.insert(id.to_string(), context);
@@ -311,7 +317,7 @@ impl HookHost {
             "result" => self.result(op, &args),
             "deferred" if op == "take" => {
                 let id = args.get(0).and_then(Value::as_str).unwrap_or_default();
-                self.deferred.remove(id).ok_or_else(|| {
+                self.deferred.get(id).cloned().ok_or_else(|| {
                     HostError::plain(
                         "Error",
                         format!("argument member {id} is no longer available"),
