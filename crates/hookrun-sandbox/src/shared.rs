@@ -9,10 +9,12 @@
 //! instead of at every crossing.
 //!
 //! The [`Keeper`] mirrors the engine's table: which values it holds under
-//! which id, evicting the least recently used beyond [`CAPACITY`]. It holds the
-//! caller's `Arc` of each kept value, so a value is recognised by its address
-//! (which cannot be reused while it is held); a caller that hands the same
-//! `Arc` again gets the kept object, a new `Arc` crosses and is kept anew.
+//! which id. It holds the caller's `Arc` of each kept value, so a value is
+//! recognised by its address (which cannot be reused while it is held); a
+//! caller that hands the same `Arc` again gets the kept object, a new `Arc`
+//! crosses and is kept anew. A value whose last other `Arc` the caller dropped
+//! can never be shared again: the engine lets go of it when the next value is
+//! kept. Beyond [`CAPACITY`] the least recently used go too.
 //! Markers carry a per-runtime secret, so no hook can forge one.
 
 use std::collections::{BTreeMap, HashMap};
@@ -33,8 +35,9 @@ type Address = *const Value;
 /// What the engine holds of one kept value.
 struct Entry {
     id: u32,
-    /// Held, never read: while it is, no other value can have its address.
-    _held: Arc<Value>,
+    /// While it is held, no other value can have its address; once it is the
+    /// only `Arc` left, the value is dead.
+    held: Arc<Value>,
     /// The call that last used it.
     used: u64,
 }
@@ -199,20 +202,43 @@ impl Keeper {
                 .refs
                 .push(Value::from(vec![Value::from(id), Value::Array(path)]));
         }
-        let overflow = (self.entries.len() + sharing.keep.len()).saturating_sub(CAPACITY);
-        if overflow > 0 {
-            let in_use =
-                |address: &Address| sharing.used.iter().any(|(_, v)| Arc::as_ptr(v) == *address);
-            sharing.drop = self
-                .by_use
-                .values()
-                .flatten()
-                .filter(|address| !in_use(address))
-                .take(overflow)
-                .filter_map(|address| self.entries.get(address).map(|entry| entry.id))
-                .collect();
+        if !sharing.keep.is_empty() {
+            sharing.drop = self.drops(&sharing);
         }
         sharing
+    }
+
+    /// The ids to let go of before `sharing` keeps its new values: every dead
+    /// value, then the least recently used beyond [`CAPACITY`].
+    fn drops(&self, sharing: &Sharing<'_>) -> Vec<u32> {
+        let in_use =
+            |address: &Address| sharing.used.iter().any(|(_, v)| Arc::as_ptr(v) == *address);
+        let mut drop: Vec<u32> = self
+            .entries
+            .values()
+            .filter(|entry| Arc::strong_count(&entry.held) == 1)
+            .map(|entry| entry.id)
+            .collect();
+        let overflow =
+            (self.entries.len() - drop.len() + sharing.keep.len()).saturating_sub(CAPACITY);
+        if overflow > 0 {
+            let live = |address: &&Address| {
+                !in_use(address)
+                    && self
+                        .entries
+                        .get(*address)
+                        .is_some_and(|entry| Arc::strong_count(&entry.held) > 1)
+            };
+            drop.extend(
+                self.by_use
+                    .values()
+                    .flatten()
+                    .filter(live)
+                    .take(overflow)
+                    .filter_map(|address| self.entries.get(address).map(|entry| entry.id)),
+            );
+        }
+        drop
     }
 
     /// Records that the engine now holds what `sharing` kept and let go of
@@ -238,7 +264,7 @@ impl Keeper {
             let address = Arc::as_ptr(value);
             let entry = self.entries.entry(address).or_insert_with(|| Entry {
                 id,
-                _held: Arc::clone(value),
+                held: Arc::clone(value),
                 used: 0,
             });
             let before = std::mem::replace(&mut entry.used, self.calls);
@@ -462,6 +488,23 @@ mod tests {
         assert_eq!(sharing.drop, [2]);
         keeper.commit(&sharing);
         assert_eq!(keeper.entries.len(), CAPACITY);
+    }
+
+    #[test]
+    fn values_nobody_else_holds_are_dropped_when_the_next_is_kept() {
+        let mut keeper = Keeper::new();
+        let first = selection("A");
+        let sharing = keeper.plan(&first, std::slice::from_ref(&first));
+        keeper.commit(&sharing);
+        let kept = selection("B");
+        let sharing = keeper.plan(&kept, std::slice::from_ref(&kept));
+        keeper.commit(&sharing);
+        drop(first);
+        let next = selection("C");
+        let sharing = keeper.plan(&next, std::slice::from_ref(&next));
+        assert_eq!(sharing.drop, [1]);
+        keeper.commit(&sharing);
+        assert_eq!(keeper.entries.len(), 2);
     }
 
     #[test]
