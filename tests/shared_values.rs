@@ -164,3 +164,32 @@ fn polluted_prototypes_do_not_reach_the_kept_values() {
         }
     }
 }
+
+#[test]
+fn kept_values_leave_the_calls_their_heap() {
+    // 400 live values of about 24 KB of JSON each: keeping them all would take
+    // more than the whole 16 MiB heap; the runtime keeps what fits its budget.
+    let mut sb = sandbox_with(Limits {
+        max_heap_bytes: 16 * 1024 * 1024,
+        timeout_ms: 5_000,
+        ..Limits::default()
+    });
+    let values: Vec<Arc<Value>> = (0..400)
+        .map(|i| {
+            let tags: Vec<Value> = (0..400)
+                .map(|t| json!({"tag": format!("t{i}-{t}")}))
+                .collect();
+            let mut value = (*selection(&format!("K{i}"))).clone();
+            value["items"]["attachments"][0]["tags"] = Value::Array(tags);
+            Arc::new(value)
+        })
+        .collect();
+    for value in &values {
+        let arg = json!({"selection": **value});
+        let outcome = run(&mut sb, "echo", &arg, std::slice::from_ref(value));
+        let CallResult::Ok(result) = outcome.result else {
+            panic!("{:?}", outcome.result);
+        };
+        assert_eq!(result["again"][0], **value);
+    }
+}

@@ -200,7 +200,9 @@ impl Engine {
             .enable_time()
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
-        let keeper = Keeper::new();
+        // Kept values may take about a sixteenth of the heap cap as JSON,
+        // a few times that as engine values.
+        let keeper = Keeper::new((limits.max_heap_bytes / 16) as usize);
         let prelude = configure(
             &mut runtime,
             startup,

@@ -14,7 +14,10 @@
 //! caller that hands the same `Arc` again gets the kept object, a new `Arc`
 //! crosses and is kept anew. A value whose last other `Arc` the caller dropped
 //! can never be shared again: the engine lets go of it when the next value is
-//! kept. Beyond [`CAPACITY`] the least recently used go too.
+//! kept. Beyond [`CAPACITY`] values, or the keeper's byte budget (a share of the
+//! heap cap, see [`Keeper::new`]), the least recently used go too, and a value
+//! larger than the whole budget is never kept: kept values must not crowd out
+//! the calls' own heap.
 //! Markers carry a per-runtime secret, so no hook can forge one.
 
 use std::collections::{BTreeMap, HashMap};
@@ -40,6 +43,8 @@ struct Entry {
     held: Arc<Value>,
     /// The call that last used it.
     used: u64,
+    /// Its measured size.
+    bytes: usize,
 }
 
 /// The size of a shared value, as the prelude weighs a returned reference.
@@ -133,6 +138,10 @@ impl Sharing<'_> {
 
 /// The host's mirror of the values one engine keeps.
 pub(crate) struct Keeper {
+    /// The most bytes (as measured) of values kept at once.
+    budget: usize,
+    /// The bytes of the values kept now.
+    kept_bytes: usize,
     entries: HashMap<Address, Entry>,
     /// Addresses by the call that last used them, oldest first.
     by_use: BTreeMap<u64, Vec<Address>>,
@@ -143,10 +152,13 @@ pub(crate) struct Keeper {
 }
 
 impl Keeper {
-    /// An empty table with a fresh secret.
-    pub fn new() -> Keeper {
+    /// An empty table with a fresh secret, keeping at most `budget` bytes of
+    /// values (as [measured](Measure::bytes)) at once.
+    pub fn new(budget: usize) -> Keeper {
         let secret = RandomState::new();
         Keeper {
+            budget,
+            kept_bytes: 0,
             entries: HashMap::new(),
             by_use: BTreeMap::new(),
             next_id: 1,
@@ -169,18 +181,26 @@ impl Keeper {
     /// Nothing changes until [`commit`](Self::commit).
     pub fn plan<'v>(&self, arg: &'v Value, shared: &'v [Arc<Value>]) -> Sharing<'v> {
         let mut sharing = Sharing::default();
-        let candidates: Vec<&Arc<Value>> = shared
+        // Each value with its measure when it is not kept yet.
+        let candidates: Vec<(&Arc<Value>, Option<Measure>)> = shared
             .iter()
-            .filter(|value| self.entries.contains_key(&Arc::as_ptr(value)) || big(value))
+            .filter_map(|value| {
+                if self.entries.contains_key(&Arc::as_ptr(value)) {
+                    return Some((value, None));
+                }
+                let measure = big(value).then(|| measure(value))?;
+                (measure.bytes <= self.budget).then_some((value, Some(measure)))
+            })
             .collect();
         if candidates.is_empty() {
             return sharing;
         }
         let mut found = Vec::new();
-        find(arg, &candidates, &mut Vec::new(), &mut found);
+        let values: Vec<&Arc<Value>> = candidates.iter().map(|(value, _)| *value).collect();
+        find(arg, &values, &mut Vec::new(), &mut found);
         let mut next_id = self.next_id;
         for (node, path, index) in found {
-            let candidate = candidates[index];
+            let (candidate, measured) = candidates[index];
             let id = match sharing.used.iter().find(|(_, v)| Arc::ptr_eq(v, candidate)) {
                 Some((id, _)) => *id,
                 None => {
@@ -189,7 +209,8 @@ impl Keeper {
                         None => {
                             let id = next_id;
                             next_id += 1;
-                            sharing.keep.push((id, candidate, measure(candidate)));
+                            let measured = measured.unwrap_or_else(|| measure(candidate));
+                            sharing.keep.push((id, candidate, measured));
                             id
                         }
                     };
@@ -209,34 +230,35 @@ impl Keeper {
     }
 
     /// The ids to let go of before `sharing` keeps its new values: every dead
-    /// value, then the least recently used beyond [`CAPACITY`].
+    /// value, then the least recently used while more than [`CAPACITY`]
+    /// values or the byte budget would be kept.
     fn drops(&self, sharing: &Sharing<'_>) -> Vec<u32> {
         let in_use =
             |address: &Address| sharing.used.iter().any(|(_, v)| Arc::as_ptr(v) == *address);
-        let mut drop: Vec<u32> = self
-            .entries
+        let dead = |entry: &Entry| Arc::strong_count(&entry.held) == 1;
+        let mut drop = Vec::new();
+        let mut count = self.entries.len() + sharing.keep.len();
+        let mut bytes =
+            self.kept_bytes + sharing.keep.iter().map(|(_, _, m)| m.bytes).sum::<usize>();
+        for entry in self.entries.values().filter(|entry| dead(entry)) {
+            drop.push(entry.id);
+            count -= 1;
+            bytes -= entry.bytes;
+        }
+        let oldest = self
+            .by_use
             .values()
-            .filter(|entry| Arc::strong_count(&entry.held) == 1)
-            .map(|entry| entry.id)
-            .collect();
-        let overflow =
-            (self.entries.len() - drop.len() + sharing.keep.len()).saturating_sub(CAPACITY);
-        if overflow > 0 {
-            let live = |address: &&Address| {
-                !in_use(address)
-                    && self
-                        .entries
-                        .get(*address)
-                        .is_some_and(|entry| Arc::strong_count(&entry.held) > 1)
-            };
-            drop.extend(
-                self.by_use
-                    .values()
-                    .flatten()
-                    .filter(live)
-                    .take(overflow)
-                    .filter_map(|address| self.entries.get(address).map(|entry| entry.id)),
-            );
+            .flatten()
+            .filter(|address| !in_use(address))
+            .filter_map(|address| self.entries.get(address))
+            .filter(|entry| !dead(entry));
+        for entry in oldest {
+            if count <= CAPACITY && bytes <= self.budget {
+                break;
+            }
+            drop.push(entry.id);
+            count -= 1;
+            bytes -= entry.bytes;
         }
         drop
     }
@@ -257,15 +279,25 @@ impl Keeper {
             if let Some(address) = address
                 && let Some(entry) = self.entries.remove(&address)
             {
+                self.kept_bytes -= entry.bytes;
                 self.forget_use(entry.used, address);
             }
         }
         for &(id, value) in &sharing.used {
             let address = Arc::as_ptr(value);
-            let entry = self.entries.entry(address).or_insert_with(|| Entry {
-                id,
-                held: Arc::clone(value),
-                used: 0,
+            let entry = self.entries.entry(address).or_insert_with(|| {
+                let bytes = sharing
+                    .keep
+                    .iter()
+                    .find(|(kept, _, _)| *kept == id)
+                    .map_or(0, |(_, _, m)| m.bytes);
+                self.kept_bytes += bytes;
+                Entry {
+                    id,
+                    held: Arc::clone(value),
+                    used: 0,
+                    bytes,
+                }
             });
             let before = std::mem::replace(&mut entry.used, self.calls);
             self.next_id = self.next_id.max(id + 1);
@@ -419,7 +451,7 @@ mod tests {
 
     #[test]
     fn equal_parts_become_holes_and_new_values_are_kept_once() {
-        let keeper = Keeper::new();
+        let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
         let arg = json!({"selectionContext": *selection("A"), "request": {"copy": *selection("A")},
                          "other": *selection("B")});
@@ -439,7 +471,7 @@ mod tests {
 
     #[test]
     fn a_kept_value_is_referred_to_without_crossing_again() {
-        let mut keeper = Keeper::new();
+        let mut keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
         let arg = json!({"selectionContext": *shared[0]});
         let first = keeper.plan(&arg, &shared);
@@ -454,7 +486,7 @@ mod tests {
 
     #[test]
     fn key_order_small_values_and_absent_values_are_not_shared() {
-        let keeper = Keeper::new();
+        let keeper = Keeper::new(1 << 20);
         let reordered = json!({"sampledAt": "2026-03-01", "warnings": [],
             "items": {"attachments": [{"item": {"key": "A", "title": "Paper", "tags": []}}]},
             "selectionType": "attachment"});
@@ -465,14 +497,14 @@ mod tests {
 
     #[test]
     fn the_whole_argument_can_be_a_kept_value() {
-        let keeper = Keeper::new();
+        let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
         assert_eq!(keeper.plan(&shared[0], &shared).refs, [json!([1, []])]);
     }
 
     #[test]
     fn the_least_recently_used_values_are_dropped_beyond_capacity() {
-        let mut keeper = Keeper::new();
+        let mut keeper = Keeper::new(1 << 20);
         let values: Vec<Arc<Value>> = (0..CAPACITY).map(|i| selection(&format!("K{i}"))).collect();
         for value in &values {
             let shared = [Arc::clone(value)];
@@ -492,7 +524,7 @@ mod tests {
 
     #[test]
     fn values_nobody_else_holds_are_dropped_when_the_next_is_kept() {
-        let mut keeper = Keeper::new();
+        let mut keeper = Keeper::new(1 << 20);
         let first = selection("A");
         let sharing = keeper.plan(&first, std::slice::from_ref(&first));
         keeper.commit(&sharing);
@@ -508,8 +540,27 @@ mod tests {
     }
 
     #[test]
+    fn the_byte_budget_bounds_what_is_kept() {
+        let one = measure(&selection("K0")).bytes;
+        let mut keeper = Keeper::new(3 * one);
+        let values: Vec<Arc<Value>> = (0..5).map(|i| selection(&format!("K{i}"))).collect();
+        for value in &values {
+            let sharing = keeper.plan(value, std::slice::from_ref(value));
+            keeper.commit(&sharing);
+        }
+        assert_eq!(keeper.entries.len(), 3);
+        assert_eq!(keeper.kept_bytes, 3 * one);
+        // A value larger than the whole budget is not kept: it crosses as it is.
+        let mut small = Keeper::new(one - 1);
+        assert!(small.plan(&values[0], &values[..1]).is_empty());
+        let sharing = small.plan(&values[0], &values[..1]);
+        small.commit(&sharing);
+        assert!(small.entries.is_empty());
+    }
+
+    #[test]
     fn references_resolve_to_copies_and_forged_markers_stay_strings() {
-        let keeper = Keeper::new();
+        let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
         let sharing = keeper.plan(&shared[0], &shared);
         let marker = format!("{}1", keeper.marker());
