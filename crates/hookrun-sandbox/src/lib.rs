@@ -238,9 +238,11 @@ pub struct Call<'a> {
     /// handed to the hook as that kept object, and a result that returns the
     /// kept object crosses back by reference. The hook therefore sees those
     /// parts frozen, and the same object wherever they recur. A value is
-    /// recognised by its `Arc`: hand the same one again to refer to it. Values
-    /// of fewer than 8 JSON nodes are not kept. Empty: every part crosses as
-    /// it is.
+    /// recognised by its `Arc`: hand the same one again to refer to it; once
+    /// the caller drops its last `Arc`, the engine lets go of the value. Values
+    /// of fewer than 8 JSON nodes are not kept, nor values larger (as JSON) than
+    /// a sixteenth of the heap cap, and the kept values together stay within
+    /// that share. Empty: every part crosses as it is.
     pub shared: &'a [std::sync::Arc<serde_json::Value>],
 }
 
