@@ -14,7 +14,6 @@
   const ObjectCreate = Object.create;
   const ObjectFreeze = Object.freeze;
   const ObjectKeys = Object.keys;
-  const ObjectIsFrozen = Object.isFrozen;
   const ObjectDefineProperty = Object.defineProperty;
   const ArrayIsArray = Array.isArray;
   const JSONParse = JSON.parse;
@@ -150,14 +149,6 @@
     return out;
   }
 
-  function deepFreeze(value) {
-    if (value === null || typeof value !== "object" || ObjectIsFrozen(value)) return value;
-    ObjectFreeze(value);
-    const keys = ObjectKeys(value);
-    for (let i = 0; i < keys.length; i++) deepFreeze(value[keys[i]]);
-    return value;
-  }
-
   // `__zsHostApi` and `__zsHostApiVersion`: the Host API of the current call, for
   // libraries that are not handed `runtime`. Accessors defined once, so a hook that
   // freezes the global or pollutes prototypes does not break later calls.
@@ -185,7 +176,7 @@
   // setters a hook put on the prototype chain), `promiseThen` (the captured
   // `Promise.prototype.then`) and `log(level, message)` (a line of the hook's log)
   // are the prelude's.
-  return function facade(hostCall, { put, promiseThen, log }) {
+  return function facade(hostCall, { put, promiseThen, log, deepFreeze }) {
     defineHostApiGlobals();
     let activeCall = 0;
     let callCounter = 0;

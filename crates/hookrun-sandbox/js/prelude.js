@@ -539,7 +539,7 @@
     detachPrepareStackTrace();
     animator = makeAnimator === undefined
       ? { __proto__: null, animate: (arg) => arg, finish() {} }
-      : makeAnimator(hostCall, { __proto__: null, put, promiseThen, log: runtimeLog });
+      : makeAnimator(hostCall, { __proto__: null, put, promiseThen, log: runtimeLog, deepFreeze });
     if (animator === null || typeof animator !== "object" || typeof animator.animate !== "function" ||
         typeof animator.finish !== "function") {
       throw new ErrorCtor("the startup's animator factory returned no {animate, finish} object");

@@ -8,8 +8,9 @@
 //! - `hostCall(member, args)` calls the [`HostBridge`](crate::HostBridge)
 //!   and returns its answer, or throws the [`BridgeError`] it failed with;
 //! - `tools` holds `put(object, key, value)` (an own, writable property),
-//!   `promiseThen(promise, onFulfilled, onRejected)` and `log(level, text)`, all
-//!   taken before any hook code ran;
+//!   `promiseThen(promise, onFulfilled, onRejected)`, `log(level, text)` and
+//!   `deepFreeze(value)` (the freezing [shared values](crate::Call::shared)
+//!   get), all taken before any hook code ran;
 //! - `animate(arg, live)` is called with a call's argument and its
 //!   [`Call::live`](crate::Call::live) JSON, and returns the argument the export
 //!   gets; `finish()` is called once the call settled.
