@@ -86,6 +86,7 @@
   const mapGet = uncurry(MapPrototypeGet);
   const mapSet = uncurry(MapPrototypeSet);
   const mapDelete = uncurry(MapPrototypeDelete);
+  const weakGet = uncurry(WeakMapPrototypeGet);
   const weakSet = uncurry(WeakMapPrototypeSet);
   const weakDelete = uncurry(WeakMapPrototypeDelete);
   const symbolToString = uncurry(SymbolPrototypeToString);
@@ -266,12 +267,10 @@
   // each arrives once, is deeply frozen and kept under its id; later arguments
   // refer to it by id, and a result that returns it is written as a reference
   // the host resolves: `sharedMarker` (a secret the host configures) and the id.
-  // Looked up by own property, which no hook can reach: faster than a bound call,
-  // and as safe from patched prototypes.
+  // Read and written through captured intrinsics only, like everything the
+  // prelude does: a hook that replaces `Map.prototype.get` changes nothing here.
   const kept = new MapCtor();
-  ObjectDefineProperty(kept, "get", { __proto__: null, value: MapPrototypeGet });
   const keptOf = new WeakMapCtor();
-  ObjectDefineProperty(keptOf, "get", { __proto__: null, value: WeakMapPrototypeGet });
   let sharedMarker = "";
   // Counts calls; a kept value whose `call` is the current one is one the host
   // handed this call, and only those cross back as references.
@@ -295,7 +294,7 @@
     const sharing = shared[0];
     const drop = sharing.drop;
     for (let i = 0; i < drop.length; i++) {
-      const entry = kept.get(drop[i]);
+      const entry = mapGet(kept, drop[i]);
       if (entry !== undefined) {
         weakDelete(keptOf, entry.value);
         mapDelete(kept, drop[i]);
@@ -310,12 +309,12 @@
     }
     const current = sharing.current;
     for (let i = 0; i < current.length; i++) {
-      const entry = kept.get(current[i]);
+      const entry = mapGet(kept, current[i]);
       if (entry !== undefined) entry.call = sharingCall;
     }
     const refs = sharing.refs;
     for (let i = 0; i < refs.length; i++) {
-      const entry = kept.get(refs[i][0]);
+      const entry = mapGet(kept, refs[i][0]);
       if (entry === undefined) throw new ErrorCtor(`the shared value ${refs[i][0]} is not kept in this runtime`);
       const path = refs[i][1];
       if (path.length === 0) {
@@ -363,7 +362,7 @@
         if (t === "object" && v !== null) {
           const depth = (mapGet(depths, this) || 0) + 1;
           if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
-          const entry = keptOf.get(v);
+          const entry = weakGet(keptOf, v);
           if (entry !== undefined && entry.call === sharingCall) {
             // The host has the value: it crosses back as a reference, weighed as
             // the value itself.
