@@ -196,8 +196,9 @@ fn merged_effects_are_numbered_in_unit_order_and_replays_stay_on_one_worker() {
     }
 }
 
-#[test]
-fn progress_counts_every_unit_of_every_phase_across_workers() {
+/// Runs `units` units on `jobs` workers and checks that progress counted each
+/// unit of each phase once, in order.
+fn assert_progress_counts(jobs: usize, units: usize) {
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = Arc::clone(&seen);
     let dir = tempfile::tempdir().unwrap();
@@ -206,9 +207,10 @@ fn progress_counts_every_unit_of_every_phase_across_workers() {
         progress: Some(ProgressHook(Arc::new(move |p| {
             sink.lock().unwrap().push(p)
         }))),
-        ..options(3)
+        ..options(jobs)
     };
-    let titles = ["a", "b", "c", "d", "e", "f", "g"];
+    let titles: Vec<String> = (0..units).map(|i| format!("t{i}")).collect();
+    let titles: Vec<&str> = titles.iter().map(String::as_str).collect();
     let report = run(
         &workflow,
         common::probe_input(&titles),
@@ -228,9 +230,20 @@ fn progress_counts_every_unit_of_every_phase_across_workers() {
             .filter(|p| p.phase == phase)
             .map(|p| p.done)
             .collect();
-        assert_eq!(done, (1..=titles.len()).collect::<Vec<_>>(), "{phase:?}");
-        assert!(seen.iter().all(|p| p.total == titles.len()));
+        assert_eq!(done, (1..=units).collect::<Vec<_>>(), "{phase:?}");
+        assert!(seen.iter().all(|p| p.total == units));
     }
+}
+
+#[test]
+fn progress_counts_every_unit_of_every_phase_across_workers() {
+    assert_progress_counts(3, 7);
+}
+
+#[test]
+fn progress_passed_on_in_batches_still_counts_every_unit() {
+    // Workers pass progress on in batches; more units than a batch per worker.
+    assert_progress_counts(2, 45);
 }
 
 #[test]

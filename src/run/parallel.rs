@@ -45,8 +45,8 @@ enum Order {
 
 /// From a worker to the caller's thread.
 enum Report {
-    /// One unit finished a phase.
-    Tick(Phase),
+    /// This many units finished a phase.
+    Ticks(Phase, usize),
     /// A worker's part of an order is done.
     Done(usize, Result<(Vec<UnitState>, Vec<Segment>), Box<RunError>>),
     /// The worker could not start its runtime, or stopped.
@@ -128,7 +128,7 @@ impl Threads {
                 return Err(stopped());
             };
             match report {
-                Report::Tick(phase) => tick(phase),
+                Report::Ticks(phase, units) => (0..units).for_each(|_| tick(phase)),
                 Report::Done(w, answer) => {
                     missing -= 1;
                     match answer {
@@ -258,17 +258,49 @@ fn worker(
         phases,
         units,
     };
-    let mut tick = |phase| {
-        let _ = tx.send(Report::Tick(phase));
-    };
+    let mut ticks = Ticks { tx, pending: None };
     while let Ok(order) = inbox.recv() {
+        let mut tick = |phase| ticks.tick(phase);
         let answer = match order {
             Order::Build(range) => crew.build(range, &mut tick),
             Order::Apply(range, states, firsts) => crew.apply(range, states, firsts, &mut tick),
         }
         .map_err(Box::new);
+        ticks.flush();
         if tx.send(Report::Done(w, answer)).is_err() {
             return;
+        }
+    }
+}
+
+/// Units a worker reports done together: progress stays within this many
+/// units of the truth without waking the caller's thread for every unit,
+/// which cost a futex wake-up and a context switch per unit and phase.
+const TICK_BATCH: usize = 16;
+
+/// A worker's progress, passed on in batches of one phase.
+struct Ticks<'a> {
+    tx: &'a Sender<Report>,
+    pending: Option<(Phase, usize)>,
+}
+
+impl Ticks<'_> {
+    fn tick(&mut self, phase: Phase) {
+        match &mut self.pending {
+            Some((pending, units)) if *pending == phase => *units += 1,
+            _ => {
+                self.flush();
+                self.pending = Some((phase, 1));
+            }
+        }
+        if self.pending.is_some_and(|(_, units)| units >= TICK_BATCH) {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if let Some((phase, units)) = self.pending.take() {
+            let _ = self.tx.send(Report::Ticks(phase, units));
         }
     }
 }
