@@ -8,6 +8,18 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Worker threads (`--jobs`) allocate from arenas of their own, which glibc
+    // grows and shrinks a few pages at a time: one `mprotect` per few
+    // allocations, about four per unit. A generous pad and trim threshold let
+    // the arenas grow in large steps and keep what they freed for the next
+    // window of units.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: called before any other thread exists and before any allocation
+    // depends on these settings; both are plain glibc tunables.
+    unsafe {
+        libc::mallopt(libc::M_TOP_PAD, 16 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 256 << 20);
+    }
     // Before any thread exists: hook bytecode must never be cached on disk.
     hookrun::sandbox::disable_engine_disk_cache();
     if std::env::args_os()
