@@ -292,6 +292,10 @@
     sharingCall += 1;
     if (shared === undefined) return arg;
     const sharing = shared[0];
+    const keep = sharing.keep;
+    // Everything that can throw comes first, so the table changes whole or not
+    // at all.
+    for (let i = 0; i < keep.length; i++) deepFreeze(shared[i + 1]);
     const drop = sharing.drop;
     for (let i = 0; i < drop.length; i++) {
       const entry = mapGet(kept, drop[i]);
@@ -300,9 +304,8 @@
         mapDelete(kept, drop[i]);
       }
     }
-    const keep = sharing.keep;
     for (let i = 0; i < keep.length; i++) {
-      const value = deepFreeze(shared[i + 1]);
+      const value = shared[i + 1];
       const entry = { __proto__: null, id: keep[i][0], bytes: keep[i][1], depth: keep[i][2], value, call: 0 };
       mapSet(kept, entry.id, entry);
       weakSet(keptOf, value, entry);

@@ -200,8 +200,8 @@ impl Engine {
             .enable_time()
             .build()
             .map_err(|e| SandboxError::Engine(e.to_string()))?;
-        // Kept values may take about a sixteenth of the heap cap as JSON,
-        // a few times that as engine values.
+        // Kept values may weigh a sixteenth of the heap cap (JSON text and
+        // 40 bytes per value), a few times that as engine values.
         let keeper = Keeper::new((limits.max_heap_bytes / 16) as usize);
         let prelude = configure(
             &mut runtime,
@@ -238,8 +238,7 @@ impl Engine {
             .borrow_mut::<CallState>()
             .reset(call.host);
         self.memory_hit.set(false);
-        self.watchdog
-            .arm(Duration::from_millis(self.limits.timeout_ms));
+        // Host work: it does not count against the hook's time.
         let (arg, sharing) = match encoded {
             Some(wire) => (crossing::Arg::Encoded(wire), Sharing::default()),
             None => (
@@ -247,6 +246,8 @@ impl Engine {
                 self.keeper.plan(call.arg, call.shared),
             ),
         };
+        self.watchdog
+            .arm(Duration::from_millis(self.limits.timeout_ms));
         let answer = self.load_and_call(
             call.module,
             call.export,

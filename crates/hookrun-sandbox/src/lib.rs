@@ -239,10 +239,16 @@ pub struct Call<'a> {
     /// kept object crosses back by reference. The hook therefore sees those
     /// parts frozen, and the same object wherever they recur. A value is
     /// recognised by its `Arc`: hand the same one again to refer to it; once
-    /// the caller drops its last `Arc`, the engine lets go of the value. Values
-    /// of fewer than 8 JSON nodes are not kept, nor values larger (as JSON) than
-    /// a sixteenth of the heap cap, and the kept values together stay within
-    /// that share. Empty: every part crosses as it is.
+    /// the caller drops its last `Arc`, the engine lets go of the value at its
+    /// next call that shares anything. Only values of at least 8 JSON nodes,
+    /// at most 64 levels deep, that the engine writes back exactly as they are
+    /// (no numeric keys, no fractional numbers, no integers beyond 2^53) are
+    /// kept, and the least
+    /// recently used go beyond 512 values or a sixteenth of the heap cap (JSON
+    /// text and 40 bytes per value); a larger value crosses as it is. Under
+    /// [`Isolation::Process`] the values are kept for the call only. A live
+    /// object must not be built inside a shared part: it is frozen. Empty:
+    /// every part crosses as it is.
     pub shared: &'a [std::sync::Arc<serde_json::Value>],
 }
 

@@ -32,6 +32,10 @@ pub(crate) const CAPACITY: usize = 512;
 /// Values with fewer JSON nodes are not worth keeping: they cross as they are.
 pub(crate) const MIN_NODES: usize = 8;
 
+/// Values nested deeper are not kept (freezing them recurses), nor returned
+/// by reference deeper than the output's own limit.
+pub(crate) const MAX_DEPTH: usize = 64;
+
 /// The address that names a kept value while the keeper holds it.
 type Address = *const Value;
 
@@ -43,8 +47,8 @@ struct Entry {
     held: Arc<Value>,
     /// The call that last used it.
     used: u64,
-    /// Its measured size.
-    bytes: usize,
+    /// What it weighs against the budget ([`Measure::weight`]).
+    weight: usize,
 }
 
 /// The size of a shared value, as the prelude weighs a returned reference.
@@ -52,16 +56,30 @@ struct Entry {
 pub(crate) struct Measure {
     /// JSON nodes.
     pub nodes: usize,
-    /// About the length of its JSON text.
+    /// The length of its JSON text.
     pub bytes: usize,
     /// Nesting of objects and arrays (a scalar is 0).
     pub depth: usize,
+    /// Whether the engine writes it back exactly as the host has it: no key
+    /// the engine orders as an array index, no float (`1.0` comes back as
+    /// `1`), no integer beyond 2^53. Only such values are kept, so a result
+    /// is the same whether it crossed back by reference or by value.
+    pub canonical: bool,
+}
+
+impl Measure {
+    /// What the value weighs against the keeper's budget: its JSON text and
+    /// about what the engine spends per value besides.
+    fn weight(&self) -> usize {
+        self.bytes + 40 * self.nodes
+    }
 }
 
 /// What one call tells the engine about kept values.
 #[derive(Debug, Default)]
 pub(crate) struct Sharing<'v> {
-    /// Nodes of the argument (by address) that cross as `null`, to be filled.
+    /// Nodes of the argument (by address, sorted) that cross as `null`, to be
+    /// filled.
     pub holes: Vec<*const Value>,
     /// `[id, path]`: where a kept value fills a hole (an empty path: the whole
     /// argument).
@@ -138,9 +156,9 @@ impl Sharing<'_> {
 
 /// The host's mirror of the values one engine keeps.
 pub(crate) struct Keeper {
-    /// The most bytes (as measured) of values kept at once.
+    /// The most the values kept at once may weigh ([`Measure::weight`]).
     budget: usize,
-    /// The bytes of the values kept now.
+    /// What the values kept now weigh.
     kept_bytes: usize,
     entries: HashMap<Address, Entry>,
     /// Addresses by the call that last used them, oldest first.
@@ -152,8 +170,8 @@ pub(crate) struct Keeper {
 }
 
 impl Keeper {
-    /// An empty table with a fresh secret, keeping at most `budget` bytes of
-    /// values (as [measured](Measure::bytes)) at once.
+    /// An empty table with a fresh secret, keeping values that weigh at most
+    /// `budget` ([`Measure::weight`]: JSON bytes and 40 per value) at once.
     pub fn new(budget: usize) -> Keeper {
         let secret = RandomState::new();
         Keeper {
@@ -181,23 +199,33 @@ impl Keeper {
     /// Nothing changes until [`commit`](Self::commit).
     pub fn plan<'v>(&self, arg: &'v Value, shared: &'v [Arc<Value>]) -> Sharing<'v> {
         let mut sharing = Sharing::default();
-        // Each value with its measure when it is not kept yet.
-        let candidates: Vec<(&Arc<Value>, Option<Measure>)> = shared
-            .iter()
-            .filter_map(|value| {
-                if self.entries.contains_key(&Arc::as_ptr(value)) {
-                    return Some((value, None));
+        // Each value once, with its measure when it is not kept yet.
+        let mut candidates: Vec<(&Arc<Value>, Option<Measure>)> = Vec::new();
+        for value in shared {
+            if candidates.iter().any(|(seen, _)| Arc::ptr_eq(seen, value)) {
+                continue;
+            }
+            if self.entries.contains_key(&Arc::as_ptr(value)) {
+                candidates.push((value, None));
+            } else if big(value) {
+                let measure = measure(value);
+                if measure.canonical
+                    && measure.depth <= MAX_DEPTH
+                    && measure.weight() <= self.budget
+                {
+                    candidates.push((value, Some(measure)));
                 }
-                let measure = big(value).then(|| measure(value))?;
-                (measure.bytes <= self.budget).then_some((value, Some(measure)))
-            })
-            .collect();
+            }
+        }
         if candidates.is_empty() {
             return sharing;
         }
         let mut found = Vec::new();
-        let values: Vec<&Arc<Value>> = candidates.iter().map(|(value, _)| *value).collect();
-        find(arg, &values, &mut Vec::new(), &mut found);
+        let mut index: HashMap<Shape<'_>, Vec<(usize, &Value)>> = HashMap::new();
+        for (i, (value, _)) in candidates.iter().enumerate() {
+            index.entry(shape(value)).or_default().push((i, &***value));
+        }
+        find(arg, &index, &mut Vec::new(), &mut found);
         let mut next_id = self.next_id;
         for (node, path, index) in found {
             let (candidate, measured) = candidates[index];
@@ -223,7 +251,8 @@ impl Keeper {
                 .refs
                 .push(Value::from(vec![Value::from(id), Value::Array(path)]));
         }
-        if !sharing.keep.is_empty() {
+        sharing.holes.sort_unstable();
+        if !sharing.refs.is_empty() {
             sharing.drop = self.drops(&sharing);
         }
         sharing
@@ -238,12 +267,16 @@ impl Keeper {
         let dead = |entry: &Entry| Arc::strong_count(&entry.held) == 1;
         let mut drop = Vec::new();
         let mut count = self.entries.len() + sharing.keep.len();
-        let mut bytes =
-            self.kept_bytes + sharing.keep.iter().map(|(_, _, m)| m.bytes).sum::<usize>();
+        let mut bytes = self.kept_bytes
+            + sharing
+                .keep
+                .iter()
+                .map(|(_, _, m)| m.weight())
+                .sum::<usize>();
         for entry in self.entries.values().filter(|entry| dead(entry)) {
             drop.push(entry.id);
             count -= 1;
-            bytes -= entry.bytes;
+            bytes -= entry.weight;
         }
         let oldest = self
             .by_use
@@ -258,7 +291,7 @@ impl Keeper {
             }
             drop.push(entry.id);
             count -= 1;
-            bytes -= entry.bytes;
+            bytes -= entry.weight;
         }
         drop
     }
@@ -279,24 +312,24 @@ impl Keeper {
             if let Some(address) = address
                 && let Some(entry) = self.entries.remove(&address)
             {
-                self.kept_bytes -= entry.bytes;
+                self.kept_bytes -= entry.weight;
                 self.forget_use(entry.used, address);
             }
         }
         for &(id, value) in &sharing.used {
             let address = Arc::as_ptr(value);
             let entry = self.entries.entry(address).or_insert_with(|| {
-                let bytes = sharing
+                let weight = sharing
                     .keep
                     .iter()
                     .find(|(kept, _, _)| *kept == id)
-                    .map_or(0, |(_, _, m)| m.bytes);
-                self.kept_bytes += bytes;
+                    .map_or(0, |(_, _, m)| m.weight());
+                self.kept_bytes += weight;
                 Entry {
                     id,
                     held: Arc::clone(value),
                     used: 0,
-                    bytes,
+                    weight,
                 }
             });
             let before = std::mem::replace(&mut entry.used, self.calls);
@@ -340,32 +373,52 @@ fn measure(value: &Value) -> Measure {
         m.nodes += 1;
         m.depth = m.depth.max(depth);
         match value {
-            Value::Null => m.bytes += 4,
-            Value::Bool(_) => m.bytes += 5,
-            Value::Number(_) => m.bytes += 8,
-            Value::String(s) => m.bytes += s.len() + 2,
+            Value::Number(n) => {
+                let exact = n
+                    .as_i64()
+                    .or_else(|| n.as_u64().and_then(|u| i64::try_from(u).ok()));
+                m.canonical &= exact.is_some_and(|i| i.unsigned_abs() <= 1 << 53);
+            }
             Value::Array(items) => {
-                m.bytes += 2 + items.len();
                 m.depth = m.depth.max(depth + 1);
                 items.iter().for_each(|v| walk(v, m, depth + 1));
             }
             Value::Object(members) => {
-                m.bytes += 2 + members.len();
                 m.depth = m.depth.max(depth + 1);
                 for (key, item) in members {
-                    m.bytes += key.len() + 3;
+                    m.canonical &= key.is_empty() || !key.bytes().all(|b| b.is_ascii_digit());
                     walk(item, m, depth + 1);
                 }
             }
+            _ => {}
         }
     }
     let mut m = Measure {
         nodes: 0,
         bytes: 0,
         depth: 0,
+        canonical: true,
     };
     walk(value, &mut m, 0);
+    m.bytes = json_len(value);
     m
+}
+
+/// The length of `value`'s JSON text, counted as it is written.
+fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// One step into a value, borrowed while it is searched.
@@ -375,19 +428,37 @@ enum Step<'v> {
     Index(usize),
 }
 
-/// Collects the nodes of `value` equal to a candidate, with their path (as
-/// JSON: keys and indexes) and the candidate's index; does not look inside a
-/// node it collected.
+/// What tells values apart at a glance: object or array, length, first key.
+type Shape<'v> = (bool, usize, Option<&'v str>);
+
+fn shape(value: &Value) -> Shape<'_> {
+    match value {
+        Value::Object(members) => (
+            true,
+            members.len(),
+            members.keys().next().map(String::as_str),
+        ),
+        Value::Array(items) => (false, items.len(), None),
+        _ => (false, usize::MAX, None),
+    }
+}
+
+/// Collects the nodes of `value` equal to a candidate (found through `index`,
+/// by shape), with their path (as JSON: keys and indexes) and the candidate's
+/// index; does not look inside a node it collected.
 fn find<'v>(
     value: &'v Value,
-    candidates: &[&Arc<Value>],
+    index: &HashMap<Shape<'_>, Vec<(usize, &Value)>>,
     path: &mut Vec<Step<'v>>,
     found: &mut Vec<(*const Value, Vec<Value>, usize)>,
 ) {
     let matched = match value {
-        Value::Object(_) | Value::Array(_) => candidates
-            .iter()
-            .position(|candidate| same(value, candidate)),
+        Value::Object(_) | Value::Array(_) => index.get(&shape(value)).and_then(|alike| {
+            alike
+                .iter()
+                .find(|(_, candidate)| same(value, candidate))
+                .map(|(i, _)| *i)
+        }),
         _ => None,
     };
     if let Some(index) = matched {
@@ -405,14 +476,14 @@ fn find<'v>(
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 path.push(Step::Index(i));
-                find(item, candidates, path, found);
+                find(item, index, path, found);
                 path.pop();
             }
         }
         Value::Object(members) => {
             for (key, item) in members {
                 path.push(Step::Key(key));
-                find(item, candidates, path, found);
+                find(item, index, path, found);
                 path.pop();
             }
         }
@@ -466,7 +537,12 @@ mod tests {
         );
         assert_eq!(sharing.keep.len(), 1);
         assert!(sharing.drop.is_empty());
-        assert_eq!(sharing.holes[0], &arg["selectionContext"] as *const Value);
+        assert!(
+            sharing
+                .holes
+                .contains(&(&arg["selectionContext"] as *const Value))
+        );
+        assert!(sharing.holes.is_sorted());
     }
 
     #[test]
@@ -541,7 +617,7 @@ mod tests {
 
     #[test]
     fn the_byte_budget_bounds_what_is_kept() {
-        let one = measure(&selection("K0")).bytes;
+        let one = measure(&selection("K0")).weight();
         let mut keeper = Keeper::new(3 * one);
         let values: Vec<Arc<Value>> = (0..5).map(|i| selection(&format!("K{i}"))).collect();
         for value in &values {
@@ -574,8 +650,37 @@ mod tests {
 
     #[test]
     fn sizes_are_measured_for_the_output_limit() {
-        let m = measure(&json!({"a": [1, "xy"], "b": null}));
-        assert_eq!((m.nodes, m.depth), (5, 2));
-        assert!(m.bytes >= r#"{"a":[1,"xy"],"b":null}"#.len());
+        let value = json!({"a": [1, "x\u{1}y"], "b": null});
+        let m = measure(&value);
+        assert_eq!((m.nodes, m.depth, m.canonical), (5, 2, true));
+        assert_eq!(m.bytes, value.to_string().len());
+    }
+
+    #[test]
+    fn values_the_engine_would_write_otherwise_are_not_kept() {
+        let keeper = Keeper::new(1 << 20);
+        let with = |member: Value| {
+            let mut value = (*selection("A")).clone();
+            value["extra"] = member;
+            Arc::new(value)
+        };
+        for odd in [
+            with(json!({"7": "index-like key"})),
+            with(json!(1.0)),
+            with(json!(-0.0)),
+            with(json!(9_007_199_254_740_993_u64)),
+        ] {
+            assert!(!measure(&odd).canonical, "{odd}");
+            assert!(
+                keeper.plan(&odd, std::slice::from_ref(&odd)).is_empty(),
+                "{odd}"
+            );
+        }
+        let mut deep = json!("bottom");
+        for _ in 0..MAX_DEPTH {
+            deep = json!({"a": deep, "b": [1, 2, 3, 4, 5, 6, 7, 8]});
+        }
+        let deep = Arc::new(deep);
+        assert!(keeper.plan(&deep, std::slice::from_ref(&deep)).is_empty());
     }
 }
