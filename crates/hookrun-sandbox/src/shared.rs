@@ -221,11 +221,8 @@ impl Keeper {
             return sharing;
         }
         let mut found = Vec::new();
-        let mut index: HashMap<Shape<'_>, Vec<(usize, &Value)>> = HashMap::new();
-        for (i, (value, _)) in candidates.iter().enumerate() {
-            index.entry(shape(value)).or_default().push((i, &***value));
-        }
-        find(arg, &index, &mut Vec::new(), &mut found);
+        let values: Vec<&Value> = candidates.iter().map(|(value, _)| &***value).collect();
+        find(arg, &Candidates::new(&values), &mut Vec::new(), &mut found);
         let mut next_id = self.next_id;
         for (node, path, index) in found {
             let (candidate, measured) = candidates[index];
@@ -443,22 +440,54 @@ fn shape(value: &Value) -> Shape<'_> {
     }
 }
 
-/// Collects the nodes of `value` equal to a candidate (found through `index`,
-/// by shape), with their path (as JSON: keys and indexes) and the candidate's
-/// index; does not look inside a node it collected.
+/// A call's shared values, as the search looks them up: by scanning a few, by
+/// shape when there are many (an aggregate's children), so that the search
+/// stays linear in the argument's size.
+enum Candidates<'c> {
+    Few(&'c [&'c Value]),
+    Many(HashMap<Shape<'c>, Vec<(usize, &'c Value)>>),
+}
+
+impl<'c> Candidates<'c> {
+    /// Up to this many are scanned.
+    const FEW: usize = 8;
+
+    fn new(values: &'c [&'c Value]) -> Candidates<'c> {
+        if values.len() <= Self::FEW {
+            return Candidates::Few(values);
+        }
+        let mut index: HashMap<Shape<'c>, Vec<(usize, &'c Value)>> = HashMap::new();
+        for (i, value) in values.iter().enumerate() {
+            index.entry(shape(value)).or_default().push((i, value));
+        }
+        Candidates::Many(index)
+    }
+
+    /// The index of the candidate `value` equals, if any.
+    fn matching(&self, value: &Value) -> Option<usize> {
+        match self {
+            Candidates::Few(values) => values.iter().position(|candidate| same(value, candidate)),
+            Candidates::Many(index) => index.get(&shape(value)).and_then(|alike| {
+                alike
+                    .iter()
+                    .find(|(_, candidate)| same(value, candidate))
+                    .map(|(i, _)| *i)
+            }),
+        }
+    }
+}
+
+/// Collects the nodes of `value` equal to a candidate, with their path (as
+/// JSON: keys and indexes) and the candidate's index; does not look inside a
+/// node it collected.
 fn find<'v>(
     value: &'v Value,
-    index: &HashMap<Shape<'_>, Vec<(usize, &Value)>>,
+    candidates: &Candidates<'_>,
     path: &mut Vec<Step<'v>>,
     found: &mut Vec<(*const Value, Vec<Value>, usize)>,
 ) {
     let matched = match value {
-        Value::Object(_) | Value::Array(_) => index.get(&shape(value)).and_then(|alike| {
-            alike
-                .iter()
-                .find(|(_, candidate)| same(value, candidate))
-                .map(|(i, _)| *i)
-        }),
+        Value::Object(_) | Value::Array(_) => candidates.matching(value),
         _ => None,
     };
     if let Some(index) = matched {
@@ -476,14 +505,14 @@ fn find<'v>(
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 path.push(Step::Index(i));
-                find(item, index, path, found);
+                find(item, candidates, path, found);
                 path.pop();
             }
         }
         Value::Object(members) => {
             for (key, item) in members {
                 path.push(Step::Key(key));
-                find(item, index, path, found);
+                find(item, candidates, path, found);
                 path.pop();
             }
         }
@@ -569,6 +598,18 @@ mod tests {
         let arg = json!({"a": reordered, "b": {"x": 1}});
         let shared = [selection("A"), Arc::new(json!({"x": 1}))];
         assert!(keeper.plan(&arg, &shared).is_empty());
+    }
+
+    #[test]
+    fn many_candidates_are_found_by_shape() {
+        let keeper = Keeper::new(1 << 20);
+        let shared: Vec<Arc<Value>> = (0..20).map(|i| selection(&format!("K{i}"))).collect();
+        let arg = Value::Array(shared.iter().rev().map(|v| Value::clone(v)).collect());
+        let sharing = keeper.plan(&arg, &shared);
+        assert_eq!(sharing.refs.len(), 20);
+        assert_eq!(sharing.refs[0], json!([1, [0]]));
+        assert_eq!(sharing.keep.len(), 20);
+        assert!(Arc::ptr_eq(sharing.keep[0].1, &shared[19]));
     }
 
     #[test]
