@@ -271,7 +271,13 @@ fn both_modes_give_the_same_report_bytes() {
             .stdout
             .clone()
     };
-    assert_eq!(bytes("in-process"), bytes("process"));
+    // What crossed differs: in process, a unit's selection crosses once and
+    // later arguments refer to it; a worker gets every argument whole.
+    let (in_process, process) = (bytes("in-process"), bytes("process"));
+    let (in_process, crossed_in_process) = without_arg_bytes(&in_process);
+    let (process, crossed_in_worker) = without_arg_bytes(&process);
+    assert_eq!(in_process, process);
+    assert!(crossed_in_process < crossed_in_worker);
     Command::cargo_bin("hookrun")
         .unwrap()
         .current_dir(common::fixture(""))
@@ -285,4 +291,23 @@ fn both_modes_give_the_same_report_bytes() {
         .args(["check", "workflows", "--isolate", "process"])
         .assert()
         .code(0);
+}
+
+/// The report with every `"argBytes":N` written as `"argBytes":0`, and the sum
+/// of the N.
+fn without_arg_bytes(report: &[u8]) -> (String, u64) {
+    const KEY: &str = "\"argBytes\":";
+    let text = String::from_utf8_lossy(report);
+    let (mut out, mut total) = (String::new(), 0);
+    let mut rest: &str = &text;
+    while let Some(at) = rest.find(KEY) {
+        let (head, tail) = rest.split_at(at + KEY.len());
+        let digits = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        total += tail[..digits].parse::<u64>().unwrap_or(0);
+        out.push_str(head);
+        out.push('0');
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    (out, total)
 }

@@ -1,6 +1,7 @@
 //! Values a caller shares across calls (`Call::shared`): they reach the hook
 //! frozen and as one object wherever they recur, cross back equal, count
-//! toward the output limit, and nothing a hook returns can pose as one.
+//! toward the output limit, and nothing a hook returns can pose as one. Under
+//! process isolation they cross as copies.
 
 mod common;
 
@@ -8,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::sandbox::{sandbox, sandbox_with};
-use hookrun::sandbox::{Call, CallResult, Limits, Outcome, Sandbox};
+use hookrun::sandbox::{Call, CallResult, Isolation, Limits, Outcome, Sandbox, SandboxOptions};
 use serde_json::{Value, json};
 
 fn selection(key: &str) -> Arc<Value> {
@@ -182,4 +183,23 @@ fn kept_values_leave_the_calls_their_heap() {
     for value in &values {
         assert_echoed(&mut sb, value);
     }
+}
+
+#[test]
+fn under_process_isolation_shared_parts_cross_as_copies() {
+    hookrun::sandbox::set_worker_binary(env!("CARGO_BIN_EXE_hookrun"));
+    let options = SandboxOptions {
+        isolation: Isolation::process(),
+        ..common::sandbox_options()
+    };
+    let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
+    let shared = [selection("A")];
+    let arg = json!({"selection": *shared[0], "copy": *shared[0]});
+    let outcome = run(&mut sb, "inspect", &arg, &shared);
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"frozen": false, "same": false, "write": "written",
+                              "deepWrite": "written"}))
+    );
+    assert_echoed(&mut sb, &shared[0]);
 }

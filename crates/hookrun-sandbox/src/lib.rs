@@ -246,7 +246,8 @@ pub struct Call<'a> {
     /// kept, and the least
     /// recently used go beyond 512 values or a sixteenth of the heap cap (JSON
     /// text and 40 bytes per value); a larger value crosses as it is. Under
-    /// [`Isolation::Process`] the values are kept for the call only. A live
+    /// [`Isolation::Process`] nothing is kept: every part crosses as it is,
+    /// with the argument already encoded by the parent. A live
     /// object must not be built inside a shared part: it is frozen. Empty:
     /// every part crosses as it is.
     pub shared: &'a [std::sync::Arc<serde_json::Value>],

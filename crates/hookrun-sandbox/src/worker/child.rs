@@ -8,7 +8,6 @@ use std::os::fd::FromRawFd;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -122,12 +121,6 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
                 let module = PathBuf::from(text(&frame, "module"));
                 let null = Value::Null;
                 let encoded = frame.get("encoded").and_then(Value::as_bool) == Some(true);
-                // Values new to this process: the engine keeps them anew.
-                let shared: Vec<Arc<Value>> = frame
-                    .get("shared")
-                    .and_then(Value::as_array)
-                    .map(|values| values.iter().cloned().map(Arc::new).collect())
-                    .unwrap_or_default();
                 let call = Call {
                     module: &module,
                     export: text(&frame, "export"),
@@ -135,7 +128,7 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
                     live: frame.get("live").filter(|l| !l.is_null()),
                     host: bridge,
                     sync: frame.get("sync").and_then(Value::as_bool).unwrap_or(false),
-                    shared: &shared,
+                    shared: &[],
                 };
                 let outcome = sandbox.run_encoded(call, encoded.then_some(attachment.as_slice()));
                 let warm = sandbox.is_warm();

@@ -228,13 +228,10 @@ impl Proc {
     fn call(&mut self, call: Call<'_>) -> Outcome {
         self.calls += 1;
         // The argument crosses in the engine's encoding, made here once, so the
-        // worker reads it straight into the engine; as JSON when there is none,
-        // or when it has shared values, which the worker's engine finds in it.
-        let encoded = if call.shared.is_empty() {
-            crate::crossing::encode(call.arg)
-        } else {
-            None
-        };
+        // worker reads it straight into the engine; as JSON when there is none.
+        // Shared values are not kept across a worker's calls: they cross with
+        // the argument, as copies (`Call::shared`).
+        let encoded = crate::crossing::encode(call.arg);
         let frame = CallFrame {
             op: "call",
             module: call.module,
@@ -248,7 +245,6 @@ impl Proc {
             live: call.live,
             sync: call.sync,
             host: call.host.is_some(),
-            shared: call.shared.iter().map(|value| &**value).collect(),
         };
         let started = Instant::now();
         let deadline = started
@@ -386,7 +382,6 @@ struct CallFrame<'a> {
     live: Option<&'a Value>,
     sync: bool,
     host: bool,
-    shared: Vec<&'a Value>,
 }
 
 /// Why a worker could not finish a call.
