@@ -176,7 +176,7 @@
   // setters a hook put on the prototype chain), `promiseThen` (the captured
   // `Promise.prototype.then`) and `log(level, message)` (a line of the hook's log)
   // are the prelude's.
-  return function facade(hostCall, { put, promiseThen, log, deepFreeze }) {
+  return function facade(hostCall, { put, promiseThen, log, deepFreeze, setAt }) {
     defineHostApiGlobals();
     let activeCall = 0;
     let callCounter = 0;
@@ -450,13 +450,6 @@
       put(context, "readArtifactText", resolveArtifact);
       put(context, "resolveArtifactBytes", (options) => resolveBytes(spec.id, options));
       return context;
-    }
-
-    // Replaces the value at `path` inside `root` with `value`.
-    function setAt(root, path, value) {
-      let node = root;
-      for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
-      put(node, path[path.length - 1], value);
     }
 
     function getAt(root, path) {

@@ -70,6 +70,12 @@
       __proto__: null, value, writable: true, enumerable: true, configurable: true,
     });
   }
+  // Replaces the value at `path` (keys and indexes, at least one) inside `root`.
+  function setAt(root, path, value) {
+    let node = root;
+    for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
+    put(node, path[path.length - 1], value);
+  }
   function append(list, value) {
     put(list, list.length, value);
   }
@@ -320,13 +326,8 @@
       const entry = mapGet(kept, refs[i][0]);
       if (entry === undefined) throw new ErrorCtor(`the shared value ${refs[i][0]} is not kept in this runtime`);
       const path = refs[i][1];
-      if (path.length === 0) {
-        arg = entry.value;
-        continue;
-      }
-      let node = arg;
-      for (let j = 0; j < path.length - 1; j++) node = node[path[j]];
-      put(node, path[path.length - 1], entry.value);
+      if (path.length === 0) arg = entry.value;
+      else setAt(arg, path, entry.value);
     }
     return arg;
   }
@@ -541,7 +542,7 @@
     detachPrepareStackTrace();
     animator = makeAnimator === undefined
       ? { __proto__: null, animate: (arg) => arg, finish() {} }
-      : makeAnimator(hostCall, { __proto__: null, put, promiseThen, log: runtimeLog, deepFreeze });
+      : makeAnimator(hostCall, { __proto__: null, put, setAt, promiseThen, log: runtimeLog, deepFreeze });
     if (animator === null || typeof animator !== "object" || typeof animator.animate !== "function" ||
         typeof animator.finish !== "function") {
       throw new ErrorCtor("the startup's animator factory returned no {animate, finish} object");

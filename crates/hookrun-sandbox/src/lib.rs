@@ -243,13 +243,12 @@ pub struct Call<'a> {
     /// next call that shares anything. Only values of at least 8 JSON nodes,
     /// at most 64 levels deep, that the engine writes back exactly as they are
     /// (no numeric keys, no fractional numbers, no integers beyond 2^53) are
-    /// kept, and the least
-    /// recently used go beyond 512 values or a sixteenth of the heap cap (JSON
-    /// text and 40 bytes per value); a larger value crosses as it is. Under
-    /// [`Isolation::Process`] nothing is kept: every part crosses as it is,
-    /// with the argument already encoded by the parent. A live
-    /// object must not be built inside a shared part: it is frozen. Empty:
-    /// every part crosses as it is.
+    /// kept, and the least recently used go beyond 512 values or a sixteenth
+    /// of the heap cap (JSON text and 40 bytes per value); a larger value
+    /// crosses as it is. Under [`Isolation::Process`] nothing is kept: every
+    /// part crosses as it is, with the argument already encoded by the parent.
+    /// A live object must not be built inside a shared part: it is frozen.
+    /// Empty: every part crosses as it is.
     pub shared: &'a [std::sync::Arc<serde_json::Value>],
 }
 

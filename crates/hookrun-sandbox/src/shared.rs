@@ -397,25 +397,9 @@ fn measure(value: &Value) -> Measure {
         canonical: true,
     };
     walk(value, &mut m, 0);
-    m.bytes = json_len(value);
+    // Once per kept value; its text is as long as what crossing it writes.
+    m.bytes = serde_json::to_vec(value).map_or(0, |text| text.len());
     m
-}
-
-/// The length of `value`'s JSON text, counted as it is written.
-fn json_len(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
 }
 
 /// One step into a value, borrowed while it is searched.

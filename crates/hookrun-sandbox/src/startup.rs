@@ -8,7 +8,8 @@
 //! - `hostCall(member, args)` calls the [`HostBridge`](crate::HostBridge)
 //!   and returns its answer, or throws the [`BridgeError`] it failed with;
 //! - `tools` holds `put(object, key, value)` (an own, writable property),
-//!   `promiseThen(promise, onFulfilled, onRejected)`, `log(level, text)` and
+//!   `setAt(root, path, value)` (`put` at the end of a path of keys and
+//!   indexes), `promiseThen(promise, onFulfilled, onRejected)`, `log(level, text)` and
 //!   `deepFreeze(value)` (the freezing [shared values](crate::Call::shared)
 //!   get), all taken before any hook code ran;
 //! - `animate(arg, live)` is called with a call's argument and its
