@@ -233,7 +233,7 @@ pub(crate) fn from_entry(
         label: pick_label(
             &[
                 entry.item.title.as_deref(),
-                entry.item.data_str("title"),
+                entry.item.data.title.as_deref(),
                 parent_title,
                 entry.filename(),
             ],
@@ -250,7 +250,7 @@ pub(crate) fn from_entry(
             filename: entry.filename().map(str::to_owned),
             content_type: entry.content_type().map(str::to_owned),
             path: entry.path().map(str::to_owned),
-            created_at: entry.item.data_str("dateAdded").map(str::to_owned),
+            created_at: entry.item.data.date_added.clone(),
             parent_title: parent_title.map(str::to_owned),
         },
     }

@@ -79,7 +79,7 @@ fn entry_to_fact(
         parent_ref: entry.parent.as_ref().and_then(ItemBase::portable_ref),
         filename: attachment_str(entry.filename()),
         content_type: attachment_str(entry.content_type()),
-        created_at: attachment_str(entry.item.data_str("dateAdded")),
+        created_at: attachment_str(entry.item.data.date_added.as_deref()),
         file_state: is_attachment.then(|| match entry.path() {
             Some(path) => FileState::from_exists(file_exists(path)),
             None => FileState::NotApplicable,
@@ -137,18 +137,7 @@ fn ref_item(r: &PortableItemRef, ids: &mut IdTable) -> ItemBase {
 }
 
 fn item_from_raw(raw: Value) -> ItemBase {
-    let map = raw.as_object().cloned().unwrap_or_default();
-    let int = |k: &str| map.get(k).and_then(Value::as_i64);
-    let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_owned);
-    ItemBase {
-        id: int("id"),
-        key: text("key"),
-        item_type: text("itemType"),
-        title: text("title"),
-        library_id: int("libraryID"),
-        parent_item_id: int("parentItemID"),
-        raw: Arc::new(map),
-    }
+    ItemBase::of_map(raw.as_object().unwrap_or(&Map::new()))
 }
 
 /// Converts a canonical context to the grouped shape (see the module docs).

@@ -7,6 +7,7 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::error::SelectionError;
+use super::item_json::ItemJson;
 use super::json::{Obj, Read, as_array, as_object, child, index};
 use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
 
@@ -15,7 +16,7 @@ use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
 pub struct ItemBase {
     /// The original object, serialised back unchanged; shared by the
     /// item's copies (scoped contexts, candidates, units).
-    pub raw: Arc<Map<String, Value>>,
+    pub raw: ItemJson,
     /// `id`.
     pub id: Option<i64>,
     /// `key`.
@@ -28,6 +29,23 @@ pub struct ItemBase {
     pub library_id: Option<i64>,
     /// `parentItemID`.
     pub parent_item_id: Option<i64>,
+    /// The string members of `data` (the item's Zotero export) that planning and
+    /// the host world read.
+    pub data: ItemData,
+}
+
+/// The string members of an item's `data` that planning and the host world read
+/// (others are read from [`ItemBase::raw`] when needed).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemData {
+    /// `data.title`.
+    pub title: Option<String>,
+    /// `data.path`.
+    pub path: Option<String>,
+    /// `data.contentType`.
+    pub content_type: Option<String>,
+    /// `data.dateAdded`.
+    pub date_added: Option<String>,
 }
 
 impl ItemBase {
@@ -36,40 +54,54 @@ impl ItemBase {
         let obj = as_object(value, ptr)?;
         obj.opt_obj("data")?;
         obj.opt_str("note")?;
-        Ok(Self {
-            raw: Arc::new(obj.map.clone()),
-            id: obj.opt_int("id")?,
-            key: obj.opt_str("key")?.map(str::to_owned),
-            item_type: obj.opt_str("itemType")?.map(str::to_owned),
-            title: obj.opt_str("title")?.map(str::to_owned),
-            library_id: obj.opt_int("libraryID")?,
-            parent_item_id: obj.opt_int("parentItemID")?,
-        })
+        // The members' types, in the order they are reported.
+        obj.opt_int("id")?;
+        for key in ["key", "itemType", "title"] {
+            obj.opt_str(key)?;
+        }
+        obj.opt_int("libraryID")?;
+        obj.opt_int("parentItemID")?;
+        Ok(Self::of_map(obj.map))
     }
 
-    /// A string member of `data` (the item's JSON export).
-    pub fn data_str(&self, key: &str) -> Option<&str> {
-        self.raw
-            .get("data")
-            .and_then(Value::as_object)
-            .and_then(|d| d.get(key))
-            .and_then(Value::as_str)
+    /// An item of `map`, unchecked: members of the wrong type read as absent.
+    pub(crate) fn of_map(map: &Map<String, Value>) -> Self {
+        let int = |key: &str| map.get(key).and_then(Value::as_i64);
+        let text = |map: &Map<String, Value>, key: &str| {
+            map.get(key).and_then(Value::as_str).map(str::to_owned)
+        };
+        let data = match map.get("data") {
+            Some(Value::Object(data)) => ItemData {
+                title: text(data, "title"),
+                path: text(data, "path"),
+                content_type: text(data, "contentType"),
+                date_added: text(data, "dateAdded"),
+            },
+            _ => ItemData::default(),
+        };
+        Self {
+            raw: ItemJson::of(map),
+            id: int("id"),
+            key: text(map, "key"),
+            item_type: text(map, "itemType"),
+            title: text(map, "title"),
+            library_id: int("libraryID"),
+            parent_item_id: int("parentItemID"),
+            data,
+        }
     }
 
     /// `title`, else `data.title` (empty strings count as absent).
     pub fn display_title(&self) -> Option<&str> {
         self.title
             .as_deref()
-            .or_else(|| self.data_str("title"))
+            .or(self.data.title.as_deref())
             .filter(|t| !t.is_empty())
     }
 
     /// Note HTML: `note` (NoteLite), else `data.note`.
-    pub fn note_html(&self) -> Option<&str> {
-        self.raw
-            .get("note")
-            .and_then(Value::as_str)
-            .or_else(|| self.data_str("note"))
+    pub fn note_html(&self) -> Option<String> {
+        self.raw.note()
     }
 
     /// The portable ref when `libraryID ≥ 1` and a non-empty `key` are known.
@@ -207,7 +239,7 @@ impl GroupedEntry {
             ItemKind::Child => json!({"item": null, "parent": null,
                 "attachments": [], "notes": [], "tags": [], "collections": []}),
             ItemKind::Attachment => json!({"item": null, "parent": null,
-                "filePath": item.data_str("path"), "mimeType": null}),
+                "filePath": item.data.path, "mimeType": null}),
             ItemKind::Note => json!({"item": null, "parent": null,
                 "tags": [], "collections": []}),
         };
@@ -216,7 +248,7 @@ impl GroupedEntry {
             raw: Arc::new(raw.as_object().cloned().unwrap_or_default()),
             item: item.clone(),
             parent: parent.cloned(),
-            file_path: item.data_str("path").map(str::to_owned),
+            file_path: item.data.path.clone(),
             mime_type: None,
             attachments: Vec::new(),
             notes: Vec::new(),
@@ -230,7 +262,7 @@ impl GroupedEntry {
             .iter()
             .map(|(key, value)| {
                 let value = match self.placed(key) {
-                    Some(item) => Value::Object(Map::clone(&item.raw)),
+                    Some(item) => Value::Object(item.raw.to_map()),
                     None => value.clone(),
                 };
                 (key.clone(), value)
@@ -277,16 +309,14 @@ impl GroupedEntry {
 
     /// Attachment path: `filePath`, else `item.data.path`.
     pub fn path(&self) -> Option<&str> {
-        self.file_path
-            .as_deref()
-            .or_else(|| self.item.data_str("path"))
+        self.file_path.as_deref().or(self.item.data.path.as_deref())
     }
 
     /// Attachment content type: `mimeType`, else `item.data.contentType`.
     pub fn content_type(&self) -> Option<&str> {
         self.mime_type
             .as_deref()
-            .or_else(|| self.item.data_str("contentType"))
+            .or(self.item.data.content_type.as_deref())
     }
 
     /// Base name of [`GroupedEntry::path`].
@@ -313,7 +343,7 @@ impl Serialize for GroupedEntry {
         let mut map = serializer.serialize_map(Some(self.raw.len()))?;
         for (key, value) in self.raw.iter() {
             match self.placed(key) {
-                Some(item) => map.serialize_entry(key, &*item.raw)?,
+                Some(item) => map.serialize_entry(key, &item.raw)?,
                 None => map.serialize_entry(key, value)?,
             }
         }

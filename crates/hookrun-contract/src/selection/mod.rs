@@ -10,6 +10,7 @@ pub mod canonical;
 pub mod convert;
 pub mod error;
 pub mod grouped;
+pub mod item_json;
 mod json;
 mod merge;
 pub mod refs;
@@ -19,7 +20,8 @@ use serde_json::Value;
 
 pub use canonical::{CanonicalSelection, FileState, ItemFact};
 pub use error::SelectionError;
-pub use grouped::{GroupedEntry, GroupedSelection, ItemBase};
+pub use grouped::{GroupedEntry, GroupedSelection, ItemBase, ItemData};
+pub use item_json::ItemJson;
 pub use refs::{ItemKind, PortableItemRef, SelectionCounts};
 
 /// A SelectionContext in either shape.

@@ -149,14 +149,12 @@ impl Record {
         parent: Option<&ItemBase>,
     ) -> Self {
         let kind = kind.map(|k| DetailKind::of(k, item.item_type.as_deref()));
-        let path = item.data_str("path").map(str::to_owned);
+        let path = item.data.path.clone();
         // The selection's Zotero export, as far as it reads; the selection itself was
         // checked when it was loaded.
-        let zotero = item
-            .raw
-            .get("data")
-            .and_then(Value::as_object)
-            .and_then(|data| ZoteroData::parse(data, "").ok())
+        let (html, data) = item.raw.note_and_data();
+        let zotero = data
+            .and_then(|data| ZoteroData::parse(&data, "").ok())
             .unwrap_or_default();
         Self {
             reference: item.portable_ref(),
@@ -167,10 +165,10 @@ impl Record {
             title: item.display_title().map(str::to_owned),
             item_type: item.item_type.clone(),
             filename: path.as_deref().map(base_name).map(str::to_owned),
-            content_type: item.data_str("contentType").map(str::to_owned),
-            created_at: item.data_str("dateAdded").map(str::to_owned),
+            content_type: item.data.content_type.clone(),
+            created_at: item.data.date_added.clone(),
             path,
-            html: item.note_html().map(str::to_owned),
+            html,
             zotero,
             ..Self::default()
         }

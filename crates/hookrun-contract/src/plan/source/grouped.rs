@@ -70,7 +70,7 @@ impl<'a> GroupedSource<'a> {
                 reference: entry.item.portable_ref(),
                 id: entry.item.id,
                 title: entry.item.display_title().map(str::to_owned),
-                html: entry.item.note_html().map(str::to_owned),
+                html: entry.item.note_html(),
                 ..WorldNote::default()
             },
         }

@@ -1,0 +1,146 @@
+//! An item's original JSON object, held as compact text.
+//!
+//! A selection of tens of thousands of items holds each item's object for as long as
+//! the run needs it, to hand it to hooks and write it back unchanged. As a parsed
+//! `serde_json::Map` an item takes five to seven times its JSON's size (a node, a
+//! string and a map slot per member); as text it takes its size. The text is what
+//! `serde_json` writes for the parsed object, so it reads back to the same value and
+//! serialises to the same bytes, in whatever format the serializer writes.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// An item's JSON object as compact text, shared by the item's copies.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ItemJson(Arc<str>);
+
+impl ItemJson {
+    /// The compact JSON of `map`.
+    pub fn of(map: &Map<String, Value>) -> Self {
+        // Writing a map of JSON values into a string cannot fail.
+        Self(Arc::from(serde_json::to_string(map).unwrap_or_default()))
+    }
+
+    /// The compact JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The object, parsed.
+    pub fn to_map(&self) -> Map<String, Value> {
+        // The text is what `serde_json` wrote for a map, so it reads back.
+        serde_json::from_str(&self.0).unwrap_or_default()
+    }
+
+    /// The string `note` member, else the string `note` of `data`, read without
+    /// parsing the rest.
+    pub fn note(&self) -> Option<String> {
+        self.note_and_data().0
+    }
+
+    /// [`note`](Self::note), and the object's `data` member when it is an object,
+    /// from one reading.
+    pub fn note_and_data(&self) -> (Option<String>, Option<Map<String, Value>>) {
+        #[derive(Deserialize)]
+        struct Item {
+            note: Option<Value>,
+            data: Option<Value>,
+        }
+        let Ok(item) = serde_json::from_str::<Item>(&self.0) else {
+            return (None, None);
+        };
+        let data = match item.data {
+            Some(Value::Object(data)) => Some(data),
+            _ => None,
+        };
+        let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
+        let note = text(item.note.as_ref()).or_else(|| text(data.as_ref()?.get("note")));
+        (note, data)
+    }
+}
+
+impl Default for ItemJson {
+    fn default() -> Self {
+        Self(Arc::from("{}"))
+    }
+}
+
+impl fmt::Debug for ItemJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Writes the object as the serializer writes JSON values (compact or pretty),
+/// straight from the text, without building it.
+impl Serialize for ItemJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut reader = serde_json::Deserializer::from_str(&self.0);
+        serde_transcode::transcode(&mut reader, serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn sample() -> Map<String, Value> {
+        let value = json!({"id": 2, "key": "A", "title": "é \"q\"", "n": 1.5, "big": 18446744073709551615u64,
+            "neg": -3, "data": {"path": "a/b.pdf", "tags": [], "nested": {"x": null, "t": true}}});
+        value.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn reads_back_to_the_same_object_in_the_same_order() {
+        let map = sample();
+        let item = ItemJson::of(&map);
+        assert_eq!(item.to_map(), map);
+        let keys: Vec<_> = item.to_map().keys().cloned().collect();
+        assert_eq!(keys, map.keys().cloned().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn serialises_to_the_bytes_the_parsed_object_does() {
+        let map = sample();
+        let item = ItemJson::of(&map);
+        assert_eq!(
+            serde_json::to_string(&item).unwrap(),
+            serde_json::to_string(&map).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_string_pretty(&item).unwrap(),
+            serde_json::to_string_pretty(&map).unwrap()
+        );
+        assert_eq!(serde_json::to_value(&item).unwrap(), Value::Object(map));
+    }
+
+    #[test]
+    fn reads_data_and_notes() {
+        let item = ItemJson::of(&sample());
+        assert_eq!(
+            item.note_and_data(),
+            (None, sample()["data"].as_object().cloned())
+        );
+        assert_eq!(ItemJson::default().note_and_data(), (None, None));
+        let of = |v: Value| ItemJson::of(v.as_object().unwrap());
+        assert_eq!(of(json!({"data": null})).note_and_data(), (None, None));
+        assert_eq!(
+            of(json!({"note": "<p>a</p>", "data": {"note": "b"}}))
+                .note()
+                .as_deref(),
+            Some("<p>a</p>")
+        );
+        assert_eq!(
+            of(json!({"note": 3, "data": {"note": "b"}}))
+                .note()
+                .as_deref(),
+            Some("b")
+        );
+        assert_eq!(of(json!({"data": {"note": 1}})).note(), None);
+    }
+}
