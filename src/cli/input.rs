@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use hookrun::selection::{ReadError, SelectionContext, SelectionError};
 use serde_json::Value;
 
 /// Refuses `-` (standard input) for more than one of `flags`: standard input
@@ -40,4 +41,32 @@ pub fn read_json(path: &Path) -> Result<Value> {
             path.display()
         )
     })
+}
+
+/// Reads a selection file, or standard input for `-`, in one pass: its JSON is
+/// never held whole (see `SelectionContext::from_reader`). A JSON error is
+/// reported as [`read_json`] reports it; a selection error is returned for the
+/// caller to place.
+pub fn read_selection(path: &Path) -> Result<Result<SelectionContext, SelectionError>> {
+    let read = if path == Path::new("-") {
+        SelectionContext::from_reader(std::io::stdin().lock())
+    } else {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        SelectionContext::from_reader(file)
+    };
+    match read {
+        Ok(selection) => Ok(Ok(selection)),
+        Err(ReadError::Selection(e)) => Ok(Err(e)),
+        Err(ReadError::Json(e)) if e.is_io() => Err(e).with_context(|| match path.to_str() {
+            Some("-") => "cannot read JSON from standard input".to_string(),
+            _ => format!("cannot read {}", path.display()),
+        }),
+        Err(ReadError::Json(e)) => Err(e).with_context(|| {
+            format!(
+                "{} is not valid JSON; fix the file and try again",
+                path.display()
+            )
+        }),
+    }
 }

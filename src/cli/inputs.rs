@@ -7,9 +7,9 @@ use anyhow::{Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 
 use hookrun::manifest::{Category, Library, Workflow};
-use hookrun::run::{Case, Shape};
+use hookrun::run::{Case, CaseSelection, Shape};
 
-use super::input::{one_stdin, read_json};
+use super::input::{one_stdin, read_json, read_selection};
 use super::library::LibraryArgs;
 
 /// `--convert` values.
@@ -86,9 +86,9 @@ impl CaseArgs {
             Some(path) => Case::load(path)?,
             None => Case::default(),
         };
-        if let Some(path) = &self.selection {
-            case.selection = Some(read_json(path)?);
-        }
+        // A selection that is JSON but not a SelectionContext is reported
+        // after the other inputs are read, where the case's own would be.
+        let selection = self.selection.as_deref().map(read_selection).transpose()?;
         if let Some(path) = &self.settings {
             case.settings = Some(read_json(path)?);
         }
@@ -103,6 +103,10 @@ impl CaseArgs {
         }
         if let Some(mode) = self.mode {
             case.mode = Some(mode.as_str().to_string());
+        }
+        if let Some(selection) = selection {
+            let selection = selection.map_err(|e| case.invalid_selection(e))?;
+            case.selection = Some(CaseSelection::Read(selection));
         }
         if case.selection.is_none() {
             bail!("give a selection with --selection, or a fixture case with a \"selection\"");

@@ -87,8 +87,8 @@ pub struct Case {
     pub path: PathBuf,
     /// What the case is about.
     pub description: Option<String>,
-    /// The selection (either shape).
-    pub selection: Option<Value>,
+    /// The selection.
+    pub selection: Option<CaseSelection>,
     /// `{workflowParams, providerOptions}`.
     pub settings: Option<Value>,
     /// Planning mode (`menu`, `execute`, `handoff`).
@@ -104,6 +104,16 @@ pub struct Case {
     pub results: BTreeMap<String, CaseResult>,
     /// Expected outcomes, for `hookrun test`.
     pub expect: Option<Value>,
+}
+
+/// A case's selection.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CaseSelection {
+    /// Its JSON (either shape), as a case file holds it.
+    Json(Value),
+    /// Already read, as the CLI reads a `--selection` file in one pass
+    /// ([`SelectionContext::from_reader`]), never holding its JSON whole.
+    Read(SelectionContext),
 }
 
 /// The fixture's answer to one request.
@@ -151,7 +161,7 @@ impl Case {
         Ok(Case {
             path: path.to_path_buf(),
             description: reader.text("description")?,
-            selection: reader.json_member("selection")?,
+            selection: reader.json_member("selection")?.map(CaseSelection::Json),
             settings: reader.json_member("settings")?,
             mode: reader.text("mode")?,
             files,
@@ -177,15 +187,22 @@ impl Case {
     /// so that a large selection is not held twice while the world is built;
     /// the case has no selection afterwards.
     pub fn take_input(&mut self, convert: Option<Shape>) -> Result<RunInput, CaseError> {
-        let value = self.selection.take().ok_or_else(|| self.no_selection())?;
-        let selection =
-            SelectionContext::from_owned(value).map_err(|e| self.invalid_selection(e))?;
+        let selection = match self.selection.take().ok_or_else(|| self.no_selection())? {
+            CaseSelection::Json(value) => {
+                SelectionContext::from_owned(value).map_err(|e| self.invalid_selection(e))?
+            }
+            CaseSelection::Read(selection) => selection,
+        };
         self.input_from(selection, convert)
     }
 
     fn parse_selection(&self) -> Result<SelectionContext, CaseError> {
-        let selection = self.selection.as_ref().ok_or_else(|| self.no_selection())?;
-        SelectionContext::from_value(selection).map_err(|e| self.invalid_selection(e))
+        match self.selection.as_ref().ok_or_else(|| self.no_selection())? {
+            CaseSelection::Json(value) => {
+                SelectionContext::from_value(value).map_err(|e| self.invalid_selection(e))
+            }
+            CaseSelection::Read(selection) => Ok(selection.clone()),
+        }
     }
 
     fn no_selection(&self) -> CaseError {
@@ -195,7 +212,9 @@ impl Case {
         )
     }
 
-    fn invalid_selection(&self, e: SelectionError) -> CaseError {
+    /// The error of a selection that is not a SelectionContext, at the case's
+    /// `/selection` (for a selection read into [`CaseSelection::Read`]).
+    pub fn invalid_selection(&self, e: SelectionError) -> CaseError {
         self.error("/selection", format!("not a valid SelectionContext: {e}"))
     }
 
@@ -452,7 +471,10 @@ mod tests {
             r#"{"selection": "other.json#/selection", "results": {"unit-1": {"error": "boom"}, "*": {"resultJson": 1}}}"#,
         );
         let case = Case::load(&case).unwrap();
-        assert_eq!(case.selection.as_ref().unwrap()["sampledAt"], "x");
+        let Some(CaseSelection::Json(selection)) = &case.selection else {
+            panic!("a case file's selection is its JSON");
+        };
+        assert_eq!(selection["sampledAt"], "x");
         let mut source = case.result_source();
         let job = |unit: &str| JobRequest {
             index: 0,

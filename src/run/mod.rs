@@ -31,7 +31,7 @@ mod units;
 mod world;
 
 pub use driver::DEFAULT_WINDOW;
-pub use fixture::{Case, CaseError, CaseResult, FixtureResults};
+pub use fixture::{Case, CaseError, CaseResult, CaseSelection, FixtureResults};
 pub use jobs::JobKind;
 pub use observer::{Collector, RunObserver};
 pub use progress::{Phase, Progress, ProgressHook};

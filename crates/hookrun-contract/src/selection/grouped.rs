@@ -10,6 +10,7 @@ use super::error::SelectionError;
 use super::item_json::ItemJson;
 use super::json::{Obj, Read, as_array, as_object, child, index};
 use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
+use super::stream::ReadEntries;
 
 /// An open `ItemBase` (or `NoteLite`) with its original JSON.
 #[derive(Debug, Clone, PartialEq)]
@@ -427,26 +428,32 @@ impl GroupedSelection {
     /// is read, so the whole selection is never held twice.
     pub(crate) fn parse_owned(mut value: Value) -> Read<Self> {
         // Each array is moved out, leaving an empty one in its place, and read
-        // where the borrowed reading would read it.
-        let mut taken = Vec::new();
+        // up to its first error, reported where the borrowed reading would.
+        let mut read: ReadEntries = Vec::new();
         if let Some(Value::Object(items)) = value.get_mut("items") {
             for kind in ItemKind::ALL {
                 if let Some(Value::Array(list)) = items.get_mut(kind.array_name()) {
-                    taken.push((kind, std::mem::take(list)));
+                    let ptr = child(&child("", "items"), kind.array_name());
+                    let entries = std::mem::take(list)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| GroupedEntry::parse(kind, &v, &index(&ptr, i)))
+                        .collect();
+                    read.push((kind, entries));
                 }
             }
         }
-        Self::parse_taking(as_object(&value, "")?, taken)
+        Self::parse_read(as_object(&value, "")?, read)
     }
 
     /// Reads a grouped context from an object whose `items` is an object.
     pub(crate) fn parse(obj: Obj<'_>) -> Read<Self> {
-        Self::parse_taking(obj, Vec::new())
+        Self::parse_read(obj, Vec::new())
     }
 
-    /// [`parse`](Self::parse), reading the arrays in `taken` (moved out of
-    /// `obj`) instead of those `obj` holds.
-    fn parse_taking(obj: Obj<'_>, mut taken: Vec<(ItemKind, Vec<Value>)>) -> Read<Self> {
+    /// [`parse`](Self::parse), taking the arrays in `read` as already read
+    /// (`obj` holds empty arrays in their place).
+    pub(crate) fn parse_read(obj: Obj<'_>, mut read: ReadEntries) -> Read<Self> {
         obj.closed(&[
             "selectionType",
             "items",
@@ -472,18 +479,13 @@ impl GroupedSelection {
         for kind in ItemKind::ALL {
             let ptr = child(&items_ptr, kind.array_name());
             let list = as_array(items.required(kind.array_name())?, &ptr)?;
-            let read = |(i, v): (usize, &Value)| GroupedEntry::parse(kind, v, &index(&ptr, i));
-            *selection.entries_mut(kind) = match taken.iter().position(|(k, _)| *k == kind) {
-                Some(at) => {
-                    let (_, owned) = taken.swap_remove(at);
-                    // Each entry's JSON is dropped once it is read.
-                    owned
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, v)| read((i, &v)))
-                        .collect::<Read<_>>()?
-                }
-                None => list.iter().enumerate().map(read).collect::<Read<_>>()?,
+            *selection.entries_mut(kind) = match read.iter().position(|(k, _)| *k == kind) {
+                Some(at) => read.swap_remove(at).1?,
+                None => list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| GroupedEntry::parse(kind, v, &index(&ptr, i)))
+                    .collect::<Read<_>>()?,
             };
         }
         if let Some(summary) = obj.opt_obj("summary")? {

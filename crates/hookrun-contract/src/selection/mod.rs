@@ -14,6 +14,7 @@ pub mod item_json;
 mod json;
 mod merge;
 pub mod refs;
+pub mod stream;
 
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -23,6 +24,7 @@ pub use error::SelectionError;
 pub use grouped::{GroupedEntry, GroupedSelection, ItemBase, ItemData};
 pub use item_json::ItemJson;
 pub use refs::{ItemKind, PortableItemRef, SelectionCounts};
+pub use stream::ReadError;
 
 /// A SelectionContext in either shape.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,11 +56,41 @@ impl SelectionContext {
         }
     }
 
-    /// Parses JSON text (see [`SelectionContext::from_value`]).
+    /// Parses JSON text (see [`SelectionContext::from_value`]), reading a grouped
+    /// selection's entries one at a time (see [`stream`]).
     pub fn from_json_str(text: &str) -> Result<Self, SelectionError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| SelectionError::invalid("", format!("invalid JSON: {e}")))?;
-        Self::from_owned(value)
+        Self::read(serde_json::Deserializer::from_str(text)).map_err(|e| match e {
+            ReadError::Json(e) => SelectionError::invalid("", format!("invalid JSON: {e}")),
+            ReadError::Selection(e) => e,
+        })
+    }
+
+    /// Parses JSON text as `reader` delivers it (see [`from_json_str`](Self::from_json_str)):
+    /// a grouped selection is never held whole, neither as text nor as a
+    /// `serde_json::Value`. The reader is buffered here; bytes that are not
+    /// UTF-8 are an I/O error of kind `InvalidData`, as `read_to_string` reports.
+    ///
+    /// ```
+    /// use hookrun_contract::selection::SelectionContext;
+    ///
+    /// let text = r#"{"items": {"parents": [], "children": [], "notes": [],
+    ///   "attachments": [{"item": {"id": 2, "key": "ATT1", "libraryID": 1}}]},
+    ///   "sampledAt": "2026-01-01T00:00:00.000Z"}"#;
+    /// let selection = SelectionContext::from_reader(text.as_bytes())?;
+    /// assert_eq!(selection.counts().attachments, 1);
+    /// # Ok::<(), hookrun_contract::selection::ReadError>(())
+    /// ```
+    pub fn from_reader(reader: impl std::io::Read) -> Result<Self, ReadError> {
+        let reader = std::io::BufReader::new(stream::Utf8Reader::new(reader));
+        Self::read(serde_json::Deserializer::from_reader(reader))
+    }
+
+    fn read<'de, R: serde_json::de::Read<'de>>(
+        mut deserializer: serde_json::Deserializer<R>,
+    ) -> Result<Self, ReadError> {
+        let selection = stream::read(&mut deserializer)?;
+        deserializer.end()?;
+        Ok(selection?)
     }
 
     /// The JSON form, in the context's own shape.

@@ -24,18 +24,40 @@ fn parse(name: &str) -> SelectionContext {
     SelectionContext::from_value(&raw(name)).unwrap()
 }
 
-/// The error of `value`, the same whether it is parsed borrowed or owned.
-fn error(value: Value) -> String {
-    let borrowed = SelectionContext::from_value(&value)
-        .unwrap_err()
-        .to_string();
-    let owned = SelectionContext::from_owned(value).unwrap_err().to_string();
-    assert_eq!(owned, borrowed);
+/// A reader handing out its text a few bytes at a time, as a pipe may.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.0.len()).min(7);
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// `value` read borrowed, owned, from its text and from a trickling reader,
+/// each result as a string; all four must agree.
+fn read_all_ways(value: &Value, label: &str) -> Result<SelectionContext, String> {
+    let borrowed = SelectionContext::from_value(value).map_err(|e| e.to_string());
+    let owned = SelectionContext::from_owned(value.clone()).map_err(|e| e.to_string());
+    let text = value.to_string();
+    let streamed = SelectionContext::from_json_str(&text).map_err(|e| e.to_string());
+    let trickled =
+        SelectionContext::from_reader(Trickle(text.as_bytes())).map_err(|e| e.to_string());
+    assert_eq!(owned, borrowed, "{label}: {value}");
+    assert_eq!(streamed, borrowed, "{label}: {value}");
+    assert_eq!(trickled, borrowed, "{label}: {value}");
     borrowed
 }
 
+/// The error of `value`, the same whichever way it is read.
+fn error(value: Value) -> String {
+    read_all_ways(&value, "an invalid selection").unwrap_err()
+}
+
 #[test]
-fn owned_parsing_reads_what_borrowed_parsing_reads() {
+fn owned_and_streamed_parsing_read_what_borrowed_parsing_reads() {
     let mut names: Vec<String> = std::fs::read_dir(FIXTURES)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
@@ -43,11 +65,8 @@ fn owned_parsing_reads_what_borrowed_parsing_reads() {
         .collect();
     names.sort();
     assert!(names.len() > 10);
-    let same = |value: &Value, name: &str| {
-        let owned = SelectionContext::from_owned(value.clone()).map_err(|e| e.to_string());
-        let borrowed = SelectionContext::from_value(value).map_err(|e| e.to_string());
-        assert_eq!(owned, borrowed, "{name}");
-    };
+    // Valid or not, every way reads the same (`read_all_ways` compares).
+    let same = |value: &Value, name: &str| drop(read_all_ways(value, name));
     for name in names {
         let mut value = raw(&name);
         same(&value, &name);
@@ -263,6 +282,56 @@ fn malformed_selections_name_the_pointer() {
     ];
     for (value, want) in cases {
         assert_eq!(error(value.clone()), want, "{value}");
+    }
+}
+
+#[test]
+fn text_reads_as_its_parsed_value_reads() {
+    let t = "\"sampledAt\": \"t\"";
+    let arrays = "\"parents\": [], \"children\": [], \"notes\": []";
+    let entry = r#"{"item": {"id": 2, "key": "A", "libraryID": 1}}"#;
+    let texts = [
+        "[1, [2]]".to_owned(),
+        "\"x\"".to_owned(),
+        "3.5".to_owned(),
+        "null".to_owned(),
+        format!("{{{t}}}"),
+        format!("{{\"items\": 7, {t}}}"),
+        format!("{{\"items\": null, {t}}}"),
+        format!("{{\"items\": [{{\"kind\": \"book\"}}], {t}}}"),
+        format!("{{\"items\": {{{arrays}, \"attachments\": {{\"a\": 1}}}}, {t}}}"),
+        format!("{{\"items\": {{{arrays}, \"attachments\": \"x\"}}, {t}}}"),
+        format!("{{\"items\": {{{arrays}, \"attachments\": [{entry}, 5, {{}}]}}, {t}}}"),
+        // A later duplicate replaces the earlier value, in the earlier one's place.
+        format!(
+            "{{\"items\": {{{arrays}, \"attachments\": [5], \"attachments\": [{entry}]}}, {t}}}"
+        ),
+        format!("{{\"items\": {{{arrays}, \"attachments\": [{entry}], \"attachments\": 1}}, {t}}}"),
+        format!("{{\"items\": [], \"items\": {{{arrays}, \"attachments\": [{entry}]}}, {t}}}"),
+        format!("{{\"items\": {{{arrays}, \"attachments\": []}}, \"items\": [], {t}}}"),
+        format!("{{\"x\": 1, \"items\": {{{arrays}, \"attachments\": [5]}}, {t}}}"),
+        format!("{{\"items\": {{\"odd\": 1, {arrays}, \"attachments\": [5]}}, {t}}}"),
+    ];
+    for text in &texts {
+        let value: Value = serde_json::from_str(text).unwrap();
+        let want = SelectionContext::from_value(&value).map_err(|e| e.to_string());
+        let got = SelectionContext::from_json_str(text).map_err(|e| e.to_string());
+        assert_eq!(got, want, "{text}");
+        let read =
+            SelectionContext::from_reader(Trickle(text.as_bytes())).map_err(|e| e.to_string());
+        assert_eq!(read, want, "{text}");
+    }
+    for bad in [
+        "{\"items\": {\"attachments\": [1,]}}",
+        "{\"items\": {}} x",
+        "{\"items\": {\"attachments\": [{}, {\"a\": }]}}",
+    ] {
+        let e = SelectionContext::from_json_str(bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(": invalid JSON: "), "{bad}: {e}");
+        let e = SelectionContext::from_reader(bad.as_bytes()).unwrap_err();
+        assert!(matches!(e, ReadError::Json(_)), "{bad}: {e}");
     }
 }
 
