@@ -35,30 +35,37 @@ impl ItemJson {
         serde_json::from_str(&self.0).unwrap_or_default()
     }
 
+    /// The object's `data` member when it is an object, read without parsing the
+    /// rest.
+    pub fn data(&self) -> Option<Map<String, Value>> {
+        #[derive(Deserialize)]
+        struct Item {
+            data: Option<Value>,
+        }
+        match serde_json::from_str::<Item>(&self.0).ok()?.data? {
+            Value::Object(data) => Some(data),
+            _ => None,
+        }
+    }
+
     /// The string `note` member, else the string `note` of `data`, read without
     /// parsing the rest.
     pub fn note(&self) -> Option<String> {
-        self.note_and_data().0
-    }
-
-    /// [`note`](Self::note), and the object's `data` member when it is an object,
-    /// from one reading.
-    pub fn note_and_data(&self) -> (Option<String>, Option<Map<String, Value>>) {
+        #[derive(Deserialize)]
+        struct Data {
+            note: Option<Value>,
+        }
         #[derive(Deserialize)]
         struct Item {
             note: Option<Value>,
-            data: Option<Value>,
+            data: Option<Data>,
         }
-        let Ok(item) = serde_json::from_str::<Item>(&self.0) else {
-            return (None, None);
-        };
-        let data = match item.data {
-            Some(Value::Object(data)) => Some(data),
+        let item = serde_json::from_str::<Item>(&self.0).ok()?;
+        let text = |value: Option<Value>| match value {
+            Some(Value::String(text)) => Some(text),
             _ => None,
         };
-        let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
-        let note = text(item.note.as_ref()).or_else(|| text(data.as_ref()?.get("note")));
-        (note, data)
+        text(item.note).or_else(|| text(item.data?.note))
     }
 }
 
@@ -122,13 +129,12 @@ mod tests {
     #[test]
     fn reads_data_and_notes() {
         let item = ItemJson::of(&sample());
-        assert_eq!(
-            item.note_and_data(),
-            (None, sample()["data"].as_object().cloned())
-        );
-        assert_eq!(ItemJson::default().note_and_data(), (None, None));
+        assert_eq!(item.data(), sample()["data"].as_object().cloned());
+        assert_eq!(item.note(), None);
+        assert_eq!(ItemJson::default().data(), None);
         let of = |v: Value| ItemJson::of(v.as_object().unwrap());
-        assert_eq!(of(json!({"data": null})).note_and_data(), (None, None));
+        assert_eq!(of(json!({"data": null})).data(), None);
+        assert_eq!(of(json!({"data": null})).note(), None);
         assert_eq!(
             of(json!({"note": "<p>a</p>", "data": {"note": "b"}}))
                 .note()

@@ -67,7 +67,7 @@ impl ItemCriteria {
     }
 
     fn matches(&self, record: &Record) -> bool {
-        let z = &record.zotero;
+        let z = record.zotero.data();
         let Some(reference) = &record.reference else {
             return false;
         };
@@ -179,7 +179,7 @@ impl HostWorld {
             r.kind.unwrap_or(DetailKind::Regular) == DetailKind::Regular
                 && r.parent_ref.is_none()
                 && r.parent_id.is_none()
-                && !r.zotero.deleted
+                && !r.zotero.data().deleted
                 && criteria.matches(r)
         })
     }
@@ -236,7 +236,7 @@ impl HostWorld {
     pub fn traverse_items(&self, input: &Value) -> HostResult<(Vec<Value>, Value)> {
         self.traverse(input, 500, |r| {
             let mut summary = self.regular_summary(r);
-            let mut tags = r.zotero.tags.clone();
+            let mut tags = r.zotero.data().tags.clone();
             tags.sort();
             tags.dedup();
             let digest = digest(&json!(tags));

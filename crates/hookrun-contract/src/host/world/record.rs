@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::HostResult;
 use super::HostWorldError;
-use super::zotero::{ZoteroData, is_export_member};
+use super::zotero::{Zotero, ZoteroData, is_export_member};
 use crate::selection::grouped::base_name;
 use crate::selection::{GroupedEntry, ItemBase, ItemFact, ItemKind, PortableItemRef};
 
@@ -67,7 +67,7 @@ pub(super) struct Record {
     pub(super) issue: Option<String>,
     pub(super) payload: Option<Value>,
     /// Fields, creators, tags, collections, relations and dates.
-    pub(super) zotero: ZoteroData,
+    pub(super) zotero: Zotero,
     /// Writes of this run that changed the item; its revision counts them.
     pub(super) edits: u64,
     /// An attachment whose file the run stored (its file is there whatever the disk says).
@@ -126,7 +126,7 @@ impl Record {
 
     /// The item's revision: its Zotero version plus the writes of this run.
     pub(super) fn revision(&self) -> String {
-        (self.zotero.version.unwrap_or(1) + self.edits).to_string()
+        (self.zotero.data().version.unwrap_or(1) + self.edits).to_string()
     }
 
     pub(super) fn from_fact(fact: &ItemFact) -> Self {
@@ -152,10 +152,6 @@ impl Record {
         let path = item.data.path.clone();
         // The selection's Zotero export, as far as it reads; the selection itself was
         // checked when it was loaded.
-        let (html, data) = item.raw.note_and_data();
-        let zotero = data
-            .and_then(|data| ZoteroData::parse(&data, "").ok())
-            .unwrap_or_default();
         Self {
             reference: item.portable_ref(),
             id: item.id,
@@ -168,8 +164,8 @@ impl Record {
             content_type: item.data.content_type.clone(),
             created_at: item.data.date_added.clone(),
             path,
-            html,
-            zotero,
+            html: item.note_html(),
+            zotero: Zotero::of_item(&item.raw),
             ..Self::default()
         }
     }
@@ -185,10 +181,14 @@ impl Record {
         }
         // A grouped parent's `tags` and `collections` sit next to its item.
         if let Ok(extra) = ZoteroData::parse(&entry.raw, "") {
-            record.zotero.absorb(ZoteroData {
+            let extra = ZoteroData {
                 fields: Default::default(),
                 ..extra
-            });
+            };
+            // Most entries have none, and their items' data stays unread.
+            if extra != ZoteroData::default() {
+                record.zotero.data_mut().absorb(extra);
+            }
         }
         record
     }
@@ -266,7 +266,7 @@ impl Record {
             payload: obj.get("payload").filter(|v| !v.is_null()).cloned(),
             id: None,
             parent_id: None,
-            zotero,
+            zotero: zotero.into(),
             edits: 0,
             stored: false,
         })

@@ -460,7 +460,7 @@ impl HostWorld {
             html: Some(html),
             ..Record::default()
         };
-        record.zotero.tags = string_list(request.get("initialTags"));
+        record.zotero.data_mut().tags = string_list(request.get("initialTags"));
         let mut prepared = Prepared::new(op);
         prepared.result = json!({"note": Self::note_result(&record)});
         prepared.put(None, record);
@@ -553,7 +553,7 @@ impl HostWorld {
             title: text_at(&metadata, "/title").map(str::to_owned),
             ..Record::default()
         };
-        record.zotero.charset = text_at(&metadata, "/charset").map(str::to_owned);
+        record.zotero.data_mut().charset = text_at(&metadata, "/charset").map(str::to_owned);
         let mut prepared = Prepared::new(op);
         match source.get("kind").and_then(Value::as_str) {
             Some("stored_file") => {
@@ -591,7 +591,7 @@ impl HostWorld {
                         });
                     }
                 }
-                record.zotero.link_mode = Some("stored_file".into());
+                record.zotero.data_mut().link_mode = Some("stored_file".into());
                 record.title.get_or_insert_with(|| filename.clone());
                 record.filename = Some(filename);
                 record.path = Some(target);
@@ -602,7 +602,7 @@ impl HostWorld {
                     .filter(|p| !p.is_empty())
                     .ok_or_else(|| invalid(op, "missing_field", "source.path"))?;
                 let filename = crate::selection::grouped::base_name(path).to_owned();
-                record.zotero.link_mode = Some("linked_file".into());
+                record.zotero.data_mut().link_mode = Some("linked_file".into());
                 record.title.get_or_insert_with(|| filename.clone());
                 record.filename = Some(filename);
                 record.path = Some(path.to_owned());
@@ -611,8 +611,12 @@ impl HostWorld {
                 let url = text_at(source, "/url")
                     .filter(|u| !u.is_empty())
                     .ok_or_else(|| invalid(op, "missing_field", "source.url"))?;
-                record.zotero.link_mode = Some(kind.into());
-                record.zotero.fields.insert("url".into(), url.into());
+                record.zotero.data_mut().link_mode = Some(kind.into());
+                record
+                    .zotero
+                    .data_mut()
+                    .fields
+                    .insert("url".into(), url.into());
                 record.title.get_or_insert_with(|| url.to_owned());
             }
             _ => return Err(invalid(op, "invalid_value", "source.kind")),
@@ -638,11 +642,15 @@ impl HostWorld {
             match key.as_str() {
                 "title" => after.title = value,
                 "contentType" => after.content_type = value,
-                "charset" => after.zotero.charset = value,
+                "charset" => after.zotero.data_mut().charset = value,
                 "url" => {
                     match value {
-                        Some(url) => after.zotero.fields.insert("url".into(), url.into()),
-                        None => after.zotero.fields.remove("url"),
+                        Some(url) => after
+                            .zotero
+                            .data_mut()
+                            .fields
+                            .insert("url".into(), url.into()),
+                        None => after.zotero.data_mut().fields.remove("url"),
                     };
                 }
                 _ => return Err(invalid(op, "invalid_schema", &format!("patch.{key}"))),
@@ -732,17 +740,17 @@ impl HostWorld {
         let (mut added, mut removed, mut unchanged) = (Vec::new(), Vec::new(), Vec::new());
         for key in &add {
             let tag = format!("status:{key}");
-            if after.zotero.tags.contains(&tag) {
+            if after.zotero.data().tags.contains(&tag) {
                 unchanged.push(tag);
             } else {
-                after.zotero.tags.push(tag.clone());
+                after.zotero.data_mut().tags.push(tag.clone());
                 added.push(tag);
             }
         }
         for key in &remove {
             let tag = format!("status:{key}");
-            if after.zotero.tags.contains(&tag) {
-                after.zotero.tags.retain(|t| *t != tag);
+            if after.zotero.data().tags.contains(&tag) {
+                after.zotero.data_mut().tags.retain(|t| *t != tag);
                 removed.push(tag);
             } else {
                 unchanged.push(tag);
@@ -1067,9 +1075,13 @@ impl HostWorld {
                     after.title = Some(value.clone());
                 }
                 if value.is_empty() {
-                    after.zotero.fields.remove(name);
+                    after.zotero.data_mut().fields.remove(name);
                 } else {
-                    after.zotero.fields.insert(name.clone(), value.into());
+                    after
+                        .zotero
+                        .data_mut()
+                        .fields
+                        .insert(name.clone(), value.into());
                 }
             }
         }
@@ -1081,7 +1093,7 @@ impl HostWorld {
                 "/patch",
             )
             .map_err(|_| invalid(op, "invalid_value", "patch.creators"))?;
-            after.zotero.creators = parsed.creators;
+            after.zotero.data_mut().creators = parsed.creators;
         }
         Ok(self.item_updated(op, before, after))
     }
@@ -1118,7 +1130,7 @@ impl HostWorld {
         after.item_type = Some(target.into());
         let mut fields = Map::new();
         let mut extra_lines = Vec::new();
-        for (name, value) in &before.zotero.fields {
+        for (name, value) in &before.zotero.data().fields {
             let base = base_of(name);
             let kept = target_fields
                 .iter()
@@ -1145,7 +1157,7 @@ impl HostWorld {
                 .join("\n");
             fields.insert("extra".into(), joined.into());
         }
-        after.zotero.fields = fields;
+        after.zotero.data_mut().fields = fields;
         Ok(self.item_updated(op, before, after))
     }
 
@@ -1180,10 +1192,10 @@ impl HostWorld {
             return Ok(Prepared::failed(op, error));
         }
         let mut after = before.clone();
-        after.zotero.tags.retain(|t| !remove.contains(t));
+        after.zotero.data_mut().tags.retain(|t| !remove.contains(t));
         for tag in add {
-            if !after.zotero.tags.contains(&tag) {
-                after.zotero.tags.push(tag);
+            if !after.zotero.data().tags.contains(&tag) {
+                after.zotero.data_mut().tags.push(tag);
             }
         }
         Ok(self.item_updated(op, before, after))
@@ -1221,10 +1233,10 @@ impl HostWorld {
                 .get("title")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            zotero,
+            zotero: zotero.into(),
             ..Record::default()
         };
-        record.zotero.tags = string_list(request.get("initialTags"));
+        record.zotero.data_mut().tags = string_list(request.get("initialTags"));
         let mut prepared = Prepared::new(op);
         prepared.result = json!({"item": self.mutation_item(&record)});
         prepared.put(None, record);

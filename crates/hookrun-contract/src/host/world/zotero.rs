@@ -5,13 +5,16 @@
 //! derived from the `zotero-schema` repository's `schema.json`, version 22): a library fixture
 //! naming a field Zotero does not know is refused with its pointer.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
 
 use super::{HostResult, HostWorldError};
+use crate::selection::ItemJson;
 
 /// Zotero's item types with their fields in schema order, and each type-specific
 /// field's base field (`bookTitle` → `publicationTitle`).
@@ -161,6 +164,122 @@ impl Creator {
             Creator::SingleField { name, .. } => name.clone(),
         }
     }
+}
+
+/// An item's [`ZoteroData`], read from the selection's JSON of the item when first
+/// needed: a world of 100,000 items holds the items' JSON once (in the selection),
+/// not a second time as parsed fields, tags and creators.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Zotero {
+    /// The item whose `data` this is, until it is read for a change.
+    item: Option<ItemJson>,
+    /// `item`'s data, once read.
+    read: OnceLock<Box<ZoteroData>>,
+    /// The data, once changed or when it came from elsewhere.
+    owned: Option<Box<ZoteroData>>,
+}
+
+impl Zotero {
+    /// The data of `item`'s `data` member, read when first needed.
+    pub(super) fn of_item(item: &ItemJson) -> Self {
+        Self {
+            item: Some(item.clone()),
+            ..Self::default()
+        }
+    }
+
+    /// The data.
+    pub(super) fn data(&self) -> &ZoteroData {
+        match &self.owned {
+            Some(data) => data,
+            None => self
+                .read
+                .get_or_init(|| Box::new(read_item(self.item.as_ref()))),
+        }
+    }
+
+    /// The collection keys the data names, without keeping the data read
+    /// (building a world asks this of every item).
+    pub(super) fn collections(&self) -> Cow<'_, [String]> {
+        match (&self.owned, self.read.get(), &self.item) {
+            (Some(data), _, _) | (None, Some(data), _) => Cow::Borrowed(&data.collections),
+            (None, None, Some(item)) if may_name_collections(item) => {
+                Cow::Owned(read_item(Some(item)).collections)
+            }
+            _ => Cow::Borrowed(&[]),
+        }
+    }
+
+    /// The data, to change.
+    pub(super) fn data_mut(&mut self) -> &mut ZoteroData {
+        let (read, item) = (&mut self.read, &mut self.item);
+        self.owned.get_or_insert_with(|| {
+            let data = read
+                .take()
+                .unwrap_or_else(|| Box::new(read_item(item.as_ref())));
+            *item = None;
+            data
+        })
+    }
+
+    /// The data, taken.
+    fn into_data(self) -> ZoteroData {
+        match (self.owned, self.read.into_inner()) {
+            (Some(data), _) | (None, Some(data)) => *data,
+            (None, None) => read_item(self.item.as_ref()),
+        }
+    }
+
+    /// Fills what this data lacks from `other` (see [`ZoteroData::absorb`]); the
+    /// same item's data read twice stays unread.
+    pub(super) fn absorb(&mut self, other: Zotero) {
+        let unread = |z: &Zotero| z.owned.is_none();
+        if unread(self) && unread(&other) && self.item == other.item {
+            return;
+        }
+        self.data_mut().absorb(other.into_data());
+    }
+}
+
+impl From<ZoteroData> for Zotero {
+    fn from(data: ZoteroData) -> Self {
+        Self {
+            owned: Some(Box::new(data)),
+            ..Self::default()
+        }
+    }
+}
+
+impl PartialEq for Zotero {
+    fn eq(&self, other: &Self) -> bool {
+        self.data() == other.data()
+    }
+}
+
+/// Whether `item`'s data may name collections: not when its `data` has no
+/// `collections` member or an empty array there (read without parsing the rest).
+fn may_name_collections(item: &ItemJson) -> bool {
+    #[derive(Deserialize)]
+    struct Data {
+        collections: Option<Vec<IgnoredAny>>,
+    }
+    #[derive(Deserialize)]
+    struct Item {
+        data: Option<Data>,
+    }
+    match serde_json::from_str::<Item>(item.as_str()) {
+        Ok(Item { data: None }) => false,
+        Ok(Item { data: Some(data) }) => data.collections.is_some_and(|list| !list.is_empty()),
+        Err(_) => true,
+    }
+}
+
+/// The export data of an item's `data` member, as far as it reads (the selection
+/// was checked when it was loaded).
+fn read_item(item: Option<&ItemJson>) -> ZoteroData {
+    item.and_then(ItemJson::data)
+        .and_then(|data| ZoteroData::parse(&data, "").ok())
+        .unwrap_or_default()
 }
 
 /// What Zotero's JSON export says about an item besides its identity.
