@@ -22,6 +22,29 @@ fn world(name: &str) -> HostWorld {
     HostWorld::from_selection(&sel).with_files_dir(format!("{FIXTURES}/files"))
 }
 
+#[test]
+fn building_a_world_from_a_selection_reads_no_item_data() {
+    // Attachments with their parents, as a library-wide selection has them.
+    let entry = |i: u32| {
+        json!({"item": {"id": 2 * i + 2, "key": format!("A{i}"), "itemType": "attachment", "libraryID": 1,
+            "parentItemID": 2 * i + 1, "data": {"key": format!("A{i}"), "contentType": "application/pdf",
+            "path": format!("a{i}.pdf"), "tags": [], "relations": {}}},
+          "parent": {"id": 2 * i + 1, "key": format!("P{i}"), "itemType": "journalArticle", "libraryID": 1,
+            "data": {"title": "T", "abstractNote": "A", "creators": [{"lastName": "L", "creatorType": "author"}],
+              "tags": [], "collections": [], "relations": {}}},
+          "filePath": format!("a{i}.pdf"), "mimeType": "application/pdf"})
+    };
+    let value = json!({"items": {"parents": [], "children": [], "notes": [],
+        "attachments": (0..3).map(entry).collect::<Vec<_>>()}, "sampledAt": "t"});
+    let world = HostWorld::from_selection(&SelectionContext::from_value(&value).unwrap());
+    assert_eq!(world.records.len(), 6);
+    assert!(world.records.iter().all(|r| !r.zotero.is_read()));
+    // What hooks read is still there, read on demand.
+    let parent = world.records.iter().find(|r| r.id == Some(1)).unwrap();
+    assert_eq!(parent.zotero.data().field("abstractNote"), Some("A"));
+    assert_eq!(parent.zotero.data().creators.len(), 1);
+}
+
 fn r(key: &str) -> PortableItemRef {
     PortableItemRef {
         library_id: 1,

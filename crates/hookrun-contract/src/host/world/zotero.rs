@@ -222,6 +222,12 @@ impl Zotero {
         })
     }
 
+    /// Whether the data was read (or changed) since the item was known.
+    #[cfg(test)]
+    pub(super) fn is_read(&self) -> bool {
+        self.owned.is_some() || self.read.get().is_some()
+    }
+
     /// The data, taken.
     fn into_data(self) -> ZoteroData {
         match (self.owned, self.read.into_inner()) {
@@ -481,6 +487,52 @@ pub(super) fn year_of(date: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn item(value: Value) -> ItemJson {
+        ItemJson::of(value.as_object().unwrap())
+    }
+
+    #[test]
+    fn an_item_s_data_is_read_when_first_needed_and_kept_once_changed() {
+        let json = item(
+            json!({"key": "A", "data": {"title": "T", "tags": [{"tag": "x"}],
+            "collections": ["C1"], "version": 4}}),
+        );
+        let mut zotero = Zotero::of_item(&json);
+        // Collections are answered without keeping the data.
+        assert_eq!(zotero.collections().as_ref(), ["C1".to_string()]);
+        assert!(zotero.read.get().is_none());
+        assert_eq!(zotero.data().field("title"), Some("T"));
+        assert!(zotero.read.get().is_some());
+        zotero.data_mut().tags.push("y".into());
+        assert!(zotero.item.is_none() && zotero.read.get().is_none());
+        assert_eq!(zotero.data().tags, ["x", "y"]);
+        assert_eq!(zotero.data().version, Some(4));
+        // Without collections (absent or empty), nothing is read at all.
+        for data in [
+            json!({"title": "T"}),
+            json!({"collections": []}),
+            json!(null),
+        ] {
+            let zotero = Zotero::of_item(&item(json!({"data": data})));
+            assert!(zotero.collections().is_empty());
+            assert!(zotero.read.get().is_none());
+        }
+    }
+
+    #[test]
+    fn absorbing_the_same_item_leaves_it_unread_and_another_fills_gaps() {
+        let a = item(json!({"data": {"title": "T", "DOI": "10.1/a"}}));
+        let mut zotero = Zotero::of_item(&a);
+        zotero.absorb(Zotero::of_item(&a));
+        assert!(zotero.owned.is_none() && zotero.read.get().is_none());
+        zotero.absorb(Zotero::of_item(&item(
+            json!({"data": {"title": "Other", "url": "https://x"}}),
+        )));
+        assert_eq!(zotero.data().field("title"), Some("T"));
+        assert_eq!(zotero.data().field("url"), Some("https://x"));
+        assert_eq!(zotero, Zotero::from(zotero.data().clone()));
+    }
 
     #[test]
     fn the_schema_knows_journal_article_fields_and_base_fields() {
