@@ -221,7 +221,7 @@ pub(crate) fn from_entry(
     n: usize,
 ) -> Candidate {
     let kind = entry.kind.as_str();
-    let parent_title = entry.parent.as_ref().and_then(ItemBase::display_title);
+    let parent_title = entry.parent.as_deref().and_then(ItemBase::display_title);
     let parent_locator = match (entry.kind, &entry.parent) {
         (ItemKind::Parent, _) => grouped_locator(&entry.item),
         (_, Some(parent)) => grouped_locator(parent),

@@ -95,12 +95,12 @@ fn grouped_title(selection: &GroupedSelection) -> Option<&str> {
     let first_child = selection.children.first();
     let first_note = selection.notes.first();
     let candidates: [Option<&ItemBase>; 6] = [
-        first_attachment.and_then(|e| e.parent.as_ref()),
-        selection.parents.first().map(|e| &e.item),
-        first_child.and_then(|e| e.parent.as_ref()),
-        first_child.map(|e| &e.item),
-        first_note.and_then(|e| e.parent.as_ref()),
-        first_note.map(|e| &e.item),
+        first_attachment.and_then(|e| e.parent.as_deref()),
+        selection.parents.first().map(|e| &*e.item),
+        first_child.and_then(|e| e.parent.as_deref()),
+        first_child.map(|e| &*e.item),
+        first_note.and_then(|e| e.parent.as_deref()),
+        first_note.map(|e| &*e.item),
     ];
     candidates
         .into_iter()

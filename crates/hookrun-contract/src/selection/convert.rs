@@ -76,7 +76,7 @@ fn entry_to_fact(
             .clone()
             .unwrap_or_else(|| entry.kind.as_str().to_owned()),
         title: entry.item.title.clone(),
-        parent_ref: entry.parent.as_ref().and_then(ItemBase::portable_ref),
+        parent_ref: entry.parent.as_deref().and_then(ItemBase::portable_ref),
         filename: attachment_str(entry.filename()),
         content_type: attachment_str(entry.content_type()),
         created_at: attachment_str(entry.item.data.date_added.as_deref()),
@@ -143,12 +143,12 @@ fn item_from_raw(raw: Value) -> ItemBase {
 /// Converts a canonical context to the grouped shape (see the module docs).
 pub fn canonical_to_grouped(canonical: &CanonicalSelection) -> GroupedSelection {
     let mut ids = IdTable::default();
-    let items: Vec<ItemBase> = canonical
+    let items: Vec<Arc<ItemBase>> = canonical
         .items
         .iter()
-        .map(|f| fact_item(f, &mut ids))
+        .map(|f| Arc::new(fact_item(f, &mut ids)))
         .collect();
-    let by_ref: HashMap<&PortableItemRef, &ItemBase> = canonical
+    let by_ref: HashMap<&PortableItemRef, &Arc<ItemBase>> = canonical
         .items
         .iter()
         .map(|f| &f.reference)
@@ -164,7 +164,7 @@ pub fn canonical_to_grouped(canonical: &CanonicalSelection) -> GroupedSelection 
     for (fact, item) in canonical.items.iter().zip(&items) {
         let parent = fact.parent_ref.as_ref().map(|p| match by_ref.get(p) {
             Some(known) => (*known).clone(),
-            None => ref_item(p, &mut ids),
+            None => Arc::new(ref_item(p, &mut ids)),
         });
         let mut entry = GroupedEntry::synthetic(fact.kind, item, parent.as_ref());
         if fact.kind == ItemKind::Attachment {

@@ -153,10 +153,10 @@ pub struct GroupedEntry {
     /// and by serialisation. Shared by the entry's copies (scoped contexts,
     /// candidates, units).
     pub raw: Arc<Map<String, Value>>,
-    /// `item`.
-    pub item: ItemBase,
-    /// `parent` (children, attachments, notes).
-    pub parent: Option<ItemBase>,
+    /// `item`, shared by the entry's copies.
+    pub item: Arc<ItemBase>,
+    /// `parent` (children, attachments, notes), shared by the entry's copies.
+    pub parent: Option<Arc<ItemBase>>,
     /// `filePath` (attachments).
     pub file_path: Option<String>,
     /// `mimeType` (attachments).
@@ -214,12 +214,12 @@ impl GroupedEntry {
         obj.opt_strings("collections")?;
         let parent = match obj.get("parent") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(ItemBase::parse(v, &child(ptr, "parent"))?),
+            Some(v) => Some(Arc::new(ItemBase::parse(v, &child(ptr, "parent"))?)),
         };
         Ok(Self {
             kind,
             raw: Arc::new(without_items(obj.map, parent.is_some())),
-            item: ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?,
+            item: Arc::new(ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?),
             parent,
             file_path: obj.opt_str("filePath")?.map(str::to_owned),
             mime_type: obj.opt_str("mimeType")?.map(str::to_owned),
@@ -232,7 +232,7 @@ impl GroupedEntry {
     }
 
     /// A minimal entry of `kind` wrapping `item` (with `parent` where the kind has one).
-    pub fn synthetic(kind: ItemKind, item: &ItemBase, parent: Option<&ItemBase>) -> Self {
+    pub fn synthetic(kind: ItemKind, item: &Arc<ItemBase>, parent: Option<&Arc<ItemBase>>) -> Self {
         // `item` and `parent` are placeholders, as in parsed entries.
         let raw = match kind {
             ItemKind::Parent => json!({"item": null, "attachments": [], "notes": [],
@@ -275,7 +275,7 @@ impl GroupedEntry {
     fn placed(&self, key: &str) -> Option<&ItemBase> {
         match key {
             "item" => Some(&self.item),
-            "parent" => self.parent.as_ref(),
+            "parent" => self.parent.as_deref(),
             _ => None,
         }
     }

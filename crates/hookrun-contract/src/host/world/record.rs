@@ -171,7 +171,7 @@ impl Record {
     }
 
     pub(super) fn from_entry(entry: &GroupedEntry) -> Self {
-        let mut record = Self::from_item(&entry.item, Some(entry.kind), entry.parent.as_ref());
+        let mut record = Self::from_item(&entry.item, Some(entry.kind), entry.parent.as_deref());
         if let Some(path) = entry.file_path.clone() {
             record.filename = Some(base_name(&path).to_owned());
             record.path = Some(path);

@@ -1,6 +1,7 @@
 //! [`Source`] for grouped selections: nested data comes from the selection's arrays.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::{DigestSubject, NoteSeed, Source};
 use crate::plan::candidate::{Candidate, from_entry};
@@ -57,7 +58,8 @@ impl<'a> GroupedSource<'a> {
             .iter()
             .enumerate()
             .map(|(i, note)| {
-                let entry = GroupedEntry::synthetic(ItemKind::Note, note, Some(&parent.item));
+                let note = Arc::new(note.clone());
+                let entry = GroupedEntry::synthetic(ItemKind::Note, &note, Some(&parent.item));
                 self.seed(&entry, i)
             })
             .collect()
