@@ -169,11 +169,23 @@ pub(crate) struct Keeper {
     marker: String,
 }
 
+/// 128 bits from the operating system's random source (from a randomly keyed
+/// hash, should that source fail).
+fn secret() -> u128 {
+    let mut bytes = [0u8; 16];
+    match getrandom::fill(&mut bytes) {
+        Ok(()) => u128::from_le_bytes(bytes),
+        Err(_) => {
+            let keyed = RandomState::new();
+            (u128::from(keyed.hash_one(0u8)) << 64) | u128::from(keyed.hash_one(1u8))
+        }
+    }
+}
+
 impl Keeper {
     /// An empty table with a fresh secret, keeping values that weigh at most
     /// `budget` ([`Measure::weight`]: JSON bytes and 40 per value) at once.
     pub fn new(budget: usize) -> Keeper {
-        let secret = RandomState::new();
         Keeper {
             budget,
             kept_bytes: 0,
@@ -181,11 +193,7 @@ impl Keeper {
             by_use: BTreeMap::new(),
             next_id: 1,
             calls: 0,
-            marker: format!(
-                "\u{0}{:016x}{:016x}:",
-                secret.hash_one(0u8),
-                secret.hash_one(1u8)
-            ),
+            marker: format!("\u{0}{:032x}:", secret()),
         }
     }
 
@@ -657,6 +665,18 @@ mod tests {
         let sharing = small.plan(&values[0], &values[..1]);
         small.commit(&sharing);
         assert!(small.entries.is_empty());
+    }
+
+    #[test]
+    fn every_keeper_has_its_own_secret_marker() {
+        let (a, b) = (Keeper::new(1 << 20), Keeper::new(1 << 20));
+        assert_ne!(a.marker(), b.marker());
+        for marker in [a.marker(), b.marker()] {
+            let hex = marker
+                .strip_prefix('\u{0}')
+                .and_then(|m| m.strip_suffix(':'));
+            assert!(hex.is_some_and(|h| h.len() == 32 && u128::from_str_radix(h, 16).is_ok()));
+        }
     }
 
     #[test]
