@@ -2,12 +2,13 @@
 
 use std::sync::Arc;
 
-use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::ser::{self, SerializeMap};
+use serde::{Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::error::SelectionError;
-use super::item_json::ItemJson;
+use super::item_json::{ItemJson, Pending};
 use super::json::{Obj, Read, as_array, as_object, child, index};
 use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
 use super::stream::ReadEntries;
@@ -152,7 +153,7 @@ pub struct GroupedEntry {
     /// [`parent`](Self::parent)'s, put back in place by [`to_map`](Self::to_map)
     /// and by serialisation. Shared by the entry's copies (scoped contexts,
     /// candidates, units).
-    pub raw: Arc<Map<String, Value>>,
+    pub raw: ItemJson,
     /// `item`, shared by the entry's copies.
     pub item: Arc<ItemBase>,
     /// `parent` (children, attachments, notes), shared by the entry's copies.
@@ -218,7 +219,7 @@ impl GroupedEntry {
         };
         Ok(Self {
             kind,
-            raw: Arc::new(without_items(obj.map, parent.is_some())),
+            raw: ItemJson::of(&without_items(obj.map, parent.is_some())),
             item: Arc::new(ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?),
             parent,
             file_path: obj.opt_str("filePath")?.map(str::to_owned),
@@ -246,7 +247,7 @@ impl GroupedEntry {
         };
         Self {
             kind,
-            raw: Arc::new(raw.as_object().cloned().unwrap_or_default()),
+            raw: ItemJson::of(raw.as_object().unwrap_or(&Map::new())),
             item: item.clone(),
             parent: parent.cloned(),
             file_path: item.data.path.clone(),
@@ -259,16 +260,13 @@ impl GroupedEntry {
 
     /// The entry's original JSON object.
     pub fn to_map(&self) -> Map<String, Value> {
-        self.raw
-            .iter()
-            .map(|(key, value)| {
-                let value = match self.placed(key) {
-                    Some(item) => Value::Object(item.raw.to_map()),
-                    None => value.clone(),
-                };
-                (key.clone(), value)
-            })
-            .collect()
+        let mut map = self.raw.to_map();
+        for (key, value) in map.iter_mut() {
+            if let Some(item) = self.placed(key) {
+                *value = Value::Object(item.raw.to_map());
+            }
+        }
+        map
     }
 
     /// The item whose JSON belongs at `key` of [`raw`](Self::raw).
@@ -338,17 +336,76 @@ fn without_items(map: &Map<String, Value>, parent: bool) -> Map<String, Value> {
         .collect()
 }
 
-/// The JSON of [`GroupedEntry::to_map`], written without building it.
+/// The JSON of [`GroupedEntry::to_map`], written without building it: the
+/// members are transcoded from [`raw`](GroupedEntry::raw)'s text, the items'
+/// JSON put in place of their placeholders.
 impl Serialize for GroupedEntry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.raw.len()))?;
-        for (key, value) in self.raw.iter() {
-            match self.placed(key) {
-                Some(item) => map.serialize_entry(key, &item.raw)?,
-                None => map.serialize_entry(key, value)?,
+        let mut map = serializer.serialize_map(None)?;
+        let mut failed = None;
+        let members = Members {
+            entry: self,
+            map: &mut map,
+            failed: &mut failed,
+        };
+        let read = serde_json::Deserializer::from_str(self.raw.as_str()).deserialize_map(members);
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        // The text is what `serde_json` wrote for a map, so it reads back.
+        read.map_err(ser::Error::custom)?;
+        map.end()
+    }
+}
+
+/// Writes the members of an entry's text into `map` as they are read; a
+/// failure of `map` is kept in `failed` (and stops the reading).
+struct Members<'a, M: SerializeMap> {
+    entry: &'a GroupedEntry,
+    map: &'a mut M,
+    failed: &'a mut Option<M::Error>,
+}
+
+impl<'de, M: SerializeMap> Visitor<'de> for Members<'_, M> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an entry's members")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
+        while let Some(key) = access.next_key::<String>()? {
+            let written = match self.entry.placed(&key) {
+                Some(item) => {
+                    access.next_value::<IgnoredAny>()?;
+                    self.map.serialize_entry(&key, &item.raw)
+                }
+                None => access.next_value_seed(Member {
+                    key: &key,
+                    map: &mut *self.map,
+                })?,
+            };
+            if let Err(e) = written {
+                *self.failed = Some(e);
+                return Err(de::Error::custom("the entry could not be written"));
             }
         }
-        map.end()
+        Ok(())
+    }
+}
+
+/// Writes one member, its value transcoded as it is read.
+struct Member<'a, M> {
+    key: &'a str,
+    map: &'a mut M,
+}
+
+impl<'de, M: SerializeMap> DeserializeSeed<'de> for Member<'_, M> {
+    type Value = Result<(), M::Error>;
+
+    fn deserialize<D: Deserializer<'de>>(self, value: D) -> Result<Self::Value, D::Error> {
+        let value = Pending::new(value);
+        Ok(self.map.serialize_entry(self.key, &value))
     }
 }
 

@@ -7,10 +7,13 @@
 //! `serde_json` writes for the parsed object, so it reads back to the same value and
 //! serialises to the same bytes, in whatever format the serializer writes.
 
+use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize, Serializer};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::ser::{self, SerializeMap, SerializeSeq};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 /// An item's JSON object as compact text, shared by the item's copies.
@@ -85,8 +88,131 @@ impl fmt::Debug for ItemJson {
 /// straight from the text, without building it.
 impl Serialize for ItemJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut reader = serde_json::Deserializer::from_str(&self.0);
-        serde_transcode::transcode(&mut reader, serializer)
+        transcode(&mut serde_json::Deserializer::from_str(&self.0), serializer)
+    }
+}
+
+/// Writes the JSON value `deserializer` reads into `serializer` as it is read.
+/// A failure of the serializer (a closed pipe) comes back as it was, not as a
+/// message.
+pub(crate) fn transcode<'de, D: Deserializer<'de>, S: Serializer>(
+    deserializer: D,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut failed = None;
+    let read = deserializer.deserialize_any(Transcode {
+        serializer,
+        failed: &mut failed,
+    });
+    match (read, failed) {
+        (_, Some(e)) => Err(e),
+        (Ok(written), None) => Ok(written),
+        (Err(e), None) => Err(ser::Error::custom(e)),
+    }
+}
+
+/// Keeps a serializer's failure in `failed` and stops the reading with an error
+/// of the deserializer's type.
+fn keep<T, E, F: de::Error>(written: Result<T, E>, failed: &mut Option<E>) -> Result<T, F> {
+    written.map_err(|e| {
+        *failed = Some(e);
+        F::custom("the value could not be written")
+    })
+}
+
+/// The visitor of [`transcode`]: each value read is written at once.
+struct Transcode<'f, S: Serializer> {
+    serializer: S,
+    failed: &'f mut Option<S::Error>,
+}
+
+/// A value still to be read, written when it is serialised (once).
+pub(crate) struct Pending<D>(Cell<Option<D>>);
+
+impl<D> Pending<D> {
+    pub(crate) fn new(deserializer: D) -> Self {
+        Self(Cell::new(Some(deserializer)))
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Serialize for Pending<D> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.take() {
+            Some(deserializer) => transcode(deserializer, serializer),
+            None => Err(ser::Error::custom("a value is written once")),
+        }
+    }
+}
+
+/// Writes the next element of a sequence.
+struct ElementInto<'a, C>(&'a mut C);
+
+impl<'de, C: SerializeSeq> DeserializeSeed<'de> for ElementInto<'_, C> {
+    type Value = Result<(), C::Error>;
+
+    fn deserialize<D: Deserializer<'de>>(self, value: D) -> Result<Self::Value, D::Error> {
+        Ok(self.0.serialize_element(&Pending::new(value)))
+    }
+}
+
+/// Writes the value of a member whose key was written.
+struct ValueInto<'a, C>(&'a mut C);
+
+impl<'de, C: SerializeMap> DeserializeSeed<'de> for ValueInto<'_, C> {
+    type Value = Result<(), C::Error>;
+
+    fn deserialize<D: Deserializer<'de>>(self, value: D) -> Result<Self::Value, D::Error> {
+        Ok(self.0.serialize_value(&Pending::new(value)))
+    }
+}
+
+impl<'de, S: Serializer> Visitor<'de> for Transcode<'_, S> {
+    type Value = S::Ok;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<S::Ok, E> {
+        keep(self.serializer.serialize_bool(v), self.failed)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<S::Ok, E> {
+        keep(self.serializer.serialize_i64(v), self.failed)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<S::Ok, E> {
+        keep(self.serializer.serialize_u64(v), self.failed)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<S::Ok, E> {
+        keep(self.serializer.serialize_f64(v), self.failed)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<S::Ok, E> {
+        keep(self.serializer.serialize_str(v), self.failed)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<S::Ok, E> {
+        keep(self.serializer.serialize_unit(), self.failed)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<S::Ok, A::Error> {
+        let mut out = keep(self.serializer.serialize_seq(seq.size_hint()), self.failed)?;
+        while let Some(written) = seq.next_element_seed(ElementInto(&mut out))? {
+            keep(written, self.failed)?;
+        }
+        keep(out.end(), self.failed)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Ok, A::Error> {
+        let mut out = keep(self.serializer.serialize_map(map.size_hint()), self.failed)?;
+        while let Some(key) = map.next_key::<String>()? {
+            keep(out.serialize_key(&key), self.failed)?;
+            let written = map.next_value_seed(ValueInto(&mut out))?;
+            keep(written, self.failed)?;
+        }
+        keep(out.end(), self.failed)
     }
 }
 

@@ -106,7 +106,42 @@ fn fixtures_parse_and_serialise_back_unchanged() {
             serde_json::to_string(&sel).unwrap(),
             serde_json::to_string(&sel.to_value()).unwrap()
         );
+        // Written from its text, an entry is what its value would be in any format.
+        assert_eq!(
+            serde_json::to_string_pretty(&sel).unwrap(),
+            serde_json::to_string_pretty(&sel.to_value()).unwrap()
+        );
+        assert_eq!(serde_json::to_value(&sel).unwrap(), sel.to_value());
     }
+}
+
+#[test]
+fn a_failing_writer_s_error_comes_back_as_it_was() {
+    /// Takes `room` bytes, then fails as a closed pipe does.
+    struct Pipe(usize);
+    impl std::io::Write for Pipe {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0 < buf.len() {
+                return Err(std::io::ErrorKind::BrokenPipe.into());
+            }
+            self.0 -= buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let sel = parse("grouped-parent-with-attachments-notes");
+    let len = serde_json::to_string(&sel).unwrap().len();
+    for room in (0..len).step_by(7) {
+        let e = serde_json::to_writer(Pipe(room), &sel).unwrap_err();
+        assert_eq!(
+            e.io_error_kind(),
+            Some(std::io::ErrorKind::BrokenPipe),
+            "{room}"
+        );
+    }
+    serde_json::to_writer(Pipe(len), &sel).unwrap();
 }
 
 #[test]

@@ -180,7 +180,7 @@ impl Record {
             record.content_type = Some(mime);
         }
         // A grouped parent's `tags` and `collections` sit next to its item.
-        if let Ok(extra) = ZoteroData::parse(&entry.raw, "") {
+        if let Ok(extra) = ZoteroData::parse(&entry.raw.to_map(), "") {
             let extra = ZoteroData {
                 fields: Default::default(),
                 ..extra
