@@ -2,13 +2,12 @@
 
 use std::sync::Arc;
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
-use serde::ser::{self, SerializeMap};
-use serde::{Deserializer, Serialize, Serializer};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::error::SelectionError;
-use super::item_json::{ItemJson, Pending};
+use super::item_json::ItemJson;
 use super::json::{Obj, Read, as_array, as_object, child, index};
 use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
 use super::stream::ReadEntries;
@@ -341,71 +340,8 @@ fn without_items(map: &Map<String, Value>, parent: bool) -> Map<String, Value> {
 /// JSON put in place of their placeholders.
 impl Serialize for GroupedEntry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        let mut failed = None;
-        let members = Members {
-            entry: self,
-            map: &mut map,
-            failed: &mut failed,
-        };
-        let read = serde_json::Deserializer::from_str(self.raw.as_str()).deserialize_map(members);
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        // The text is what `serde_json` wrote for a map, so it reads back.
-        read.map_err(ser::Error::custom)?;
-        map.end()
-    }
-}
-
-/// Writes the members of an entry's text into `map` as they are read; a
-/// failure of `map` is kept in `failed` (and stops the reading).
-struct Members<'a, M: SerializeMap> {
-    entry: &'a GroupedEntry,
-    map: &'a mut M,
-    failed: &'a mut Option<M::Error>,
-}
-
-impl<'de, M: SerializeMap> Visitor<'de> for Members<'_, M> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("an entry's members")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
-        while let Some(key) = access.next_key::<String>()? {
-            let written = match self.entry.placed(&key) {
-                Some(item) => {
-                    access.next_value::<IgnoredAny>()?;
-                    self.map.serialize_entry(&key, &item.raw)
-                }
-                None => access.next_value_seed(Member {
-                    key: &key,
-                    map: &mut *self.map,
-                })?,
-            };
-            if let Err(e) = written {
-                *self.failed = Some(e);
-                return Err(de::Error::custom("the entry could not be written"));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Writes one member, its value transcoded as it is read.
-struct Member<'a, M> {
-    key: &'a str,
-    map: &'a mut M,
-}
-
-impl<'de, M: SerializeMap> DeserializeSeed<'de> for Member<'_, M> {
-    type Value = Result<(), M::Error>;
-
-    fn deserialize<D: Deserializer<'de>>(self, value: D) -> Result<Self::Value, D::Error> {
-        let value = Pending::new(value);
-        Ok(self.map.serialize_entry(self.key, &value))
+        self.raw
+            .serialize_placing(serializer, |key| self.placed(key).map(|item| &item.raw))
     }
 }
 

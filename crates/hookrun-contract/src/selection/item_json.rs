@@ -11,7 +11,7 @@ use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::{self, SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -88,21 +88,40 @@ impl fmt::Debug for ItemJson {
 /// straight from the text, without building it.
 impl Serialize for ItemJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        transcode(&mut serde_json::Deserializer::from_str(&self.0), serializer)
+        self.serialize_placing(serializer, |_| None)
     }
 }
 
-/// Writes the JSON value `deserializer` reads into `serializer` as it is read.
-/// A failure of the serializer (a closed pipe) comes back as it was, not as a
-/// message.
-pub(crate) fn transcode<'de, D: Deserializer<'de>, S: Serializer>(
+/// What to write as the value of a top-level member instead of what the text
+/// holds there (its placeholder), if anything.
+type Placed<'f, 'a> = &'f dyn Fn(&str) -> Option<&'a ItemJson>;
+
+impl ItemJson {
+    /// Writes the object as its [`Serialize`] does, but with the value `placed`
+    /// gives for a member's key in place of the member's own.
+    pub(crate) fn serialize_placing<'a, S: Serializer>(
+        &'a self,
+        serializer: S,
+        placed: impl Fn(&str) -> Option<&'a ItemJson>,
+    ) -> Result<S::Ok, S::Error> {
+        let mut reader = serde_json::Deserializer::from_str(&self.0);
+        transcode(&mut reader, serializer, &placed)
+    }
+}
+
+/// Writes the JSON value `deserializer` reads into `serializer` as it is read,
+/// with `placed` values in place of a top-level object's members. A failure of
+/// the serializer (a closed pipe) comes back as it was, not as a message.
+fn transcode<'de, D: Deserializer<'de>, S: Serializer>(
     deserializer: D,
     serializer: S,
+    placed: Placed<'_, '_>,
 ) -> Result<S::Ok, S::Error> {
     let mut failed = None;
     let read = deserializer.deserialize_any(Transcode {
         serializer,
         failed: &mut failed,
+        placed,
     });
     match (read, failed) {
         (_, Some(e)) => Err(e),
@@ -121,16 +140,17 @@ fn keep<T, E, F: de::Error>(written: Result<T, E>, failed: &mut Option<E>) -> Re
 }
 
 /// The visitor of [`transcode`]: each value read is written at once.
-struct Transcode<'f, S: Serializer> {
+struct Transcode<'f, 'p, 'a, S: Serializer> {
     serializer: S,
     failed: &'f mut Option<S::Error>,
+    placed: Placed<'p, 'a>,
 }
 
 /// A value still to be read, written when it is serialised (once).
-pub(crate) struct Pending<D>(Cell<Option<D>>);
+struct Pending<D>(Cell<Option<D>>);
 
 impl<D> Pending<D> {
-    pub(crate) fn new(deserializer: D) -> Self {
+    fn new(deserializer: D) -> Self {
         Self(Cell::new(Some(deserializer)))
     }
 }
@@ -138,7 +158,8 @@ impl<D> Pending<D> {
 impl<'de, D: Deserializer<'de>> Serialize for Pending<D> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0.take() {
-            Some(deserializer) => transcode(deserializer, serializer),
+            // Only a top-level object's members are placed.
+            Some(deserializer) => transcode(deserializer, serializer, &|_| None),
             None => Err(ser::Error::custom("a value is written once")),
         }
     }
@@ -166,7 +187,7 @@ impl<'de, C: SerializeMap> DeserializeSeed<'de> for ValueInto<'_, C> {
     }
 }
 
-impl<'de, S: Serializer> Visitor<'de> for Transcode<'_, S> {
+impl<'de, S: Serializer> Visitor<'de> for Transcode<'_, '_, '_, S> {
     type Value = S::Ok;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -209,7 +230,13 @@ impl<'de, S: Serializer> Visitor<'de> for Transcode<'_, S> {
         let mut out = keep(self.serializer.serialize_map(map.size_hint()), self.failed)?;
         while let Some(key) = map.next_key::<String>()? {
             keep(out.serialize_key(&key), self.failed)?;
-            let written = map.next_value_seed(ValueInto(&mut out))?;
+            let written = match (self.placed)(&key) {
+                Some(value) => {
+                    map.next_value::<IgnoredAny>()?;
+                    out.serialize_value(value)
+                }
+                None => map.next_value_seed(ValueInto(&mut out))?,
+            };
             keep(written, self.failed)?;
         }
         keep(out.end(), self.failed)
