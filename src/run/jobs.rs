@@ -246,15 +246,16 @@ pub fn dispatch(
     source: &mut dyn ResultSource,
     ids: &mut RequestIds,
 ) {
-    let Some(request) = job.request.clone() else {
+    let Some(request) = &job.request else {
         return;
     };
     if workflow.provider == "pass-through" {
         let request_id = ids.pass_through();
-        job.run_result = Some(request::pass_through_result(&request, request_id.clone()));
+        job.run_result = Some(request::pass_through_result(request, request_id.clone()));
         job.request_id = Some(request_id);
         return;
     }
+    let request = request.clone();
     let asked = JobRequest {
         index,
         unit_id: unit_id.to_string(),

@@ -147,6 +147,7 @@ fn read_encoded<'s>(_scope: &mut v8::PinScope<'s, '_>, wire: &[u8]) -> Crossed<'
 mod quickjs {
     use std::collections::HashMap;
 
+    use foldhash::fast::RandomState;
     use serde_json::{Map, Number, Value};
 
     /// v8x's wire header and magic, then its tag for one `JS_WriteObject` blob.
@@ -195,7 +196,9 @@ mod quickjs {
     struct Writer<'v, 'h> {
         body: Vec<u8>,
         atoms: Vec<&'v str>,
-        atom_index: HashMap<&'v str, u32>,
+        /// Seeded per process: keys come from hooks, so a fixed hash would
+        /// let one pick colliding keys.
+        atom_index: HashMap<&'v str, u32, RandomState>,
         holes: &'h [*const Value],
     }
 
@@ -205,7 +208,7 @@ mod quickjs {
             Writer {
                 body: Vec::with_capacity(256),
                 atoms: Vec::with_capacity(64),
-                atom_index: HashMap::with_capacity(64),
+                atom_index: HashMap::with_capacity_and_hasher(64, RandomState::default()),
                 holes,
             }
         }
