@@ -151,21 +151,22 @@
 
   // `__zsHostApi` and `__zsHostApiVersion`: the Host API of the current call, for
   // libraries that are not handed `runtime`. Accessors defined once, so a hook that
-  // freezes the global or pollutes prototypes does not break later calls.
-  let currentHostApi;
+  // freezes the global or pollutes prototypes does not break later calls. The
+  // current call's `runtime`, whose `hostApi` is built on first read.
+  let currentRuntime;
   function defineHostApiGlobals() {
     let versionOverride;
     let apiOverride;
     ObjectDefineProperty(globalThis, "__zsHostApi", {
       __proto__: null,
-      get: () => (apiOverride === undefined ? currentHostApi : apiOverride),
+      get: () => (apiOverride === undefined ? currentRuntime && currentRuntime.hostApi : apiOverride),
       set: (value) => { apiOverride = value; },
       enumerable: false,
       configurable: false,
     });
     ObjectDefineProperty(globalThis, "__zsHostApiVersion", {
       __proto__: null,
-      get: () => (versionOverride === undefined ? (currentHostApi === undefined ? undefined : API.version) : versionOverride),
+      get: () => (versionOverride === undefined ? (currentRuntime === undefined ? undefined : API.version) : versionOverride),
       set: (value) => { versionOverride = value; },
       enumerable: false,
       configurable: false,
@@ -397,10 +398,21 @@
       return ObjectFreeze(api);
     }
 
+    // A frozen object costs the engine a shape of its own, so what most hooks
+    // never read is built on first read: `hostApi` and `signal` are getters
+    // that build them once for this call.
+    function lazily(target, key, make) {
+      let made;
+      ObjectDefineProperty(target, key, {
+        __proto__: null,
+        enumerable: true,
+        get: () => (made === undefined ? (made = make()) : made),
+      });
+    }
+
     function makeRuntime(callId, spec) {
-      const hostApi = makeHostApi(callId, spec);
       const runtime = ObjectCreate(null);
-      runtime.hostApi = hostApi;
+      lazily(runtime, "hostApi", () => makeHostApi(callId, spec));
       runtime.hostApiVersion = API.version;
       runtime.invocationMode = spec.invocationMode || "non-interactive";
       runtime.debugMode = !!spec.debugMode;
@@ -411,7 +423,7 @@
       runtime.workflowSourceKind = spec.workflowSourceKind || "";
       runtime.hookName = spec.hookName || "";
       runtime.locale = spec.locale || "en-US";
-      runtime.signal = makeSignal(callId);
+      lazily(runtime, "signal", () => makeSignal(callId));
       runtime.fetch = null;
       runtime.Buffer = null;
       runtime.btoa = btoa;
@@ -519,7 +531,7 @@
           case "runtime": {
             const runtime = makeRuntime(callId, item);
             setAt(arg, item.path, runtime);
-            currentHostApi = runtime.hostApi;
+            currentRuntime = runtime;
             break;
           }
           case "bundleReader": {

@@ -79,13 +79,20 @@ fn the_runtime_facade_reaches_the_host_and_closes_after_the_call() {
             "viaProxy": "function",
             "viaDerived": "function",
             "aborted": false,
+            "sameApi": true,
+            "sameSignal": true,
+            "frozenRuntime": true,
+            "keys": "hostApi,hostApiVersion,invocationMode,debugMode,workflowId,packageId,workflowRootDir,packageRootDir,workflowSourceKind,hookName,locale,signal,fetch,Buffer,btoa,atob,TextEncoder,TextDecoder,FileReader",
             "b64": "aGk="
         }))
     );
     assert_eq!(host.borrow().calls[0].0, "library.getItemDetail");
     let answered = host.borrow().calls.len();
     let late = run(&mut sb, "lateCall", json!({}), json!([]), &host);
-    assert_eq!(late, CallResult::Ok(json!(["canceled", "canceled"])));
+    assert_eq!(
+        late,
+        CallResult::Ok(json!(["canceled", "canceled", "canceled"]))
+    );
     assert_eq!(
         host.borrow().calls.len(),
         answered,
