@@ -25,6 +25,7 @@
   const ObjectFreeze = Object.freeze;
   const ObjectIsFrozen = Object.isFrozen;
   const ObjectKeys = Object.keys;
+  const ObjectValues = Object.values;
   const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
   const ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
   const ObjectDefineProperty = Object.defineProperty;
@@ -282,11 +283,13 @@
   // handed this call, and only those cross back as references.
   let sharingCall = 0;
 
+  // Arrays by index and objects by `Object.values`: listing keys as strings
+  // cost more than the freezing itself.
   function deepFreeze(value) {
     if (value === null || typeof value !== "object" || ObjectIsFrozen(value)) return value;
     ObjectFreeze(value);
-    const keys = ObjectKeys(value);
-    for (let i = 0; i < keys.length; i++) deepFreeze(value[keys[i]]);
+    const members = ArrayIsArray(value) ? value : ObjectValues(value);
+    for (let i = 0; i < members.length; i++) deepFreeze(members[i]);
     return value;
   }
 
