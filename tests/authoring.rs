@@ -143,6 +143,7 @@ fn declared_types_match_what_the_runtime_passes() {
         module: Path::new("introspect.mjs"),
         export: "runtimeShape",
         arg: &json!({"runtime": null}),
+        placed: &[],
         live: Some(&live),
         host: None,
         sync: false,

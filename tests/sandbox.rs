@@ -487,6 +487,7 @@ fn synchronous_calls_ignore_returned_promises_with_a_warning() {
         module: Path::new("happy.mjs"),
         export: "asyncSettings",
         arg: &Value::Null,
+        placed: &[],
         live: None,
         host: None,
         sync: true,

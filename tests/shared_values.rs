@@ -26,6 +26,7 @@ fn run(sb: &mut Sandbox, export: &str, arg: &Value, shared: &[Arc<Value>]) -> Ou
         module: Path::new("shared.mjs"),
         export,
         arg,
+        placed: &[],
         live: None,
         host: None,
         sync: false,

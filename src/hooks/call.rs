@@ -12,7 +12,7 @@ use crate::hooks::bridge::HookHost;
 use crate::hooks::live::{Live, RuntimeSpec};
 use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::sandbox::{
-    Call, CallResult, HostBridge, JsFailure, LogEntry, OutcomeKind, Sandbox, Usage,
+    Call, CallResult, HostBridge, JsFailure, LogEntry, OutcomeKind, Placed, Sandbox, Usage,
 };
 
 /// How hooks see the host (`runtime.*` fields that do not depend on the call).
@@ -236,8 +236,10 @@ impl HookEnv<'_> {
 
     /// Calls `hook` for `at` with `arg`, which the caller gets back as it was
     /// (but for a `runtime: null` member), so it can take its members back
-    /// instead of copying them in. Hooks that take a `runtime` get one; `live`
-    /// adds further live objects (frozen selections, readers, …).
+    /// instead of copying them in. `placed` gives top-level members by
+    /// reference, in place of stand-ins `arg` holds ([`Call::placed`]): the
+    /// manifest, a unit's selection. Hooks that take a `runtime` get one;
+    /// `live` adds further live objects (frozen selections, readers, …).
     /// `shared` names values that recur across the run's calls (a unit's
     /// selection): parts of `arg` equal to one cross into the engine once
     /// per runtime, frozen ([`Call::shared`]).
@@ -250,6 +252,7 @@ impl HookEnv<'_> {
         hook: &DeclaredHook,
         at: CallUnit<'_>,
         arg: &mut Value,
+        placed: Placed<'_>,
         mut live: Vec<Live>,
         shared: &[Arc<Value>],
     ) -> Result<Value, HookFailure> {
@@ -266,7 +269,7 @@ impl HookEnv<'_> {
             arg["runtime"] = Value::Null;
             live.insert(0, self.runtime_spec(hook.name));
         }
-        let deferred = defer_large_members(arg, &mut live);
+        let (deferred, placed) = defer_large_members(arg, placed, &mut live);
         {
             let mut host = self.host.borrow_mut();
             host.set_site(unit_id, hook.export);
@@ -278,6 +281,7 @@ impl HookEnv<'_> {
             module: &hook.path,
             export: hook.export,
             arg,
+            placed: &placed,
             live: Some(&live),
             host: Some(bridge),
             sync,
@@ -316,17 +320,25 @@ pub fn hook_arg<const N: usize>(members: [(&str, Value); N]) -> Value {
 /// per 64 bytes) stay on the host until the hook reads them.
 const DEFER_NODES: usize = 2_000;
 
-/// Moves the large top-level members of `arg` out of it, leaving a `deferred`
-/// live entry for each, so that a hook that never reads, say, a 10,000-item
-/// selection never has it serialised or parsed. Members a live object is built
-/// from stay; a member the contract freezes is frozen when it is read.
-fn defer_large_members(arg: &mut Value, live: &mut Vec<Live>) -> Vec<(String, Value)> {
+/// Moves the large top-level members of `arg` (or copies the large `placed`
+/// ones) out of it, leaving a `deferred` live entry for each, so that a hook
+/// that never reads, say, a 10,000-item selection never has it serialised or
+/// parsed. Members a live object is built from stay; a member the contract
+/// freezes is frozen when it is read. Returns the members taken and the
+/// placed members that still cross.
+fn defer_large_members<'p>(
+    arg: &mut Value,
+    placed: Placed<'p>,
+    live: &mut Vec<Live>,
+) -> (Vec<(String, Value)>, Vec<(&'p str, &'p Value)>) {
+    let mut crossing = placed.to_vec();
     let Some(members) = arg.as_object_mut() else {
-        return Vec::new();
+        return (Vec::new(), crossing);
     };
+    let placed_value = |key: &str| placed.iter().find(|(name, _)| *name == key).map(|p| p.1);
     let large: Vec<String> = members
         .iter()
-        .filter(|(_, value)| exceeds_nodes(value, DEFER_NODES))
+        .filter(|(key, own)| exceeds_nodes(placed_value(key).unwrap_or(own), DEFER_NODES))
         .map(|(key, _)| key.clone())
         .collect();
     let mut deferred = Vec::new();
@@ -339,11 +351,18 @@ fn defer_large_members(arg: &mut Value, live: &mut Vec<Live>) -> Vec<(String, Va
         }
         let freeze = live.iter().any(|spec| spec.freezes_member(&key));
         live.retain(|spec| !spec.is_under(&key));
-        let value = members.insert(key.clone(), Value::Null).unwrap_or_default();
+        let own = members.insert(key.clone(), Value::Null).unwrap_or_default();
+        let value = match placed_value(&key) {
+            Some(value) => {
+                crossing.retain(|(name, _)| *name != key);
+                value.clone()
+            }
+            None => own,
+        };
         live.push(Live::deferred(&key, freeze));
         deferred.push((key, value));
     }
-    deferred
+    (deferred, crossing)
 }
 
 /// Whether `value` has more than `limit` nodes; stops counting at the limit.
@@ -383,7 +402,8 @@ mod tests {
             json!({"selectionContext": items(1_000), "manifest": {"id": "w"}, "runtime": null});
         let runtime = Live::bundle_reader(vec![Step::key("runtime")], "r", "zip");
         let mut live = vec![runtime.clone(), Live::frozen("selectionContext")];
-        let deferred = defer_large_members(&mut arg, &mut live);
+        let (deferred, placed) = defer_large_members(&mut arg, &[], &mut live);
+        assert!(placed.is_empty());
         assert_eq!(deferred.len(), 1);
         assert_eq!(deferred[0].0, "selectionContext");
         assert_eq!(deferred[0].1, items(1_000));
@@ -397,8 +417,26 @@ mod tests {
         let mut arg = json!({"selectionContext": items(10), "resultContext": items(1_000)});
         let mut live = vec![Live::result_context(vec![Step::key("resultContext")], "r")];
         let before = (arg.clone(), live.clone());
-        assert!(defer_large_members(&mut arg, &mut live).is_empty());
+        assert!(defer_large_members(&mut arg, &[], &mut live).0.is_empty());
         assert_eq!((arg, live), before);
+    }
+
+    #[test]
+    fn large_placed_members_are_deferred_as_copies_and_small_ones_still_cross() {
+        let selection = items(1_000);
+        let manifest = json!({"id": "w"});
+        let mut arg = json!({"selectionContext": null, "manifest": null});
+        let mut live = vec![Live::frozen("selectionContext")];
+        let placed: &[(&str, &Value)] =
+            &[("selectionContext", &selection), ("manifest", &manifest)];
+        let (deferred, crossing) = defer_large_members(&mut arg, placed, &mut live);
+        assert_eq!(
+            deferred,
+            [("selectionContext".to_string(), selection.clone())]
+        );
+        assert_eq!(crossing, [("manifest", &manifest)]);
+        assert_eq!(arg, json!({"selectionContext": null, "manifest": null}));
+        assert_eq!(live, [Live::deferred("selectionContext", true)]);
     }
 
     #[test]

@@ -195,8 +195,8 @@ pub fn build_request(
     match workflow.hook(HookName::BuildRequest) {
         Some(hook) => {
             let mut arg = hook_arg([
-                ("selectionContext", (*job.selection_json).clone()),
-                ("manifest", workflow.manifest.clone()),
+                ("selectionContext", Value::Null),
+                ("manifest", Value::Null),
                 ("executionOptions", execution_json(execution)),
             ]);
             if workflow.hook(HookName::Preflight).is_some() {
@@ -208,6 +208,10 @@ pub fn build_request(
                     hook,
                     job_unit(unit_id, job),
                     &mut arg,
+                    &[
+                        ("selectionContext", &job.selection_json),
+                        ("manifest", &workflow.manifest),
+                    ],
                     live,
                     std::slice::from_ref(&job.selection_json),
                 )

@@ -38,7 +38,14 @@ pub fn prepare(
             "merged": merged,
         });
         let patch = env
-            .call(hook, CallUnit::unit("settings"), &mut arg, Vec::new(), &[])
+            .call(
+                hook,
+                CallUnit::unit("settings"),
+                &mut arg,
+                &[],
+                Vec::new(),
+                &[],
+            )
             .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
         merge_persisted(&mut merged, &patch);
     }
@@ -56,7 +63,14 @@ pub fn prepare(
             "normalizedWorkflowParams": params,
         });
         let patch = env
-            .call(hook, CallUnit::unit("settings"), &mut arg, Vec::new(), &[])
+            .call(
+                hook,
+                CallUnit::unit("settings"),
+                &mut arg,
+                &[],
+                Vec::new(),
+                &[],
+            )
             .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
         if let Value::Object(patch) = patch {
             params.extend(patch);

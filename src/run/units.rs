@@ -184,8 +184,8 @@ fn run_preflight(
         return Ok(PreflightOutcome::Continue { context: None });
     };
     let mut arg = hook_arg([
-        ("selectionContext", Value::clone(selection)),
-        ("manifest", workflow.manifest.clone()),
+        ("selectionContext", Value::Null),
+        ("manifest", Value::Null),
         ("executionOptions", execution_json(execution)),
     ]);
     let live = vec![Live::frozen("selectionContext")];
@@ -194,6 +194,10 @@ fn run_preflight(
             hook,
             CallUnit::unit(&unit.unit_id),
             &mut arg,
+            &[
+                ("selectionContext", selection),
+                ("manifest", &workflow.manifest),
+            ],
             live,
             std::slice::from_ref(selection),
         )

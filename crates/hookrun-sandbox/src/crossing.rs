@@ -13,7 +13,9 @@
 use deno_core::v8;
 #[cfg(feature = "quickjs")]
 use deno_core::v8::ValueDeserializerHelper;
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+use crate::Placed;
 
 /// The argument as engine values, if the engine could build it, and the size
 /// it crossed in as.
@@ -22,23 +24,54 @@ pub(crate) struct Crossed<'s> {
     pub bytes: usize,
 }
 
-/// A call's argument: a value, or its engine encoding made ahead of the call (by
-/// the parent of a worker process, with [`encode`]).
+/// A call's argument: a value with the top-level members [`Call::placed`]
+/// gives by reference, or its engine encoding made ahead of the call (by the
+/// parent of a worker process, with [`encode`]).
+///
+/// [`Call::placed`]: crate::Call::placed
 #[derive(Clone, Copy)]
 pub(crate) enum Arg<'a> {
-    Value(&'a Value),
+    Value(&'a Value, Placed<'a>),
     Encoded(&'a [u8]),
 }
 
-/// The engine's own encoding of `value`, when the engine has one it reads directly
-/// (QuickJS) and the value fits it.
-pub(crate) fn encode(value: &Value) -> Option<Vec<u8>> {
+/// The engine's own encoding of `value` with its `placed` members, when the
+/// engine has one it reads directly (QuickJS) and the value fits it.
+pub(crate) fn encode(value: &Value, placed: Placed<'_>) -> Option<Vec<u8>> {
     #[cfg(feature = "quickjs")]
-    return quickjs::encode(value, &[]);
+    return quickjs::encode(value, placed, &[]);
     #[cfg(not(feature = "quickjs"))]
     {
-        let _ = value;
+        let _ = (value, placed);
         None
+    }
+}
+
+/// The members of object `members`, each with its value or the one `placed`
+/// gives for its key.
+pub(crate) fn members_placing<'v>(
+    members: &'v Map<String, Value>,
+    placed: Placed<'v>,
+) -> impl Iterator<Item = (&'v String, &'v Value)> {
+    members.iter().map(move |(key, own)| {
+        let value = placed
+            .iter()
+            .find(|(name, _)| *name == key)
+            .map_or(own, |(_, value)| *value);
+        (key, value)
+    })
+}
+
+/// `value` with its `placed` members in place and the nodes `holes` (inside
+/// either) replaced by `null`, as one owned value.
+pub(crate) fn filled(value: &Value, placed: Placed<'_>, holes: &[*const Value]) -> Value {
+    match value {
+        Value::Object(members) if !placed.is_empty() => Value::Object(
+            members_placing(members, placed)
+                .map(|(key, value)| (key.clone(), without(value, holes)))
+                .collect(),
+        ),
+        _ => without(value, holes),
     }
 }
 
@@ -56,20 +89,20 @@ pub(crate) fn cross_with_holes<'s>(
     arg: Arg<'_>,
     holes: &[*const Value],
 ) -> Crossed<'s> {
-    let value = match arg {
-        Arg::Value(value) => value,
+    let (value, placed) = match arg {
+        Arg::Value(value, placed) => (value, placed),
         Arg::Encoded(wire) => return read_encoded(scope, wire),
     };
     #[cfg(feature = "quickjs")]
-    if let Some(wire) = quickjs::encode(value, holes) {
+    if let Some(wire) = quickjs::encode(value, placed, holes) {
         return read_encoded(scope, &wire);
     }
-    let filled;
-    let value = if holes.is_empty() {
+    let whole;
+    let value = if holes.is_empty() && placed.is_empty() {
         value
     } else {
-        filled = without(value, holes);
-        &filled
+        whole = filled(value, placed, holes);
+        &whole
     };
     let text = serde_json::to_string(value).unwrap_or_default();
     let value = v8::String::new(scope, &text).and_then(|string| v8::json::parse(scope, string));
@@ -150,6 +183,8 @@ mod quickjs {
     use foldhash::fast::RandomState;
     use serde_json::{Map, Number, Value};
 
+    use crate::Placed;
+
     /// v8x's wire header and magic, then its tag for one `JS_WriteObject` blob.
     const WIRE_PREFIX: &[u8] = b"\xff\x0fQJSVV";
     const BC_VERSION: u8 = 28;
@@ -173,12 +208,19 @@ mod quickjs {
 
     /// The argument in v8x's wire format, or `None` when the format cannot
     /// carry it (then it crosses as JSON text, where the engine refuses
-    /// what it cannot hold), with the nodes `holes` (addresses inside
-    /// `value`) written as `null`. Every length is checked, so the reader
-    /// never takes string contents for tags.
-    pub(super) fn encode(value: &Value, holes: &[*const Value]) -> Option<Vec<u8>> {
+    /// what it cannot hold), with its `placed` members in place and the
+    /// nodes `holes` (addresses inside either) written as `null`. Every
+    /// length is checked, so the reader never takes string contents for tags.
+    pub(super) fn encode(
+        value: &Value,
+        placed: Placed<'_>,
+        holes: &[*const Value],
+    ) -> Option<Vec<u8>> {
         let mut writer = Writer::new(holes);
-        writer.value(value)?;
+        match value {
+            Value::Object(map) if !placed.is_empty() => writer.object(map, placed)?,
+            _ => writer.value(value)?,
+        }
         writer.finish()
     }
 
@@ -257,7 +299,7 @@ mod quickjs {
                         self.value(item)?;
                     }
                 }
-                Value::Object(map) => self.object(map)?,
+                Value::Object(map) => self.object(map, &[])?,
             }
             Some(())
         }
@@ -277,10 +319,11 @@ mod quickjs {
             }
         }
 
-        fn object(&mut self, map: &'v Map<String, Value>) -> Option<()> {
+        /// An object, with the values `placed` gives for its keys.
+        fn object(&mut self, map: &'v Map<String, Value>, placed: Placed<'v>) -> Option<()> {
             self.body.push(TAG_OBJECT);
             leb128(&mut self.body, u32::try_from(map.len()).ok()?);
-            for (key, item) in map {
+            for (key, item) in super::members_placing(map, placed) {
                 let atom = match index_key(key) {
                     Some(n) => (n << 1) | 1,
                     None => self.atom(key)? << 1,
@@ -381,6 +424,7 @@ mod quickjs {
     #[cfg(test)]
     mod tests {
         use super::*;
+        use serde_json::json;
 
         #[test]
         fn index_keys_are_canonical_numbers_below_two_to_the_31() {
@@ -430,11 +474,30 @@ mod quickjs {
         }
 
         #[test]
+        fn placed_members_are_written_as_if_they_were_in_the_argument() {
+            let selection = json!({"items": [{"key": "A", "tags": ["x"]}], "n": 1.5});
+            let manifest = json!({"id": "w", "hooks": {"preflight": "p.mjs"}});
+            let arg = json!({"selectionContext": null, "manifest": null, "other": [1, 2]});
+            let placed: &[(&str, &Value)] =
+                &[("selectionContext", &selection), ("manifest", &manifest)];
+            let whole = json!({"selectionContext": selection, "manifest": manifest,
+                               "other": [1, 2]});
+            assert_eq!(encode(&arg, placed, &[]), encode(&whole, &[], &[]));
+            assert_eq!(super::super::filled(&arg, placed, &[]), whole);
+            // Holes inside a placed member cross as `null` both ways.
+            let hole: &[*const Value] = &[&selection["items"] as *const Value];
+            let holed = json!({"selectionContext": {"items": null, "n": 1.5},
+                               "manifest": manifest, "other": [1, 2]});
+            assert_eq!(encode(&arg, placed, hole), encode(&holed, &[], &[]));
+            assert_eq!(super::super::filled(&arg, placed, hole), holed);
+        }
+
+        #[test]
         fn more_keys_than_the_reader_accepts_cross_as_json_text() {
             let keys: serde_json::Map<String, Value> = (0..=MAX_ATOMS)
                 .map(|i| (format!("k{i}"), Value::Null))
                 .collect();
-            assert!(encode(&Value::Object(keys), &[]).is_none());
+            assert!(encode(&Value::Object(keys), &[], &[]).is_none());
         }
     }
 }

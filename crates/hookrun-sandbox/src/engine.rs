@@ -242,8 +242,8 @@ impl Engine {
         let (arg, sharing) = match encoded {
             Some(wire) => (crossing::Arg::Encoded(wire), Sharing::default()),
             None => (
-                crossing::Arg::Value(call.arg),
-                self.keeper.plan(call.arg, call.shared),
+                crossing::Arg::Value(call.arg, call.placed),
+                self.keeper.plan(call.arg, call.placed, call.shared),
             ),
         };
         self.watchdog
@@ -447,7 +447,7 @@ impl Engine {
             deno_core::scope!(scope, &mut self.runtime);
             let arg = crossing::cross_with_holes(scope, arg, &sharing.holes);
             let live = match live {
-                Some(live) => crossing::cross(scope, crossing::Arg::Value(live)).value,
+                Some(live) => crossing::cross(scope, crossing::Arg::Value(live, &[])).value,
                 None => Some(v8::undefined(scope).into()),
             };
             let shared = cross_sharing(scope, sharing);

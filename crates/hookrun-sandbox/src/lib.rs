@@ -215,6 +215,9 @@ pub enum SandboxError {
     Limits(String),
 }
 
+/// Top-level members of a call's argument given by reference ([`Call::placed`]).
+pub type Placed<'a> = &'a [(&'a str, &'a serde_json::Value)];
+
 /// One call of an export.
 pub struct Call<'a> {
     /// The module, relative to the sandbox root or absolute inside it.
@@ -223,6 +226,15 @@ pub struct Call<'a> {
     pub export: &'a str,
     /// The single argument.
     pub arg: &'a serde_json::Value,
+    /// Top-level members of `arg` given by reference: `arg` is an object
+    /// holding a stand-in (`null`, say) under each key named here, and the
+    /// member crosses as the value given here, in the stand-in's place. A
+    /// caller hands a hook values it keeps elsewhere (a manifest, a unit's
+    /// selection) this way without copying them into the argument; a value
+    /// given here that is the value of one of the `shared` `Arc`s is
+    /// recognised as that value without comparing them. Empty: `arg` crosses
+    /// as it is.
+    pub placed: Placed<'a>,
     /// What the startup's animator makes live in the argument before the call
     /// (see [`Startup`]); a call with it fails to load when the startup has no
     /// animator.
@@ -345,6 +357,7 @@ impl Sandbox {
             module,
             export,
             arg,
+            placed: &[],
             live: None,
             host: None,
             sync: false,

@@ -26,6 +26,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::Placed;
+
 /// Kept values per runtime; older ones are dropped, and cross again when used.
 pub(crate) const CAPACITY: usize = 512;
 
@@ -202,10 +204,15 @@ impl Keeper {
         &self.marker
     }
 
-    /// What crossing `arg` with `shared` takes: the parts of `arg` equal to a
-    /// shared value become holes, and the values the engine lacks are kept.
-    /// Nothing changes until [`commit`](Self::commit).
-    pub fn plan<'v>(&self, arg: &'v Value, shared: &'v [Arc<Value>]) -> Sharing<'v> {
+    /// What crossing `arg` (with its `placed` members) with `shared` takes:
+    /// the parts of `arg` equal to a shared value become holes, and the values
+    /// the engine lacks are kept. Nothing changes until [`commit`](Self::commit).
+    pub fn plan<'v>(
+        &self,
+        arg: &'v Value,
+        placed: Placed<'v>,
+        shared: &'v [Arc<Value>],
+    ) -> Sharing<'v> {
         let mut sharing = Sharing::default();
         // Each value once, with its measure when it is not kept yet.
         let mut candidates: Vec<(&Arc<Value>, Option<Measure>)> = Vec::new();
@@ -230,7 +237,15 @@ impl Keeper {
         }
         let mut found = Vec::new();
         let values: Vec<&Value> = candidates.iter().map(|(value, _)| &***value).collect();
-        find(arg, &Candidates::new(&values), &mut Vec::new(), &mut found);
+        let lookup = Candidates::new(&values);
+        match arg {
+            Value::Object(members) if !placed.is_empty() => {
+                for (key, value) in crate::crossing::members_placing(members, placed) {
+                    find(value, &lookup, &mut vec![Step::Key(key)], &mut found);
+                }
+            }
+            _ => find(arg, &lookup, &mut Vec::new(), &mut found),
+        }
         let mut next_id = self.next_id;
         for (node, path, index) in found {
             let (candidate, measured) = candidates[index];
@@ -512,8 +527,13 @@ fn find<'v>(
     }
 }
 
-/// Equal as the engine would build them: the same keys in the same order.
+/// Equal as the engine would build them: the same keys in the same order. A
+/// value is the same as itself at a glance (a placed member that is a shared
+/// value).
 fn same(a: &Value, b: &Value) -> bool {
+    if std::ptr::eq(a, b) {
+        return true;
+    }
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
@@ -547,7 +567,7 @@ mod tests {
         let shared = [selection("A")];
         let arg = json!({"selectionContext": *selection("A"), "request": {"copy": *selection("A")},
                          "other": *selection("B")});
-        let sharing = keeper.plan(&arg, &shared);
+        let sharing = keeper.plan(&arg, &[], &shared);
         assert_eq!(sharing.holes.len(), 2);
         assert_eq!(
             sharing.refs,
@@ -567,18 +587,44 @@ mod tests {
     }
 
     #[test]
+    fn placed_members_are_searched_in_place_of_their_stand_ins() {
+        let keeper = Keeper::new(1 << 20);
+        let shared = [selection("A")];
+        let copy = json!({"copy": *selection("A")});
+        // The stand-ins equal the shared value, the placed members decide.
+        let arg = json!({"selectionContext": *selection("A"), "manifest": *selection("A"),
+                         "request": null});
+        let placed: &[(&str, &Value)] = &[
+            ("selectionContext", &*shared[0]),
+            ("manifest", &Value::Null),
+            ("request", &copy),
+        ];
+        let sharing = keeper.plan(&arg, placed, &shared);
+        assert_eq!(
+            sharing.refs,
+            [
+                json!([1, ["selectionContext"]]),
+                json!([1, ["request", "copy"]])
+            ]
+        );
+        let mut holes = vec![Arc::as_ptr(&shared[0]), &copy["copy"] as *const Value];
+        holes.sort_unstable();
+        assert_eq!(sharing.holes, holes);
+    }
+
+    #[test]
     fn a_kept_value_is_referred_to_without_crossing_again() {
         let mut keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
         let arg = json!({"selectionContext": *shared[0]});
-        let first = keeper.plan(&arg, &shared);
+        let first = keeper.plan(&arg, &[], &shared);
         keeper.commit(&first);
-        let second = keeper.plan(&arg, &shared);
+        let second = keeper.plan(&arg, &[], &shared);
         assert!(second.keep.is_empty());
         assert_eq!(second.refs, [json!([1, ["selectionContext"]])]);
         // Equal content in another `Arc` is another value: it is kept anew.
         let again = [selection("A")];
-        assert_eq!(keeper.plan(&arg, &again).keep.len(), 1);
+        assert_eq!(keeper.plan(&arg, &[], &again).keep.len(), 1);
     }
 
     #[test]
@@ -589,7 +635,7 @@ mod tests {
             "selectionType": "attachment"});
         let arg = json!({"a": reordered, "b": {"x": 1}});
         let shared = [selection("A"), Arc::new(json!({"x": 1}))];
-        assert!(keeper.plan(&arg, &shared).is_empty());
+        assert!(keeper.plan(&arg, &[], &shared).is_empty());
     }
 
     #[test]
@@ -597,7 +643,7 @@ mod tests {
         let keeper = Keeper::new(1 << 20);
         let shared: Vec<Arc<Value>> = (0..20).map(|i| selection(&format!("K{i}"))).collect();
         let arg = Value::Array(shared.iter().rev().map(|v| Value::clone(v)).collect());
-        let sharing = keeper.plan(&arg, &shared);
+        let sharing = keeper.plan(&arg, &[], &shared);
         assert_eq!(sharing.refs.len(), 20);
         assert_eq!(sharing.refs[0], json!([1, [0]]));
         assert_eq!(sharing.keep.len(), 20);
@@ -608,7 +654,7 @@ mod tests {
     fn the_whole_argument_can_be_a_kept_value() {
         let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
-        assert_eq!(keeper.plan(&shared[0], &shared).refs, [json!([1, []])]);
+        assert_eq!(keeper.plan(&shared[0], &[], &shared).refs, [json!([1, []])]);
     }
 
     #[test]
@@ -617,15 +663,15 @@ mod tests {
         let values: Vec<Arc<Value>> = (0..CAPACITY).map(|i| selection(&format!("K{i}"))).collect();
         for value in &values {
             let shared = [Arc::clone(value)];
-            let sharing = keeper.plan(value, &shared);
+            let sharing = keeper.plan(value, &[], &shared);
             keeper.commit(&sharing);
         }
         // The first is used again, so the second is the oldest.
         let again = [Arc::clone(&values[0])];
-        let sharing = keeper.plan(&values[0], &again);
+        let sharing = keeper.plan(&values[0], &[], &again);
         keeper.commit(&sharing);
         let fresh = [selection("new")];
-        let sharing = keeper.plan(&fresh[0], &fresh);
+        let sharing = keeper.plan(&fresh[0], &[], &fresh);
         assert_eq!(sharing.drop, [2]);
         keeper.commit(&sharing);
         assert_eq!(keeper.entries.len(), CAPACITY);
@@ -635,14 +681,14 @@ mod tests {
     fn values_nobody_else_holds_are_dropped_when_the_next_is_kept() {
         let mut keeper = Keeper::new(1 << 20);
         let first = selection("A");
-        let sharing = keeper.plan(&first, std::slice::from_ref(&first));
+        let sharing = keeper.plan(&first, &[], std::slice::from_ref(&first));
         keeper.commit(&sharing);
         let kept = selection("B");
-        let sharing = keeper.plan(&kept, std::slice::from_ref(&kept));
+        let sharing = keeper.plan(&kept, &[], std::slice::from_ref(&kept));
         keeper.commit(&sharing);
         drop(first);
         let next = selection("C");
-        let sharing = keeper.plan(&next, std::slice::from_ref(&next));
+        let sharing = keeper.plan(&next, &[], std::slice::from_ref(&next));
         assert_eq!(sharing.drop, [1]);
         keeper.commit(&sharing);
         assert_eq!(keeper.entries.len(), 2);
@@ -654,15 +700,15 @@ mod tests {
         let mut keeper = Keeper::new(3 * one);
         let values: Vec<Arc<Value>> = (0..5).map(|i| selection(&format!("K{i}"))).collect();
         for value in &values {
-            let sharing = keeper.plan(value, std::slice::from_ref(value));
+            let sharing = keeper.plan(value, &[], std::slice::from_ref(value));
             keeper.commit(&sharing);
         }
         assert_eq!(keeper.entries.len(), 3);
         assert_eq!(keeper.kept_bytes, 3 * one);
         // A value larger than the whole budget is not kept: it crosses as it is.
         let mut small = Keeper::new(one - 1);
-        assert!(small.plan(&values[0], &values[..1]).is_empty());
-        let sharing = small.plan(&values[0], &values[..1]);
+        assert!(small.plan(&values[0], &[], &values[..1]).is_empty());
+        let sharing = small.plan(&values[0], &[], &values[..1]);
         small.commit(&sharing);
         assert!(small.entries.is_empty());
     }
@@ -683,7 +729,7 @@ mod tests {
     fn references_resolve_to_copies_and_forged_markers_stay_strings() {
         let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
-        let sharing = keeper.plan(&shared[0], &shared);
+        let sharing = keeper.plan(&shared[0], &[], &shared);
         let marker = format!("{}1", keeper.marker());
         let mut result = json!({"request": {"selectionContext": marker, "other": format!("{}2", keeper.marker())},
                                 "forged": "\u{0}0000000000000000:1"});
@@ -717,7 +763,9 @@ mod tests {
         ] {
             assert!(!measure(&odd).canonical, "{odd}");
             assert!(
-                keeper.plan(&odd, std::slice::from_ref(&odd)).is_empty(),
+                keeper
+                    .plan(&odd, &[], std::slice::from_ref(&odd))
+                    .is_empty(),
                 "{odd}"
             );
         }
@@ -726,6 +774,10 @@ mod tests {
             deep = json!({"a": deep, "b": [1, 2, 3, 4, 5, 6, 7, 8]});
         }
         let deep = Arc::new(deep);
-        assert!(keeper.plan(&deep, std::slice::from_ref(&deep)).is_empty());
+        assert!(
+            keeper
+                .plan(&deep, &[], std::slice::from_ref(&deep))
+                .is_empty()
+        );
     }
 }

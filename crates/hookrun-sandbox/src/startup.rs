@@ -38,6 +38,7 @@
 //!     module: "echo.mjs".as_ref(),
 //!     export: "echo",
 //!     arg: &json!(1),
+//!     placed: &[],
 //!     live: Some(&live),
 //!     host: None,
 //!     sync: false,

@@ -125,6 +125,7 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
                     module: &module,
                     export: text(&frame, "export"),
                     arg: frame.get("arg").unwrap_or(&null),
+                    placed: &[],
                     live: frame.get("live").filter(|l| !l.is_null()),
                     host: bridge,
                     sync: frame.get("sync").and_then(Value::as_bool).unwrap_or(false),

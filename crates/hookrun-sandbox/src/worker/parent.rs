@@ -231,15 +231,19 @@ impl Proc {
         // worker reads it straight into the engine; as JSON when there is none.
         // Shared values are not kept across a worker's calls: they cross with
         // the argument, as copies (`Call::shared`).
-        let encoded = crate::crossing::encode(call.arg);
+        let encoded = crate::crossing::encode(call.arg, call.placed);
+        let whole;
         let frame = CallFrame {
             op: "call",
             module: call.module,
             export: call.export,
             arg: if encoded.is_some() {
                 &Value::Null
-            } else {
+            } else if call.placed.is_empty() {
                 call.arg
+            } else {
+                whole = crate::crossing::filled(call.arg, call.placed, &[]);
+                &whole
             },
             encoded: encoded.is_some(),
             live: call.live,
