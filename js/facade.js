@@ -382,10 +382,10 @@
       return ObjectFreeze(group);
     }
 
-    function makeHostApi(callId, spec) {
+    function makeHostApi(callId, interactionMode) {
       const api = ObjectCreate(null);
       api.version = API.version;
-      api.interactionMode = spec.interactionMode || "non_interactive";
+      api.interactionMode = interactionMode || "non_interactive";
       const built = ObjectCreate(null);
       for (let i = 0; i < namespaceNames.length; i++) {
         const ns = namespaceNames[i];
@@ -410,19 +410,29 @@
       });
     }
 
-    function makeRuntime(callId, spec) {
+    // A field of the runtime: the call's spec's, else the base's (the fields
+    // every call shares, which the host keeps in the engine where the runtime
+    // goes; own properties only).
+    function field(spec, base, name) {
+      const given = spec[name];
+      if (given !== undefined || base === null || typeof base !== "object") return given;
+      return own(base, name);
+    }
+
+    function makeRuntime(callId, spec, base) {
       const runtime = ObjectCreate(null);
-      lazily(runtime, "hostApi", () => makeHostApi(callId, spec));
+      const interactionMode = field(spec, base, "interactionMode");
+      lazily(runtime, "hostApi", () => makeHostApi(callId, interactionMode));
       runtime.hostApiVersion = API.version;
-      runtime.invocationMode = spec.invocationMode || "non-interactive";
-      runtime.debugMode = !!spec.debugMode;
-      runtime.workflowId = spec.workflowId || "";
-      runtime.packageId = spec.packageId || "";
-      runtime.workflowRootDir = spec.workflowRootDir || "";
-      runtime.packageRootDir = spec.packageRootDir || "";
-      runtime.workflowSourceKind = spec.workflowSourceKind || "";
-      runtime.hookName = spec.hookName || "";
-      runtime.locale = spec.locale || "en-US";
+      runtime.invocationMode = field(spec, base, "invocationMode") || "non-interactive";
+      runtime.debugMode = !!field(spec, base, "debugMode");
+      runtime.workflowId = field(spec, base, "workflowId") || "";
+      runtime.packageId = field(spec, base, "packageId") || "";
+      runtime.workflowRootDir = field(spec, base, "workflowRootDir") || "";
+      runtime.packageRootDir = field(spec, base, "packageRootDir") || "";
+      runtime.workflowSourceKind = field(spec, base, "workflowSourceKind") || "";
+      runtime.hookName = field(spec, base, "hookName") || "";
+      runtime.locale = field(spec, base, "locale") || "en-US";
       lazily(runtime, "signal", () => makeSignal(callId));
       runtime.fetch = null;
       runtime.Buffer = null;
@@ -529,7 +539,7 @@
         const item = ownCopy(live[i]);
         switch (item.kind) {
           case "runtime": {
-            const runtime = makeRuntime(callId, item);
+            const runtime = makeRuntime(callId, item, getAt(arg, item.path));
             setAt(arg, item.path, runtime);
             currentRuntime = runtime;
             break;

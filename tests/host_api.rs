@@ -545,3 +545,62 @@ export async function applyResult({{ runtime, parent }}) {{
     assert_eq!(found["called"], members.len());
     assert_eq!(found["failures"], json!([]), "{found}");
 }
+
+/// Every call's `runtime` carries the run's fields and its own hook name,
+/// whether a runtime serves every unit, each unit gets a fresh one, or two
+/// worker threads share the units.
+#[test]
+fn every_call_s_runtime_carries_the_run_s_fields_and_its_hook_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let describe = r#"
+const describe = (runtime) => ({
+  hookName: runtime.hookName, workflowId: runtime.workflowId, root: runtime.workflowRootDir,
+  packageId: runtime.packageId, locale: runtime.locale, invocationMode: runtime.invocationMode,
+  debugMode: runtime.debugMode, interactionMode: runtime.hostApi.interactionMode,
+  frozen: Object.isFrozen(runtime),
+});"#;
+    let workflow = common::probe_workflow(
+        dir.path(),
+        &[
+            (
+                "preflight",
+                &format!(
+                    "{describe}\nexport function preflight({{ runtime }}) {{ return {{ kind: \"continue\", context: describe(runtime) }}; }}"
+                ),
+            ),
+            (
+                "applyResult",
+                &format!(
+                    "{describe}\nexport function applyResult({{ runtime, resultContext }}) {{ return [resultContext.preflight.context, describe(runtime)]; }}"
+                ),
+            ),
+        ],
+    );
+    let expected = |hook: &str| {
+        json!({"hookName": hook, "workflowId": "probe", "root": ".", "packageId": "",
+               "locale": "en-US", "invocationMode": "non-interactive", "debugMode": false,
+               "interactionMode": "non_interactive", "frozen": true})
+    };
+    for (fresh, jobs) in [(false, 1), (true, 1), (false, 2)] {
+        let options = RunOptions {
+            fresh_runtime_per_unit: fresh,
+            jobs,
+            ..common::run_options()
+        };
+        let report = run(
+            &workflow,
+            common::probe_input(&["Cats", "Dogs", "Eels"]),
+            &mut NoResults,
+            &options,
+        );
+        assert!(report.ok(), "{:?}", report.errors);
+        for unit in &report.units {
+            let value = serde_json::to_value(&unit.jobs[0].apply).unwrap()["value"].clone();
+            assert_eq!(
+                value,
+                json!([expected("preflight"), expected("applyResult")]),
+                "fresh runtime per unit: {fresh}, jobs: {jobs}"
+            );
+        }
+    }
+}

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::hooks::bridge::HookHost;
-use crate::hooks::live::{Live, RuntimeSpec};
+use crate::hooks::live::{Live, RuntimeBase, RuntimeSpec};
 use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::sandbox::{
     Call, CallResult, HostBridge, JsFailure, LogEntry, OutcomeKind, Placed, Sandbox, Usage,
@@ -198,42 +198,67 @@ pub struct HookEnv<'a> {
     pub fresh_per_unit: bool,
     /// The unit of the previous call.
     pub last_unit: Option<String>,
+    /// What the `runtime` of every call shares ([`RuntimeBase`]), as the
+    /// shared value hook arguments hold where the runtime goes.
+    runtime_base: Arc<Value>,
+}
+
+impl<'a> HookEnv<'a> {
+    /// An environment calling `workflow`'s hooks in `sandbox`, reaching `host`,
+    /// with no calls made yet.
+    pub fn new(
+        sandbox: &'a mut Sandbox,
+        host: Rc<RefCell<HookHost>>,
+        workflow: &'a Workflow,
+        runtime: &'a RuntimeInfo,
+        fresh_per_unit: bool,
+    ) -> HookEnv<'a> {
+        let base = runtime_base(workflow, runtime);
+        HookEnv {
+            sandbox,
+            host,
+            workflow,
+            runtime,
+            records: Vec::new(),
+            fresh_per_unit,
+            last_unit: None,
+            runtime_base: Arc::new(serde_json::to_value(base).unwrap_or(Value::Null)),
+        }
+    }
+}
+
+/// The fields of `runtime` that every call of `workflow`'s hooks shares.
+fn runtime_base(w: &Workflow, runtime: &RuntimeInfo) -> RuntimeBase {
+    let relative_dir = w
+        .workflow_dir
+        .strip_prefix(&w.jail_root)
+        .ok()
+        .map(|p| p.display().to_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| ".".into());
+    let (package_id, package_root_dir) = if w.in_package {
+        (w.package_id.clone(), ".".to_string())
+    } else {
+        (String::new(), String::new())
+    };
+    RuntimeBase {
+        workflow_id: w.id.clone(),
+        package_id,
+        workflow_root_dir: relative_dir,
+        package_root_dir,
+        workflow_source_kind: runtime.workflow_source_kind.clone(),
+        locale: runtime.locale.clone(),
+        invocation_mode: runtime.invocation_mode.clone(),
+        debug_mode: runtime.debug_mode,
+        interaction_mode: if runtime.invocation_mode == "interactive" {
+            "interactive"
+        } else {
+            "non_interactive"
+        },
+    }
 }
 
 impl HookEnv<'_> {
-    /// The `runtime` live object for `hook`.
-    fn runtime_spec(&self, hook: HookName) -> Live {
-        let w = self.workflow;
-        let relative_dir = w
-            .workflow_dir
-            .strip_prefix(&w.jail_root)
-            .ok()
-            .map(|p| p.display().to_string())
-            .filter(|p| !p.is_empty())
-            .unwrap_or_else(|| ".".into());
-        let (package_id, package_root_dir) = if w.in_package {
-            (w.package_id.clone(), ".".to_string())
-        } else {
-            (String::new(), String::new())
-        };
-        Live::runtime(RuntimeSpec {
-            hook_name: hook.export_name(),
-            workflow_id: w.id.clone(),
-            package_id,
-            workflow_root_dir: relative_dir,
-            package_root_dir,
-            workflow_source_kind: self.runtime.workflow_source_kind.clone(),
-            locale: self.runtime.locale.clone(),
-            invocation_mode: self.runtime.invocation_mode.clone(),
-            debug_mode: self.runtime.debug_mode,
-            interaction_mode: if self.runtime.invocation_mode == "interactive" {
-                "interactive"
-            } else {
-                "non_interactive"
-            },
-        })
-    }
-
     /// Calls `hook` for `at` with `arg`, which the caller gets back as it was
     /// (but for a `runtime: null` member), so it can take its members back
     /// instead of copying them in. `placed` gives top-level members by
@@ -265,11 +290,16 @@ impl HookEnv<'_> {
         let unit_id = at.id();
         let unit_id = unit_id.as_str();
         let sync = hook.name == HookName::NormalizeSettings;
+        let mut placed = placed.to_vec();
+        let mut shared = shared.to_vec();
         if !sync {
             arg["runtime"] = Value::Null;
-            live.insert(0, self.runtime_spec(hook.name));
+            placed.push(("runtime", &self.runtime_base));
+            shared.push(Arc::clone(&self.runtime_base));
+            let hook_name = hook.name.export_name();
+            live.insert(0, Live::runtime(RuntimeSpec { hook_name }));
         }
-        let (deferred, placed) = defer_large_members(arg, placed, &mut live);
+        let (deferred, placed) = defer_large_members(arg, &placed, &mut live);
         {
             let mut host = self.host.borrow_mut();
             host.set_site(unit_id, hook.export);
@@ -285,7 +315,7 @@ impl HookEnv<'_> {
             live: Some(&live),
             host: Some(bridge),
             sync,
-            shared,
+            shared: &shared,
         });
         let deferred = self.host.borrow_mut().take_deferred();
         if let Some(members) = arg.as_object_mut() {
@@ -320,6 +350,9 @@ pub fn hook_arg<const N: usize>(members: [(&str, Value); N]) -> Value {
 /// per 64 bytes) stay on the host until the hook reads them.
 const DEFER_NODES: usize = 2_000;
 
+/// Top-level members given by reference, owned as a list.
+type PlacedMembers<'p> = Vec<(&'p str, &'p Value)>;
+
 /// Moves the large top-level members of `arg` (or copies the large `placed`
 /// ones) out of it, leaving a `deferred` live entry for each, so that a hook
 /// that never reads, say, a 10,000-item selection never has it serialised or
@@ -330,7 +363,7 @@ fn defer_large_members<'p>(
     arg: &mut Value,
     placed: Placed<'p>,
     live: &mut Vec<Live>,
-) -> (Vec<(String, Value)>, Vec<(&'p str, &'p Value)>) {
+) -> (Vec<(String, Value)>, PlacedMembers<'p>) {
     let mut crossing = placed.to_vec();
     let Some(members) = arg.as_object_mut() else {
         return (Vec::new(), crossing);

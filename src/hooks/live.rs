@@ -62,11 +62,22 @@ pub enum LiveKind {
 }
 
 /// The call-dependent fields of `runtime` (js/facade.js `makeRuntime`).
+/// The others come from the [`RuntimeBase`] the argument holds where the
+/// runtime goes; a field given here wins over the base's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RuntimeSpec {
     /// `runtime.hookName`.
     pub hook_name: &'static str,
+}
+
+/// The fields of `runtime` that every call of a run shares (js/facade.js
+/// `makeRuntime`). The argument holds them where the runtime goes, as a
+/// shared value, so they cross into a runtime once rather than with every
+/// call's live specs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeBase {
     /// `runtime.workflowId`.
     pub workflow_id: String,
     /// `runtime.packageId` (empty outside a package).
@@ -188,9 +199,16 @@ mod tests {
     }
 
     #[test]
-    fn runtime_fields_are_camel_case_beside_the_kind() {
-        let spec = RuntimeSpec {
+    fn runtime_fields_are_camel_case_the_call_s_beside_the_kind() {
+        let value = serde_json::to_value(Live::runtime(RuntimeSpec {
             hook_name: "preflight",
+        }))
+        .unwrap();
+        assert_eq!(
+            value,
+            json!({"path": ["runtime"], "kind": "runtime", "hookName": "preflight"})
+        );
+        let base = RuntimeBase {
             workflow_id: "w".into(),
             package_id: String::new(),
             workflow_root_dir: ".".into(),
@@ -201,10 +219,8 @@ mod tests {
             debug_mode: false,
             interaction_mode: "non_interactive",
         };
-        let value = serde_json::to_value(Live::runtime(spec)).unwrap();
-        assert_eq!(value["kind"], "runtime");
-        assert_eq!(value["path"], json!(["runtime"]));
-        assert_eq!(value["hookName"], "preflight");
+        let value = serde_json::to_value(base).unwrap();
+        assert_eq!(value["workflowId"], "w");
         assert_eq!(value["interactionMode"], "non_interactive");
     }
 

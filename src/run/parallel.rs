@@ -244,15 +244,13 @@ fn worker(
             return;
         }
     };
-    let mut env = HookEnv {
-        sandbox: &mut sandbox,
-        host: Rc::new(RefCell::new(host)),
-        workflow: phases.workflow,
-        runtime: &setup.runtime,
-        records: Vec::new(),
-        fresh_per_unit: setup.fresh_per_unit,
-        last_unit: None,
-    };
+    let mut env = HookEnv::new(
+        &mut sandbox,
+        Rc::new(RefCell::new(host)),
+        phases.workflow,
+        &setup.runtime,
+        setup.fresh_per_unit,
+    );
     let mut crew = Here {
         env: &mut env,
         phases,

@@ -139,15 +139,13 @@ pub fn run_observed(
     if let Some(max) = options.max_write_bytes {
         host = host.with_write_limit(max);
     }
-    let mut env = HookEnv {
+    let mut env = HookEnv::new(
         sandbox,
-        host: Rc::new(RefCell::new(host)),
+        Rc::new(RefCell::new(host)),
         workflow,
-        runtime: &options.runtime,
-        records: Vec::new(),
-        fresh_per_unit: options.fresh_runtime_per_unit,
-        last_unit: None,
-    };
+        &options.runtime,
+        options.fresh_runtime_per_unit,
+    );
     let mut summary = Summary::default();
     let outcome = execute(
         &mut env,
