@@ -169,3 +169,32 @@ fn a_panicking_host_fails_the_host_call_not_the_process() {
         "{value}"
     );
 }
+
+/// A frozen member is frozen at every level: objects, arrays (empty, nested,
+/// with numeric keys), and 1,500 levels deep, which the engine's native walk
+/// reaches and a walk in JavaScript does not (its stack overflows).
+#[test]
+fn frozen_members_are_frozen_at_every_level() {
+    let mut sb = Sandbox::new(common::fixture("sandbox"), common::sandbox_options()).unwrap();
+    let host = Rc::new(RefCell::new(RecordingHost::default()));
+    let live = json!([{"path": ["value"], "kind": "frozen"}]);
+    let mixed = json!({"items": [{"tags": [], "grid": [[1, [2, {"k": "v"}]]]}, {"7": {"x": null}}],
+                       "empty": {}, "text": "t"});
+    let mut deep = json!({"leaf": {}});
+    for _ in 0..1_500 {
+        deep = json!({"next": deep, "list": [1]});
+    }
+    for (value, objects) in [(mixed, 11), (deep, 3_002)] {
+        let result = run(
+            &mut sb,
+            "frozenEverywhere",
+            json!({ "value": value }),
+            live.clone(),
+            &host,
+        );
+        assert_eq!(
+            result,
+            CallResult::Ok(json!({"objects": objects, "thawed": 0, "refused": true}))
+        );
+    }
+}

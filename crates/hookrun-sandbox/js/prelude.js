@@ -20,6 +20,7 @@
   // its ops only from then on.
   let op_hookrun_log;
   let op_hookrun_host;
+  let op_hookrun_deep_freeze;
 
   const ObjectCreate = Object.create;
   const ObjectFreeze = Object.freeze;
@@ -283,13 +284,20 @@
   // handed this call, and only those cross back as references.
   let sharingCall = 0;
 
-  // Arrays by index and objects by `Object.values`: listing keys as strings
-  // cost more than the freezing itself.
+  // The engine's native walk when it has one (the values are the host's
+  // plain data). Where it stopped short, or without one, arrays by index and
+  // objects by `Object.values`, through what is frozen already: a native walk
+  // that ran out of depth froze the levels above the rest.
   function deepFreeze(value) {
-    if (value === null || typeof value !== "object" || ObjectIsFrozen(value)) return value;
-    ObjectFreeze(value);
+    if (value === null || typeof value !== "object") return value;
+    if (op_hookrun_deep_freeze(value)) return value;
+    return walkFreeze(value);
+  }
+  function walkFreeze(value) {
+    if (value === null || typeof value !== "object") return value;
+    if (!ObjectIsFrozen(value)) ObjectFreeze(value);
     const members = ArrayIsArray(value) ? value : ObjectValues(value);
-    for (let i = 0; i < members.length; i++) deepFreeze(members[i]);
+    for (let i = 0; i < members.length; i++) walkFreeze(members[i]);
     return value;
   }
 
@@ -524,8 +532,9 @@
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeAnimator, installWeb) {
     const ops = globalThis.Deno.core.ops;
-    ({ op_hookrun_log, op_hookrun_host } = ops);
-    if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function") {
+    ({ op_hookrun_log, op_hookrun_host, op_hookrun_deep_freeze } = ops);
+    if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function" ||
+        typeof op_hookrun_deep_freeze !== "function") {
       throw new ErrorCtor("the hookrun ops are not bound in this runtime");
     }
     removeNonStandardGlobals();

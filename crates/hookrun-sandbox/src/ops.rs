@@ -104,6 +104,28 @@ fn op_hookrun_log(state: &mut OpState, #[smi] level: u32, #[string] message: Str
         .log(LogLevel::from_code(level), message)
 }
 
+/// Nesting beyond this many levels is frozen by the prelude's own walk.
+#[cfg(feature = "quickjs")]
+const NATIVE_FREEZE_DEPTH: u32 = 10_000;
+
+/// Freezes `value` and the plain objects and arrays it holds in one native
+/// walk (`JS_DeepFreeze`, QuickJS): true once done. False when it could not
+/// (nesting deeper than [`NATIVE_FREEZE_DEPTH`], the heap exhausted) or the
+/// engine has no such walk (V8): the prelude then walks the value itself.
+#[op2(fast)]
+fn op_hookrun_deep_freeze(scope: &mut v8::PinScope, value: v8::Local<v8::Value>) -> bool {
+    #[cfg(feature = "quickjs")]
+    return match v8::Local::<v8::Object>::try_from(value) {
+        Ok(object) => object.deep_freeze(scope, NATIVE_FREEZE_DEPTH).is_some(),
+        Err(_) => true,
+    };
+    #[cfg(not(feature = "quickjs"))]
+    {
+        let _ = (scope, value);
+        false
+    }
+}
+
 #[op2]
 #[string]
 fn op_hookrun_host(
@@ -166,6 +188,7 @@ deno_core::extension!(
     ops = [
         op_hookrun_log,
         op_hookrun_host,
+        op_hookrun_deep_freeze,
         super::web::op_hookrun_url_parse,
         super::web::op_hookrun_url_set,
         super::web::op_hookrun_form_parse,

@@ -1683,6 +1683,25 @@ pub extern "C" fn v8__Object__SetIntegrityLevel(
   }
 }
 
+/// `JS_DeepFreeze` of the object; `Nothing`, with the exception dropped, when
+/// it fails.
+#[unsafe(no_mangle)]
+pub extern "C" fn v8__Object__DeepFreeze(
+  this: *const Object,
+  context: *const Context,
+  max_depth: c_int,
+) -> MaybeBool {
+  let ctx = ctx_of(context);
+  if ctx.is_null() || this.is_null() {
+    return MaybeBool::Nothing;
+  }
+  if unsafe { JS_DeepFreeze(ctx, jsval_of(this), max_depth) } < 0 {
+    unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
+    return MaybeBool::Nothing;
+  }
+  MaybeBool::JustTrue
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__Object__PreviewEntries(
   this: *const Object,

@@ -581,6 +581,8 @@ unsafe extern "C" {
     buf_len: usize,
     flags: c_int,
   ) -> JSValue;
+  pub fn JS_DeepFreeze(ctx: *mut JSContext, obj: JSValue, max_depth: c_int)
+    -> c_int;
 
   pub fn JS_NewPromiseCapability(
     ctx: *mut JSContext,

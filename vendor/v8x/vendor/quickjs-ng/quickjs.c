@@ -45820,6 +45820,57 @@ int JS_FreezeObject(JSContext *ctx, JSValueConst obj)
     return result;
 }
 
+/* Freezes `obj` and, through the values of their own enumerable string-keyed
+   data properties, the plain objects and arrays it holds, skipping objects
+   that are frozen already: what `Object.freeze` applied through
+   `Object.values` does to JSON data, in one native walk. Accessors are frozen
+   but never called, and other kinds of objects are frozen but not entered.
+   Throws a RangeError past `max_depth` levels. Returns 0, or -1 with an
+   exception pending. */
+int JS_DeepFreeze(JSContext *ctx, JSValueConst obj, int max_depth)
+{
+    JSObject *p;
+    JSShape *sh;
+    JSShapeProperty *prs;
+    JSValue frozen;
+    uint32_t i;
+
+    if (!JS_IsObject(obj))
+        return 0;
+    p = JS_VALUE_GET_OBJ(obj);
+    if (!p->extensible) {
+        frozen = js_object_isSealed(ctx, JS_UNDEFINED, 1, &obj, 1);
+        if (JS_IsException(frozen))
+            return -1;
+        if (JS_VALUE_GET_BOOL(frozen))
+            return 0;
+    }
+    if (max_depth <= 0) {
+        JS_ThrowRangeError(ctx, "the value is nested too deeply to freeze");
+        return -1;
+    }
+    if (js_check_stack_overflow(ctx->rt, 0)) {
+        JS_ThrowStackOverflow(ctx);
+        return -1;
+    }
+    if (JS_FreezeObject(ctx, obj) < 0)
+        return -1;
+    /* Freezing turned a non-empty fast array into a normal one. */
+    if ((p->class_id != JS_CLASS_OBJECT && p->class_id != JS_CLASS_ARRAY) ||
+        p->fast_array)
+        return 0;
+    sh = p->shape;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
+            (prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL ||
+            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_SYMBOL)
+            continue;
+        if (JS_DeepFreeze(ctx, p->prop[i].u.value, max_depth - 1) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static JSValue js_object_fromEntries(JSContext *ctx, JSValueConst this_val,
                                      int argc, JSValueConst *argv)
 {

@@ -189,6 +189,12 @@ unsafe extern "C" {
     context: *const Context,
     level: IntegrityLevel,
   ) -> MaybeBool;
+  #[cfg(feature = "engine_quickjs")]
+  fn v8__Object__DeepFreeze(
+    this: *const Object,
+    context: *const Context,
+    max_depth: int,
+  ) -> MaybeBool;
   fn v8__Object__SetInternalField(
     this: *const Object,
     index: int,
@@ -895,6 +901,25 @@ impl Object {
   ) -> Option<bool> {
     unsafe {
       v8__Object__SetIntegrityLevel(self, &*scope.get_current_context(), level)
+    }
+    .into()
+  }
+
+  /// Freezes the object and, through the values of their own enumerable
+  /// data properties, the plain objects and arrays it holds, skipping those
+  /// frozen already (QuickJS only: `JS_DeepFreeze`). Accessors are never
+  /// called. `None` when it failed (nesting deeper than `max_depth`, the
+  /// heap exhausted).
+  #[cfg(feature = "engine_quickjs")]
+  #[inline(always)]
+  pub fn deep_freeze(
+    &self,
+    scope: &PinScope<'_, '_>,
+    max_depth: u32,
+  ) -> Option<bool> {
+    let depth = int::try_from(max_depth).unwrap_or(int::MAX);
+    unsafe {
+      v8__Object__DeepFreeze(self, &*scope.get_current_context(), depth)
     }
     .into()
   }
