@@ -42,12 +42,19 @@
   // parsed JSON, whose prototype a hook may have given extra properties.
   const own = (object, key) => (ObjectHasOwn(object, key) ? object[key] : undefined);
 
-  // The declaration of a member the facade itself uses (bundle readers, result
-  // contexts, the archive scope).
+  // The declarations of the members the facade itself uses (bundle readers,
+  // result contexts), made once: a frozen object costs the engine a shape of
+  // its own.
   function internalSpec(path) {
     const spec = ObjectCreate(null);
     spec.path = path;
     return ObjectFreeze(spec);
+  }
+  const INTERNAL = ObjectCreate(null);
+  {
+    const paths = ["bundle.readText", "bundle.readBytes", "bundle.getExtractedDir", "bundle.list",
+      "result.resolveArtifact", "result.resolveArtifactBytes"];
+    for (let i = 0; i < paths.length; i++) INTERNAL[paths[i]] = internalSpec(paths[i]);
   }
 
   // A prototype-less copy of `source`'s own enumerable properties.
@@ -446,7 +453,7 @@
 
     function makeBundleReader(callId, spec) {
       const reader = ObjectCreate(null);
-      const call = (op) => member(callId, internalSpec(`bundle.${op}`));
+      const call = (op) => member(callId, INTERNAL[`bundle.${op}`]);
       const bound = (op) => {
         const f = call(op);
         return (...args) => f(spec.id, ...args);
@@ -464,8 +471,8 @@
 
     function makeResultContext(callId, spec, reader) {
       const context = spec.data;
-      const resolve = member(callId, internalSpec("result.resolveArtifact"));
-      const resolveBytes = member(callId, internalSpec("result.resolveArtifactBytes"));
+      const resolve = member(callId, INTERNAL["result.resolveArtifact"]);
+      const resolveBytes = member(callId, INTERNAL["result.resolveArtifactBytes"]);
       const resolveArtifact = (options) => resolve(spec.id, options);
       put(context, "bundleReader", reader);
       put(context, "resolveArtifact", resolveArtifact);
