@@ -84,9 +84,9 @@ impl ApplyEnv<'_, '_> {
         reader: BundleReader,
     ) -> Result<Value, ApplyError> {
         let no_local_files = |_: &std::path::Path| None;
-        let context =
+        let mut context =
             ResultContext::new(run_result, reader, self.result_options(), &no_local_files)?;
-        let data = context.resolved().to_value();
+        let data = context.take_data();
         self.hooks.host.borrow_mut().add_context(id, context);
         Ok(data)
     }

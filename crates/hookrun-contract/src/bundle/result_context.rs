@@ -73,6 +73,12 @@ impl ResultContext {
         &self.resolved
     }
 
+    /// The serialisable part as a hook receives it, moving the result JSON and
+    /// the envelope out: resolving artifacts afterwards needs neither.
+    pub fn take_data(&mut self) -> Value {
+        self.resolved.take_value()
+    }
+
     /// The run's bundle reader (`resultContext.bundleReader`).
     pub fn reader(&self) -> &BundleReader {
         &self.reader

@@ -90,18 +90,19 @@ pub struct ResolvedResult {
 }
 
 impl ResolvedResult {
-    /// The JSON form, member for member as it serialises: the result JSON and
-    /// the envelope are copied, not serialised into a new tree.
-    pub fn to_value(&self) -> Value {
+    /// The JSON form, member for member as it serialised, moving the result
+    /// JSON and the envelope out (they are left `None`) rather than copying
+    /// or serialising them into a new tree.
+    pub fn take_value(&mut self) -> Value {
         fn plain(value: &impl Serialize) -> Value {
             serde_json::to_value(value).unwrap_or(Value::Null)
         }
         let mut out = serde_json::Map::new();
-        if let Some(result_json) = &self.result_json {
-            out.insert("resultJson".into(), result_json.clone());
+        if let Some(result_json) = self.result_json.take() {
+            out.insert("resultJson".into(), result_json);
         }
-        if let Some(envelope) = &self.envelope {
-            out.insert("envelope".into(), envelope.clone());
+        if let Some(envelope) = self.envelope.take() {
+            out.insert("envelope".into(), envelope);
         }
         out.insert("resultJsonSource".into(), plain(&self.result_json_source));
         if let Some(path) = &self.result_json_path {
@@ -467,7 +468,7 @@ mod tests {
     }
 
     #[test]
-    fn to_value_is_what_serialising_writes() {
+    fn the_value_taken_is_what_serialising_writes() {
         let reader = BundleReader::from(UnavailableBundle::new("r-1"));
         let envelope = json!({"status": "success", "data": {"a": [1, 2.5, "x"]}, "error": null});
         let full = resolve(
@@ -479,12 +480,11 @@ mod tests {
         assert!(!unavailable.warnings.is_empty());
         for resolved in [full, unavailable] {
             let serialised = serde_json::to_value(&resolved).unwrap();
-            assert_eq!(resolved.to_value(), serialised);
-            assert_eq!(
-                resolved.to_value().to_string(),
-                serialised.to_string(),
-                "member order"
-            );
+            let mut taken = resolved.clone();
+            let value = taken.take_value();
+            assert_eq!(value.to_string(), serialised.to_string(), "member order");
+            assert_eq!((taken.result_json, taken.envelope), (None, None));
+            assert_eq!(taken.errors, resolved.errors);
         }
     }
 }
