@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::hooks::{CallUnit, HookEnv};
-use crate::manifest::{HookName, MissingRequiredParameters, Workflow};
+use crate::manifest::{DeclaredHook, HookName, MissingRequiredParameters, Workflow};
 use crate::run::report::{RunError, SettingsReport, Stage};
 use crate::run::settings::Settings;
 
@@ -37,16 +37,7 @@ pub fn prepare(
             "incoming": merged,
             "merged": merged,
         });
-        let patch = env
-            .call(
-                hook,
-                CallUnit::unit("settings"),
-                &mut arg,
-                &[],
-                Vec::new(),
-                &[],
-            )
-            .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
+        let patch = call_settings_hook(env, hook, &mut arg)?;
         merge_persisted(&mut merged, &patch);
     }
     let raw = object(&merged, "workflowParams");
@@ -62,16 +53,7 @@ pub fn prepare(
             "rawWorkflowParams": raw,
             "normalizedWorkflowParams": params,
         });
-        let patch = env
-            .call(
-                hook,
-                CallUnit::unit("settings"),
-                &mut arg,
-                &[],
-                Vec::new(),
-                &[],
-            )
-            .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))?;
+        let patch = call_settings_hook(env, hook, &mut arg)?;
         if let Value::Object(patch) = patch {
             params.extend(patch);
         }
@@ -101,6 +83,16 @@ fn object(value: &Value, key: &str) -> Map<String, Value> {
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default()
+}
+
+/// Calls `normalizeSettings` (for the `settings` unit) with `arg`.
+fn call_settings_hook(
+    env: &mut HookEnv<'_>,
+    hook: &DeclaredHook,
+    arg: &mut Value,
+) -> Result<Value, RunError> {
+    env.call(hook, CallUnit::unit("settings"), arg, &[], Vec::new(), &[])
+        .map_err(|f| RunError::hook(Stage::NormalizeSettings, "settings", f))
 }
 
 /// Merges a `persisted` patch: top-level keys it sets replace (objects merge
