@@ -148,6 +148,7 @@ fn declared_types_match_what_the_runtime_passes() {
         host: None,
         sync: false,
         shared: &[],
+        copied: &[],
     });
     let CallResult::Ok(shape) = outcome.result else {
         panic!("{:?}", outcome.result)

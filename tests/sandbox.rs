@@ -492,6 +492,7 @@ fn synchronous_calls_ignore_returned_promises_with_a_warning() {
         host: None,
         sync: true,
         shared: &[],
+        copied: &[],
     });
     assert_eq!(outcome.result, CallResult::Ok(Value::Null));
     assert_eq!(outcome.logs.last().map(|l| l.level), Some(LogLevel::Warn));

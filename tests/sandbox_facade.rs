@@ -53,6 +53,7 @@ fn run(
         host: Some(bridge),
         sync: false,
         shared: &[],
+        copied: &[],
     })
     .result
 }
@@ -156,6 +157,7 @@ fn a_panicking_host_fails_the_host_call_not_the_process() {
         host: Some(bridge),
         sync: false,
         shared: &[],
+        copied: &[],
     });
     let CallResult::Ok(value) = outcome.result else {
         panic!("{:?}", outcome.result);

@@ -31,6 +31,7 @@ fn run(sb: &mut Sandbox, export: &str, arg: &Value, shared: &[Arc<Value>]) -> Ou
         host: None,
         sync: false,
         shared,
+        copied: &[],
     })
 }
 
@@ -203,4 +204,49 @@ fn under_process_isolation_shared_parts_cross_as_copies() {
                               "deepWrite": "written"}))
     );
     assert_echoed(&mut sb, &shared[0]);
+}
+
+/// A copied value (`Call::copied`) reaches each call as a fresh, changeable
+/// copy equal to it, one per place it fills, and what a call changes never
+/// reaches the next call; a result that returns part of it crosses by value.
+#[test]
+fn copied_values_reach_each_call_as_fresh_copies() {
+    let manifest = Arc::new(json!({
+        "id": "w", "hooks": {"preflight": "p.mjs", "applyResult": "a.mjs"},
+        "list": ["a", {"b": [1, 2]}, [], null, true, 3],
+        "params": {"zeta": 1, "alpha": {"x": "y"}, "mid": "m"}
+    }));
+    let arg = json!({"manifest": null, "again": null});
+    let placed: &[(&str, &Value)] = &[("manifest", &*manifest), ("again", &*manifest)];
+    for isolation in [Isolation::InProcess, Isolation::process()] {
+        hookrun::sandbox::set_worker_binary(env!("CARGO_BIN_EXE_hookrun"));
+        let options = SandboxOptions {
+            isolation,
+            ..common::sandbox_options()
+        };
+        let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
+        for _ in 0..3 {
+            let outcome = sb.run(Call {
+                module: Path::new("shared.mjs"),
+                export: "change",
+                arg: &arg,
+                placed,
+                live: None,
+                host: None,
+                sync: false,
+                shared: &[],
+                copied: std::slice::from_ref(&manifest),
+            });
+            assert_eq!(
+                outcome.result,
+                CallResult::Ok(json!({
+                    "seen": {"frozen": false, "same": false, "keys": "id,hooks,list,params",
+                             "order": "zeta,alpha,mid", "list": 6,
+                             "before": manifest.to_string()},
+                    "returned": {"preflight": "changed.mjs", "applyResult": "a.mjs"}
+                })),
+                "{isolation:?}"
+            );
+        }
+    }
 }

@@ -201,6 +201,9 @@ pub struct HookEnv<'a> {
     /// What the `runtime` of every call shares ([`RuntimeBase`]), as the
     /// shared value hook arguments hold where the runtime goes.
     runtime_base: Arc<Value>,
+    /// The workflow's manifest, which a runtime keeps once and hands each
+    /// call that receives it a copy of ([`Call::copied`]).
+    manifest: Arc<Value>,
 }
 
 impl<'a> HookEnv<'a> {
@@ -223,6 +226,7 @@ impl<'a> HookEnv<'a> {
             fresh_per_unit,
             last_unit: None,
             runtime_base: Arc::new(serde_json::to_value(base).unwrap_or(Value::Null)),
+            manifest: Arc::new(workflow.manifest.clone()),
         }
     }
 }
@@ -291,6 +295,13 @@ impl HookEnv<'_> {
         let unit_id = unit_id.as_str();
         let sync = hook.name == HookName::NormalizeSettings;
         let mut placed = placed.to_vec();
+        // The workflow's manifest, given by reference, is the copy the
+        // runtime keeps: found by its address rather than compared.
+        for (_, value) in placed.iter_mut() {
+            if std::ptr::eq(*value, &self.workflow.manifest) {
+                *value = &self.manifest;
+            }
+        }
         let mut shared = shared.to_vec();
         if !sync {
             arg["runtime"] = Value::Null;
@@ -316,6 +327,7 @@ impl HookEnv<'_> {
             host: Some(bridge),
             sync,
             shared: &shared,
+            copied: std::slice::from_ref(&self.manifest),
         });
         let deferred = self.host.borrow_mut().take_deferred();
         if let Some(members) = arg.as_object_mut() {

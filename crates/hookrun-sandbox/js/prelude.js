@@ -21,6 +21,7 @@
   let op_hookrun_log;
   let op_hookrun_host;
   let op_hookrun_deep_freeze;
+  let op_hookrun_deep_copy;
 
   const ObjectCreate = Object.create;
   const ObjectFreeze = Object.freeze;
@@ -301,10 +302,27 @@
     return value;
   }
 
+  // A fresh copy of a template (plain data): the engine's native walk when it
+  // has one, else arrays by index and objects by their keys (not through JSON
+  // text, whose `toJSON` lookups a hook could answer from `Object.prototype`).
+  function copyOf(value) {
+    const copy = op_hookrun_deep_copy(value);
+    return copy !== undefined ? copy : copyData(value);
+  }
+  function copyData(value) {
+    if (value === null || typeof value !== "object") return value;
+    if (ArrayIsArray(value)) return mapped(value, copyData);
+    const out = {};
+    const keys = ObjectKeys(value);
+    for (let i = 0; i < keys.length; i++) put(out, keys[i], copyData(value[keys[i]]));
+    return out;
+  }
+
   // Applies the host's `[{refs, keep, drop, current}, ...new values]` to a call's
-  // argument: drops and keeps values (the new ones in `keep` order), marks the
-  // ones the call may return, then puts kept values into the holes `refs` name
-  // ([id, path]; an empty path is the argument).
+  // argument: drops and keeps values (the new ones in `keep` order; a template,
+  // `keep[i][3]`, is neither frozen nor ever handed out), marks the ones the
+  // call may return, then puts kept values (a template: a copy of it) into the
+  // holes `refs` name ([id, path]; an empty path is the argument).
   function share(arg, shared) {
     sharingCall += 1;
     if (shared === undefined) return arg;
@@ -312,7 +330,9 @@
     const keep = sharing.keep;
     // Everything that can throw comes first, so the table changes whole or not
     // at all.
-    for (let i = 0; i < keep.length; i++) deepFreeze(shared[i + 1]);
+    for (let i = 0; i < keep.length; i++) {
+      if (!keep[i][3]) deepFreeze(shared[i + 1]);
+    }
     const drop = sharing.drop;
     for (let i = 0; i < drop.length; i++) {
       const entry = mapGet(kept, drop[i]);
@@ -323,9 +343,11 @@
     }
     for (let i = 0; i < keep.length; i++) {
       const value = shared[i + 1];
-      const entry = { __proto__: null, id: keep[i][0], bytes: keep[i][1], depth: keep[i][2], value, call: 0 };
+      const template = keep[i][3] === true;
+      const entry = { __proto__: null, id: keep[i][0], bytes: keep[i][1], depth: keep[i][2], value, call: 0, template };
       mapSet(kept, entry.id, entry);
-      weakSet(keptOf, value, entry);
+      // A template is never handed out, so no result can return it.
+      if (!template) weakSet(keptOf, value, entry);
     }
     const current = sharing.current;
     for (let i = 0; i < current.length; i++) {
@@ -337,8 +359,9 @@
       const entry = mapGet(kept, refs[i][0]);
       if (entry === undefined) throw new ErrorCtor(`the shared value ${refs[i][0]} is not kept in this runtime`);
       const path = refs[i][1];
-      if (path.length === 0) arg = entry.value;
-      else setAt(arg, path, entry.value);
+      const value = entry.template ? copyOf(entry.value) : entry.value;
+      if (path.length === 0) arg = value;
+      else setAt(arg, path, value);
     }
     return arg;
   }
@@ -532,9 +555,9 @@
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeAnimator, installWeb) {
     const ops = globalThis.Deno.core.ops;
-    ({ op_hookrun_log, op_hookrun_host, op_hookrun_deep_freeze } = ops);
+    ({ op_hookrun_log, op_hookrun_host, op_hookrun_deep_freeze, op_hookrun_deep_copy } = ops);
     if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function" ||
-        typeof op_hookrun_deep_freeze !== "function") {
+        typeof op_hookrun_deep_freeze !== "function" || typeof op_hookrun_deep_copy !== "function") {
       throw new ErrorCtor("the hookrun ops are not bound in this runtime");
     }
     removeNonStandardGlobals();

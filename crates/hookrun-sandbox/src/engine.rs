@@ -104,7 +104,7 @@ fn cross_sharing<'s>(
     }
     let described = sharing.describe();
     let mut list: Vec<&serde_json::Value> = vec![&described];
-    list.extend(sharing.keep.iter().map(|(_, value, _)| &***value));
+    list.extend(sharing.keep.iter().map(|kept| &**kept.value));
     crossing::cross_list(scope, &list)
 }
 
@@ -243,7 +243,8 @@ impl Engine {
             Some(wire) => (crossing::Arg::Encoded(wire), Sharing::default()),
             None => (
                 crossing::Arg::Value(call.arg, call.placed),
-                self.keeper.plan(call.arg, call.placed, call.shared),
+                self.keeper
+                    .plan(call.arg, call.placed, call.shared, call.copied),
             ),
         };
         self.watchdog

@@ -262,6 +262,14 @@ pub struct Call<'a> {
     /// A live object must not be built inside a shared part: it is frozen.
     /// Empty: every part crosses as it is.
     pub shared: &'a [std::sync::Arc<serde_json::Value>],
+    /// Values that recur across this sandbox's calls but that each call must
+    /// get a fresh copy of, which its hook may change (a manifest). Each
+    /// crosses into the engine once and is kept there as a template, never
+    /// handed out: a part of `arg` equal to one is handed to the hook as a
+    /// copy the engine makes natively (what parsing its JSON would build).
+    /// Kept and let go of as [`shared`](Self::shared) values are; a value in
+    /// both is shared.
+    pub copied: &'a [std::sync::Arc<serde_json::Value>],
 }
 
 /// A sandbox bound to one root directory (the module jail).
@@ -362,6 +370,7 @@ impl Sandbox {
             host: None,
             sync: false,
             shared: &[],
+            copied: &[],
         })
     }
 

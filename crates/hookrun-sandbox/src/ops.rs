@@ -104,19 +104,20 @@ fn op_hookrun_log(state: &mut OpState, #[smi] level: u32, #[string] message: Str
         .log(LogLevel::from_code(level), message)
 }
 
-/// Nesting beyond this many levels is frozen by the prelude's own walk.
+/// Nesting beyond this many levels is frozen or copied by the prelude's own
+/// walk.
 #[cfg(feature = "quickjs")]
-const NATIVE_FREEZE_DEPTH: u32 = 10_000;
+const NATIVE_WALK_DEPTH: u32 = 10_000;
 
 /// Freezes `value` and the plain objects and arrays it holds in one native
 /// walk (`JS_DeepFreeze`, QuickJS): true once done. False when it could not
-/// (nesting deeper than [`NATIVE_FREEZE_DEPTH`], the heap exhausted) or the
+/// (nesting deeper than [`NATIVE_WALK_DEPTH`], the heap exhausted) or the
 /// engine has no such walk (V8): the prelude then walks the value itself.
 #[op2(fast)]
 fn op_hookrun_deep_freeze(scope: &mut v8::PinScope, value: v8::Local<v8::Value>) -> bool {
     #[cfg(feature = "quickjs")]
     return match v8::Local::<v8::Object>::try_from(value) {
-        Ok(object) => object.deep_freeze(scope, NATIVE_FREEZE_DEPTH).is_some(),
+        Ok(object) => object.deep_freeze(scope, NATIVE_WALK_DEPTH).is_some(),
         Err(_) => true,
     };
     #[cfg(not(feature = "quickjs"))]
@@ -124,6 +125,27 @@ fn op_hookrun_deep_freeze(scope: &mut v8::PinScope, value: v8::Local<v8::Value>)
         let _ = (scope, value);
         false
     }
+}
+
+/// A copy of `value` with fresh plain objects and arrays all the way down, in
+/// one native walk (`JS_DeepCopy`, QuickJS); `undefined` when it could not
+/// (a sparse or frozen array, nesting deeper than [`NATIVE_WALK_DEPTH`], the
+/// heap exhausted) or the engine has no such walk (V8): the prelude then
+/// copies the value itself.
+#[op2]
+fn op_hookrun_deep_copy<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: v8::Local<'s, v8::Value>,
+) -> v8::Local<'s, v8::Value> {
+    #[cfg(feature = "quickjs")]
+    if let Ok(object) = v8::Local::<v8::Object>::try_from(value)
+        && let Some(copy) = object.deep_copy(scope, NATIVE_WALK_DEPTH)
+    {
+        return copy;
+    }
+    #[cfg(not(feature = "quickjs"))]
+    let _ = value;
+    v8::undefined(scope).into()
 }
 
 #[op2]
@@ -189,6 +211,7 @@ deno_core::extension!(
         op_hookrun_log,
         op_hookrun_host,
         op_hookrun_deep_freeze,
+        op_hookrun_deep_copy,
         super::web::op_hookrun_url_parse,
         super::web::op_hookrun_url_set,
         super::web::op_hookrun_form_parse,

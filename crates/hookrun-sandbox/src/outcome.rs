@@ -256,8 +256,8 @@ pub struct Usage {
     pub op_calls: u64,
     /// Bytes the argument crossed into the engine as (the engine's binary
     /// object format under QuickJS, JSON text under V8); members handed over
-    /// on demand and parts that refer to kept [shared values](super::Call::shared)
-    /// are not counted.
+    /// on demand and parts that refer to kept [shared](super::Call::shared) or
+    /// [copied](super::Call::copied) values are not counted.
     pub arg_bytes: u64,
     /// Heap in use at the end of the call, where the engine reports it and
     /// [`super::SandboxOptions::measure_heap`] asks for it.

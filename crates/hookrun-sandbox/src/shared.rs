@@ -86,13 +86,27 @@ pub(crate) struct Sharing<'v> {
     /// `[id, path]`: where a kept value fills a hole (an empty path: the whole
     /// argument).
     pub refs: Vec<Value>,
-    /// Values the engine does not hold yet, with their id and measure.
-    pub keep: Vec<(u32, &'v Arc<Value>, Measure)>,
+    /// Values the engine does not hold yet.
+    pub keep: Vec<Kept<'v>>,
     /// Ids the engine lets go of.
     pub drop: Vec<u32>,
     /// The values the call uses, with their id: a result may refer to these
     /// (and only these).
     used: Vec<(u32, &'v Arc<Value>)>,
+}
+
+/// A value the engine is to keep.
+#[derive(Debug)]
+pub(crate) struct Kept<'v> {
+    /// Its id.
+    pub id: u32,
+    /// The value.
+    pub value: &'v Arc<Value>,
+    /// Its size.
+    pub measure: Measure,
+    /// Kept as a template each reference gets a fresh copy of
+    /// ([`Call::copied`](crate::Call::copied)), not frozen and handed out.
+    pub copied: bool,
 }
 
 impl Sharing<'_> {
@@ -101,14 +115,22 @@ impl Sharing<'_> {
         self.refs.is_empty() && self.drop.is_empty()
     }
 
-    /// The description the prelude reads: `{refs, keep: [[id, bytes, depth]],
-    /// drop, current}` (the kept values themselves cross beside it); `current`
-    /// lists the ids a result may refer to.
+    /// The description the prelude reads: `{refs, keep: [[id, bytes, depth,
+    /// copied]], drop, current}` (the kept values themselves cross beside
+    /// it); `current` lists the ids a result may refer to.
     pub fn describe(&self) -> Value {
         let keep = self
             .keep
             .iter()
-            .map(|(id, _, m)| Value::from(vec![Value::from(*id), m.bytes.into(), m.depth.into()]))
+            .map(|k| {
+                let m = &k.measure;
+                Value::from(vec![
+                    Value::from(k.id),
+                    m.bytes.into(),
+                    m.depth.into(),
+                    k.copied.into(),
+                ])
+            })
             .collect::<Vec<_>>();
         let mut described = Map::new();
         described.insert("refs".into(), Value::Array(self.refs.clone()));
@@ -204,31 +226,37 @@ impl Keeper {
         &self.marker
     }
 
-    /// What crossing `arg` (with its `placed` members) with `shared` takes:
-    /// the parts of `arg` equal to a shared value become holes, and the values
-    /// the engine lacks are kept. Nothing changes until [`commit`](Self::commit).
+    /// What crossing `arg` (with its `placed` members) with `shared` and
+    /// `copied` takes: the parts of `arg` equal to one of them become holes,
+    /// and the values the engine lacks are kept. A value in both is shared.
+    /// Nothing changes until [`commit`](Self::commit).
     pub fn plan<'v>(
         &self,
         arg: &'v Value,
         placed: Placed<'v>,
         shared: &'v [Arc<Value>],
+        copied: &'v [Arc<Value>],
     ) -> Sharing<'v> {
         let mut sharing = Sharing::default();
         // Each value once, with its measure when it is not kept yet.
-        let mut candidates: Vec<(&Arc<Value>, Option<Measure>)> = Vec::new();
-        for value in shared {
-            if candidates.iter().any(|(seen, _)| Arc::ptr_eq(seen, value)) {
+        let mut candidates: Vec<(&Arc<Value>, Option<Measure>, bool)> = Vec::new();
+        let flagged = shared
+            .iter()
+            .map(|v| (v, false))
+            .chain(copied.iter().map(|v| (v, true)));
+        for (value, copy) in flagged {
+            if candidates.iter().any(|(seen, ..)| Arc::ptr_eq(seen, value)) {
                 continue;
             }
             if self.entries.contains_key(&Arc::as_ptr(value)) {
-                candidates.push((value, None));
+                candidates.push((value, None, copy));
             } else if big(value) {
                 let measure = measure(value);
                 if measure.canonical
                     && measure.depth <= MAX_DEPTH
                     && measure.weight() <= self.budget
                 {
-                    candidates.push((value, Some(measure)));
+                    candidates.push((value, Some(measure), copy));
                 }
             }
         }
@@ -236,7 +264,7 @@ impl Keeper {
             return sharing;
         }
         let mut found = Vec::new();
-        let values: Vec<&Value> = candidates.iter().map(|(value, _)| &***value).collect();
+        let values: Vec<&Value> = candidates.iter().map(|(value, ..)| &***value).collect();
         let lookup = Candidates::new(&values);
         match arg {
             Value::Object(members) if !placed.is_empty() => {
@@ -248,7 +276,7 @@ impl Keeper {
         }
         let mut next_id = self.next_id;
         for (node, path, index) in found {
-            let (candidate, measured) = candidates[index];
+            let (candidate, measured, copied) = candidates[index];
             let id = match sharing.used.iter().find(|(_, v)| Arc::ptr_eq(v, candidate)) {
                 Some((id, _)) => *id,
                 None => {
@@ -257,8 +285,13 @@ impl Keeper {
                         None => {
                             let id = next_id;
                             next_id += 1;
-                            let measured = measured.unwrap_or_else(|| measure(candidate));
-                            sharing.keep.push((id, candidate, measured));
+                            let measure = measured.unwrap_or_else(|| measure(candidate));
+                            sharing.keep.push(Kept {
+                                id,
+                                value: candidate,
+                                measure,
+                                copied,
+                            });
                             id
                         }
                     };
@@ -291,7 +324,7 @@ impl Keeper {
             + sharing
                 .keep
                 .iter()
-                .map(|(_, _, m)| m.weight())
+                .map(|k| k.measure.weight())
                 .sum::<usize>();
         for entry in self.entries.values().filter(|entry| dead(entry)) {
             drop.push(entry.id);
@@ -342,8 +375,8 @@ impl Keeper {
                 let weight = sharing
                     .keep
                     .iter()
-                    .find(|(kept, _, _)| *kept == id)
-                    .map_or(0, |(_, _, m)| m.weight());
+                    .find(|k| k.id == id)
+                    .map_or(0, |k| k.measure.weight());
                 self.kept_bytes += weight;
                 Entry {
                     id,
@@ -567,7 +600,7 @@ mod tests {
         let shared = [selection("A")];
         let arg = json!({"selectionContext": *selection("A"), "request": {"copy": *selection("A")},
                          "other": *selection("B")});
-        let sharing = keeper.plan(&arg, &[], &shared);
+        let sharing = keeper.plan(&arg, &[], &shared, &[]);
         assert_eq!(sharing.holes.len(), 2);
         assert_eq!(
             sharing.refs,
@@ -599,7 +632,7 @@ mod tests {
             ("manifest", &Value::Null),
             ("request", &copy),
         ];
-        let sharing = keeper.plan(&arg, placed, &shared);
+        let sharing = keeper.plan(&arg, placed, &shared, &[]);
         assert_eq!(
             sharing.refs,
             [
@@ -617,14 +650,14 @@ mod tests {
         let mut keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
         let arg = json!({"selectionContext": *shared[0]});
-        let first = keeper.plan(&arg, &[], &shared);
+        let first = keeper.plan(&arg, &[], &shared, &[]);
         keeper.commit(&first);
-        let second = keeper.plan(&arg, &[], &shared);
+        let second = keeper.plan(&arg, &[], &shared, &[]);
         assert!(second.keep.is_empty());
         assert_eq!(second.refs, [json!([1, ["selectionContext"]])]);
         // Equal content in another `Arc` is another value: it is kept anew.
         let again = [selection("A")];
-        assert_eq!(keeper.plan(&arg, &[], &again).keep.len(), 1);
+        assert_eq!(keeper.plan(&arg, &[], &again, &[]).keep.len(), 1);
     }
 
     #[test]
@@ -635,7 +668,7 @@ mod tests {
             "selectionType": "attachment"});
         let arg = json!({"a": reordered, "b": {"x": 1}});
         let shared = [selection("A"), Arc::new(json!({"x": 1}))];
-        assert!(keeper.plan(&arg, &[], &shared).is_empty());
+        assert!(keeper.plan(&arg, &[], &shared, &[]).is_empty());
     }
 
     #[test]
@@ -643,18 +676,21 @@ mod tests {
         let keeper = Keeper::new(1 << 20);
         let shared: Vec<Arc<Value>> = (0..20).map(|i| selection(&format!("K{i}"))).collect();
         let arg = Value::Array(shared.iter().rev().map(|v| Value::clone(v)).collect());
-        let sharing = keeper.plan(&arg, &[], &shared);
+        let sharing = keeper.plan(&arg, &[], &shared, &[]);
         assert_eq!(sharing.refs.len(), 20);
         assert_eq!(sharing.refs[0], json!([1, [0]]));
         assert_eq!(sharing.keep.len(), 20);
-        assert!(Arc::ptr_eq(sharing.keep[0].1, &shared[19]));
+        assert!(Arc::ptr_eq(sharing.keep[0].value, &shared[19]));
     }
 
     #[test]
     fn the_whole_argument_can_be_a_kept_value() {
         let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
-        assert_eq!(keeper.plan(&shared[0], &[], &shared).refs, [json!([1, []])]);
+        assert_eq!(
+            keeper.plan(&shared[0], &[], &shared, &[]).refs,
+            [json!([1, []])]
+        );
     }
 
     #[test]
@@ -663,15 +699,15 @@ mod tests {
         let values: Vec<Arc<Value>> = (0..CAPACITY).map(|i| selection(&format!("K{i}"))).collect();
         for value in &values {
             let shared = [Arc::clone(value)];
-            let sharing = keeper.plan(value, &[], &shared);
+            let sharing = keeper.plan(value, &[], &shared, &[]);
             keeper.commit(&sharing);
         }
         // The first is used again, so the second is the oldest.
         let again = [Arc::clone(&values[0])];
-        let sharing = keeper.plan(&values[0], &[], &again);
+        let sharing = keeper.plan(&values[0], &[], &again, &[]);
         keeper.commit(&sharing);
         let fresh = [selection("new")];
-        let sharing = keeper.plan(&fresh[0], &[], &fresh);
+        let sharing = keeper.plan(&fresh[0], &[], &fresh, &[]);
         assert_eq!(sharing.drop, [2]);
         keeper.commit(&sharing);
         assert_eq!(keeper.entries.len(), CAPACITY);
@@ -681,14 +717,14 @@ mod tests {
     fn values_nobody_else_holds_are_dropped_when_the_next_is_kept() {
         let mut keeper = Keeper::new(1 << 20);
         let first = selection("A");
-        let sharing = keeper.plan(&first, &[], std::slice::from_ref(&first));
+        let sharing = keeper.plan(&first, &[], std::slice::from_ref(&first), &[]);
         keeper.commit(&sharing);
         let kept = selection("B");
-        let sharing = keeper.plan(&kept, &[], std::slice::from_ref(&kept));
+        let sharing = keeper.plan(&kept, &[], std::slice::from_ref(&kept), &[]);
         keeper.commit(&sharing);
         drop(first);
         let next = selection("C");
-        let sharing = keeper.plan(&next, &[], std::slice::from_ref(&next));
+        let sharing = keeper.plan(&next, &[], std::slice::from_ref(&next), &[]);
         assert_eq!(sharing.drop, [1]);
         keeper.commit(&sharing);
         assert_eq!(keeper.entries.len(), 2);
@@ -700,15 +736,15 @@ mod tests {
         let mut keeper = Keeper::new(3 * one);
         let values: Vec<Arc<Value>> = (0..5).map(|i| selection(&format!("K{i}"))).collect();
         for value in &values {
-            let sharing = keeper.plan(value, &[], std::slice::from_ref(value));
+            let sharing = keeper.plan(value, &[], std::slice::from_ref(value), &[]);
             keeper.commit(&sharing);
         }
         assert_eq!(keeper.entries.len(), 3);
         assert_eq!(keeper.kept_bytes, 3 * one);
         // A value larger than the whole budget is not kept: it crosses as it is.
         let mut small = Keeper::new(one - 1);
-        assert!(small.plan(&values[0], &[], &values[..1]).is_empty());
-        let sharing = small.plan(&values[0], &[], &values[..1]);
+        assert!(small.plan(&values[0], &[], &values[..1], &[]).is_empty());
+        let sharing = small.plan(&values[0], &[], &values[..1], &[]);
         small.commit(&sharing);
         assert!(small.entries.is_empty());
     }
@@ -729,7 +765,7 @@ mod tests {
     fn references_resolve_to_copies_and_forged_markers_stay_strings() {
         let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
-        let sharing = keeper.plan(&shared[0], &[], &shared);
+        let sharing = keeper.plan(&shared[0], &[], &shared, &[]);
         let marker = format!("{}1", keeper.marker());
         let mut result = json!({"request": {"selectionContext": marker, "other": format!("{}2", keeper.marker())},
                                 "forged": "\u{0}0000000000000000:1"});
@@ -764,7 +800,7 @@ mod tests {
             assert!(!measure(&odd).canonical, "{odd}");
             assert!(
                 keeper
-                    .plan(&odd, &[], std::slice::from_ref(&odd))
+                    .plan(&odd, &[], std::slice::from_ref(&odd), &[])
                     .is_empty(),
                 "{odd}"
             );
@@ -776,7 +812,7 @@ mod tests {
         let deep = Arc::new(deep);
         assert!(
             keeper
-                .plan(&deep, &[], std::slice::from_ref(&deep))
+                .plan(&deep, &[], std::slice::from_ref(&deep), &[])
                 .is_empty()
         );
     }

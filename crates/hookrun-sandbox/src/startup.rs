@@ -43,6 +43,7 @@
 //!     host: None,
 //!     sync: false,
 //!     shared: &[],
+//!     copied: &[],
 //! });
 //! assert_eq!(outcome.result, CallResult::Ok(json!({"arg": 1, "live": {"kind": "tag"}})));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

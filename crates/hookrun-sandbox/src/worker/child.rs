@@ -130,6 +130,7 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
                     host: bridge,
                     sync: frame.get("sync").and_then(Value::as_bool).unwrap_or(false),
                     shared: &[],
+                    copied: &[],
                 };
                 let outcome = sandbox.run_encoded(call, encoded.then_some(attachment.as_slice()));
                 let warm = sandbox.is_warm();

@@ -1702,6 +1702,26 @@ pub extern "C" fn v8__Object__DeepFreeze(
   MaybeBool::JustTrue
 }
 
+/// `JS_DeepCopy` of the object; null, with the exception dropped, when it
+/// fails.
+#[unsafe(no_mangle)]
+pub extern "C" fn v8__Object__DeepCopy(
+  this: *const Object,
+  context: *const Context,
+  max_depth: c_int,
+) -> *const Value {
+  let ctx = ctx_of(context);
+  if ctx.is_null() || this.is_null() {
+    return ptr::null();
+  }
+  let copy = unsafe { JS_DeepCopy(ctx, jsval_of(this), max_depth) };
+  if copy.tag == JS_TAG_EXCEPTION {
+    unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
+    return ptr::null();
+  }
+  intern::<Value>(copy)
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__Object__PreviewEntries(
   this: *const Object,

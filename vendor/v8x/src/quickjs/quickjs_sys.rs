@@ -583,6 +583,11 @@ unsafe extern "C" {
   ) -> JSValue;
   pub fn JS_DeepFreeze(ctx: *mut JSContext, obj: JSValue, max_depth: c_int)
     -> c_int;
+  pub fn JS_DeepCopy(
+    ctx: *mut JSContext,
+    obj: JSValue,
+    max_depth: c_int,
+  ) -> JSValue;
 
   pub fn JS_NewPromiseCapability(
     ctx: *mut JSContext,

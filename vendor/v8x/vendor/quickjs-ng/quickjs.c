@@ -45871,6 +45871,107 @@ int JS_DeepFreeze(JSContext *ctx, JSValueConst obj, int max_depth)
     return 0;
 }
 
+/* Whether every property of `sh` is an enumerable, writable, configurable
+   data property with a string key: what JSON.parse and JS_ReadObject make. */
+static bool js_shape_is_plain_data(JSContext *ctx, JSShape *sh)
+{
+    JSShapeProperty *prs;
+    uint32_t i;
+
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        if (prs->atom == JS_ATOM_NULL ||
+            (prs->flags & (JS_PROP_TMASK | JS_PROP_C_W_E)) != JS_PROP_C_W_E ||
+            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_SYMBOL)
+            return false;
+    }
+    return true;
+}
+
+/* A copy of `obj` with fresh plain objects and arrays all the way down: the
+   values of their own enumerable string-keyed data properties, in order,
+   sharing strings and every other value. For JSON data (what JSON.parse or
+   JS_ReadObject build, never frozen or made sparse) it is what
+   JSON.parse(JSON.stringify(obj)) builds, without the text. Throws a
+   TypeError for an array that is not a dense, extensible one (the caller
+   copies it some other way) and a RangeError past `max_depth` levels. */
+JSValue JS_DeepCopy(JSContext *ctx, JSValueConst obj, int max_depth)
+{
+    JSObject *p;
+    JSShape *sh;
+    JSShapeProperty *prs;
+    JSProperty *props;
+    JSValue copy, value, *values;
+    uint32_t i, len;
+
+    if (!JS_IsObject(obj))
+        return js_dup(obj);
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id != JS_CLASS_OBJECT && p->class_id != JS_CLASS_ARRAY)
+        return js_dup(obj);
+    if (max_depth <= 0)
+        return JS_ThrowRangeError(ctx, "the value is nested too deeply to copy");
+    if (js_check_stack_overflow(ctx->rt, 0))
+        return JS_ThrowStackOverflow(ctx);
+    if (p->class_id == JS_CLASS_ARRAY) {
+        if (!p->fast_array)
+            return JS_ThrowTypeError(ctx, "only dense arrays are copied natively");
+        len = p->u.array.count;
+        values = js_malloc(ctx, sizeof(JSValue) * max_int(len, 1));
+        if (!values)
+            return JS_EXCEPTION;
+        for (i = 0; i < len; i++) {
+            values[i] = JS_DeepCopy(ctx, p->u.array.u.values[i], max_depth - 1);
+            if (JS_IsException(values[i])) {
+                while (i > 0)
+                    JS_FreeValue(ctx, values[--i]);
+                js_free(ctx, values);
+                return JS_EXCEPTION;
+            }
+        }
+        copy = JS_NewArrayFrom(ctx, len, values);
+        js_free(ctx, values);
+        return copy;
+    }
+    sh = p->shape;
+    if (sh->is_hashed && js_shape_is_plain_data(ctx, sh)) {
+        /* Every property a plain enumerable one: the copy shares the shape
+           (hashed, so whoever changes either object gets a shape of its
+           own) and gets the values' copies in the same slots. */
+        len = sh->prop_count;
+        props = js_malloc(ctx, sizeof(JSProperty) * max_int(len, 1));
+        if (!props)
+            return JS_EXCEPTION;
+        for (i = 0; i < len; i++) {
+            props[i].u.value = JS_DeepCopy(ctx, p->prop[i].u.value, max_depth - 1);
+            if (JS_IsException(props[i].u.value)) {
+                while (i > 0)
+                    JS_FreeValue(ctx, props[--i].u.value);
+                js_free(ctx, props);
+                return JS_EXCEPTION;
+            }
+        }
+        copy = JS_NewObjectFromShape(ctx, js_dup_shape(sh), JS_CLASS_OBJECT, props);
+        js_free(ctx, props);
+        return copy;
+    }
+    copy = JS_NewObject(ctx);
+    if (JS_IsException(copy))
+        return copy;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
+            (prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL ||
+            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_SYMBOL)
+            continue;
+        value = JS_DeepCopy(ctx, p->prop[i].u.value, max_depth - 1);
+        if (JS_IsException(value) ||
+            JS_DefinePropertyValue(ctx, copy, prs->atom, value, JS_PROP_C_W_E) < 0) {
+            JS_FreeValue(ctx, copy);
+            return JS_EXCEPTION;
+        }
+    }
+    return copy;
+}
+
 static JSValue js_object_fromEntries(JSContext *ctx, JSValueConst this_val,
                                      int argc, JSValueConst *argv)
 {

@@ -195,6 +195,12 @@ unsafe extern "C" {
     context: *const Context,
     max_depth: int,
   ) -> MaybeBool;
+  #[cfg(feature = "engine_quickjs")]
+  fn v8__Object__DeepCopy(
+    this: *const Object,
+    context: *const Context,
+    max_depth: int,
+  ) -> *const Value;
   fn v8__Object__SetInternalField(
     this: *const Object,
     index: int,
@@ -922,6 +928,26 @@ impl Object {
       v8__Object__DeepFreeze(self, &*scope.get_current_context(), depth)
     }
     .into()
+  }
+
+  /// A copy of the object with fresh plain objects and dense arrays all the
+  /// way down, sharing every other value (QuickJS only: `JS_DeepCopy`): for
+  /// JSON data, what parsing its JSON text builds. `None` when it failed
+  /// (a sparse or frozen array, nesting deeper than `max_depth`, the heap
+  /// exhausted).
+  #[cfg(feature = "engine_quickjs")]
+  #[inline(always)]
+  pub fn deep_copy<'s>(
+    &self,
+    scope: &PinScope<'s, '_>,
+    max_depth: u32,
+  ) -> Option<Local<'s, Value>> {
+    let depth = int::try_from(max_depth).unwrap_or(int::MAX);
+    unsafe {
+      scope.cast_local(|sd| {
+        v8__Object__DeepCopy(self, sd.get_current_context(), depth)
+      })
+    }
   }
 
   /// Sets the data in an internal field. Returns false when the index
