@@ -8,6 +8,11 @@
 //! hooks and echoed in requests and results, is written, read and frozen once
 //! instead of at every crossing.
 //!
+//! A copied value ([`Call::copied`](super::Call::copied): a manifest) is kept
+//! the same way but as a template: not frozen, never handed out, and each hole
+//! it fills gets a fresh copy the engine makes natively. No result can return
+//! the template, so copies cross back by value.
+//!
 //! The [`Keeper`] mirrors the engine's table: which values it holds under
 //! which id. It holds the caller's `Arc` of each kept value, so a value is
 //! recognised by its address (which cannot be reused while it is held); a
