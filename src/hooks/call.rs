@@ -266,8 +266,10 @@ impl HookEnv<'_> {
     /// Calls `hook` for `at` with `arg`, which the caller gets back as it was
     /// (but for a `runtime: null` member), so it can take its members back
     /// instead of copying them in. `placed` gives top-level members by
-    /// reference, in place of stand-ins `arg` holds ([`Call::placed`]): the
-    /// manifest, a unit's selection. Hooks that take a `runtime` get one;
+    /// reference, in place of stand-ins `arg` holds ([`Call::placed`]): a
+    /// unit's selection. A `manifest` member, whatever stand-in it holds, is
+    /// the workflow's manifest, which the runtime keeps once and copies for
+    /// each call ([`Call::copied`]). Hooks that take a `runtime` get one;
     /// `live` adds further live objects (frozen selections, readers, …).
     /// `shared` names values that recur across the run's calls (a unit's
     /// selection): parts of `arg` equal to one cross into the engine once
@@ -295,12 +297,8 @@ impl HookEnv<'_> {
         let unit_id = unit_id.as_str();
         let sync = hook.name == HookName::NormalizeSettings;
         let mut placed = placed.to_vec();
-        // The workflow's manifest, given by reference, is the copy the
-        // runtime keeps: found by its address rather than compared.
-        for (_, value) in placed.iter_mut() {
-            if std::ptr::eq(*value, &self.workflow.manifest) {
-                *value = &self.manifest;
-            }
+        if arg.get("manifest").is_some() {
+            placed.push(("manifest", &self.manifest));
         }
         let mut shared = shared.to_vec();
         if !sync {
@@ -310,7 +308,7 @@ impl HookEnv<'_> {
             let hook_name = hook.name.export_name();
             live.insert(0, Live::runtime(RuntimeSpec { hook_name }));
         }
-        let (deferred, placed) = defer_large_members(arg, &placed, &mut live);
+        let deferred = defer_large_members(arg, &mut placed, &mut live);
         {
             let mut host = self.host.borrow_mut();
             host.set_site(unit_id, hook.export);
@@ -362,28 +360,26 @@ pub fn hook_arg<const N: usize>(members: [(&str, Value); N]) -> Value {
 /// per 64 bytes) stay on the host until the hook reads them.
 const DEFER_NODES: usize = 2_000;
 
-/// Top-level members given by reference, owned as a list.
-type PlacedMembers<'p> = Vec<(&'p str, &'p Value)>;
-
-/// Moves the large top-level members of `arg` (or copies the large `placed`
-/// ones) out of it, leaving a `deferred` live entry for each, so that a hook
-/// that never reads, say, a 10,000-item selection never has it serialised or
-/// parsed. Members a live object is built from stay; a member the contract
-/// freezes is frozen when it is read. Returns the members taken and the
-/// placed members that still cross.
-fn defer_large_members<'p>(
+/// Moves the large top-level members of `arg` out of it (copying the large
+/// `placed` ones, which it drops from `placed`), leaving a `deferred` live
+/// entry for each, so that a hook that never reads, say, a 10,000-item
+/// selection never has it serialised or parsed. Members a live object is built
+/// from stay; a member the contract freezes is frozen when it is read. Returns
+/// the members taken.
+fn defer_large_members(
     arg: &mut Value,
-    placed: Placed<'p>,
+    placed: &mut Vec<(&str, &Value)>,
     live: &mut Vec<Live>,
-) -> (Vec<(String, Value)>, PlacedMembers<'p>) {
-    let mut crossing = placed.to_vec();
+) -> Vec<(String, Value)> {
     let Some(members) = arg.as_object_mut() else {
-        return (Vec::new(), crossing);
+        return Vec::new();
     };
-    let placed_value = |key: &str| placed.iter().find(|(name, _)| *name == key).map(|p| p.1);
+    fn placed_value<'v>(placed: &[(&str, &'v Value)], key: &str) -> Option<&'v Value> {
+        placed.iter().find(|(name, _)| *name == key).map(|p| p.1)
+    }
     let large: Vec<String> = members
         .iter()
-        .filter(|(key, own)| exceeds_nodes(placed_value(key).unwrap_or(own), DEFER_NODES))
+        .filter(|(key, own)| exceeds_nodes(placed_value(placed, key).unwrap_or(own), DEFER_NODES))
         .map(|(key, _)| key.clone())
         .collect();
     let mut deferred = Vec::new();
@@ -397,17 +393,18 @@ fn defer_large_members<'p>(
         let freeze = live.iter().any(|spec| spec.freezes_member(&key));
         live.retain(|spec| !spec.is_under(&key));
         let own = members.insert(key.clone(), Value::Null).unwrap_or_default();
-        let value = match placed_value(&key) {
+        let value = match placed_value(placed, &key) {
             Some(value) => {
-                crossing.retain(|(name, _)| *name != key);
-                value.clone()
+                let value = value.clone();
+                placed.retain(|(name, _)| *name != key);
+                value
             }
             None => own,
         };
         live.push(Live::deferred(&key, freeze));
         deferred.push((key, value));
     }
-    (deferred, crossing)
+    deferred
 }
 
 /// Whether `value` has more than `limit` nodes; stops counting at the limit.
@@ -447,8 +444,7 @@ mod tests {
             json!({"selectionContext": items(1_000), "manifest": {"id": "w"}, "runtime": null});
         let runtime = Live::bundle_reader(vec![Step::key("runtime")], "r", "zip");
         let mut live = vec![runtime.clone(), Live::frozen("selectionContext")];
-        let (deferred, placed) = defer_large_members(&mut arg, &[], &mut live);
-        assert!(placed.is_empty());
+        let deferred = defer_large_members(&mut arg, &mut Vec::new(), &mut live);
         assert_eq!(deferred.len(), 1);
         assert_eq!(deferred[0].0, "selectionContext");
         assert_eq!(deferred[0].1, items(1_000));
@@ -462,7 +458,7 @@ mod tests {
         let mut arg = json!({"selectionContext": items(10), "resultContext": items(1_000)});
         let mut live = vec![Live::result_context(vec![Step::key("resultContext")], "r")];
         let before = (arg.clone(), live.clone());
-        assert!(defer_large_members(&mut arg, &[], &mut live).0.is_empty());
+        assert!(defer_large_members(&mut arg, &mut Vec::new(), &mut live).is_empty());
         assert_eq!((arg, live), before);
     }
 
@@ -472,14 +468,13 @@ mod tests {
         let manifest = json!({"id": "w"});
         let mut arg = json!({"selectionContext": null, "manifest": null});
         let mut live = vec![Live::frozen("selectionContext")];
-        let placed: &[(&str, &Value)] =
-            &[("selectionContext", &selection), ("manifest", &manifest)];
-        let (deferred, crossing) = defer_large_members(&mut arg, placed, &mut live);
+        let mut placed = vec![("selectionContext", &selection), ("manifest", &manifest)];
+        let deferred = defer_large_members(&mut arg, &mut placed, &mut live);
         assert_eq!(
             deferred,
             [("selectionContext".to_string(), selection.clone())]
         );
-        assert_eq!(crossing, [("manifest", &manifest)]);
+        assert_eq!(placed, [("manifest", &manifest)]);
         assert_eq!(arg, json!({"selectionContext": null, "manifest": null}));
         assert_eq!(live, [Live::deferred("selectionContext", true)]);
     }

@@ -133,14 +133,9 @@ impl ApplyEnv<'_, '_> {
             Live::result_context(vec![Step::key("resultContext")], &id),
         ];
         live.extend(apply.children_live);
-        let result = self.hooks.call(
-            self.hook,
-            at,
-            &mut arg,
-            &[("manifest", &self.workflow.manifest)],
-            live,
-            &apply.shared,
-        );
+        let result = self
+            .hooks
+            .call(self.hook, at, &mut arg, &[], live, &apply.shared);
         self.hooks.host.borrow_mut().remove_context(&id);
         let given = [arg["request"].take(), arg["runResult"].take()];
         let report = match result {

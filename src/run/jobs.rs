@@ -208,10 +208,7 @@ pub fn build_request(
                     hook,
                     job_unit(unit_id, job),
                     &mut arg,
-                    &[
-                        ("selectionContext", &job.selection_json),
-                        ("manifest", &workflow.manifest),
-                    ],
+                    &[("selectionContext", &job.selection_json)],
                     live,
                     std::slice::from_ref(&job.selection_json),
                 )

@@ -32,7 +32,7 @@ pub fn prepare(
         let mut arg = json!({
             "phase": "persisted",
             "workflowId": workflow.id,
-            "manifest": workflow.manifest,
+            "manifest": null,
             "previous": {},
             "incoming": merged,
             "merged": merged,
@@ -49,7 +49,7 @@ pub fn prepare(
         let mut arg = json!({
             "phase": "execution",
             "workflowId": workflow.id,
-            "manifest": workflow.manifest,
+            "manifest": null,
             "rawWorkflowParams": raw,
             "normalizedWorkflowParams": params,
         });

@@ -194,10 +194,7 @@ fn run_preflight(
             hook,
             CallUnit::unit(&unit.unit_id),
             &mut arg,
-            &[
-                ("selectionContext", selection),
-                ("manifest", &workflow.manifest),
-            ],
+            &[("selectionContext", selection)],
             live,
             std::slice::from_ref(selection),
         )

@@ -110,7 +110,7 @@ pub(crate) struct Kept<'v> {
     /// Its size.
     pub measure: Measure,
     /// Kept as a template each reference gets a fresh copy of
-    /// ([`Call::copied`](crate::Call::copied)), not frozen and handed out.
+    /// ([`Call::copied`](crate::Call::copied)), neither frozen nor handed out.
     pub copied: bool,
 }
 
