@@ -45820,6 +45820,16 @@ int JS_FreezeObject(JSContext *ctx, JSValueConst obj)
     return result;
 }
 
+/* Whether `prs` is an own enumerable data property with a string key: one
+   whose value `Object.values` lists. */
+static bool js_is_enumerable_string_data(JSContext *ctx,
+                                         const JSShapeProperty *prs)
+{
+    return prs->atom != JS_ATOM_NULL && (prs->flags & JS_PROP_ENUMERABLE) &&
+        (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+        JS_AtomGetKind(ctx, prs->atom) != JS_ATOM_KIND_SYMBOL;
+}
+
 /* Freezes `obj` and, through the values of their own enumerable string-keyed
    data properties, the plain objects and arrays it holds, skipping objects
    that are frozen already: what `Object.freeze` applied through
@@ -45861,9 +45871,7 @@ int JS_DeepFreeze(JSContext *ctx, JSValueConst obj, int max_depth)
         return 0;
     sh = p->shape;
     for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
-        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
-            (prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL ||
-            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_SYMBOL)
+        if (!js_is_enumerable_string_data(ctx, prs))
             continue;
         if (JS_DeepFreeze(ctx, p->prop[i].u.value, max_depth - 1) < 0)
             return -1;
@@ -45879,9 +45887,8 @@ static bool js_shape_is_plain_data(JSContext *ctx, JSShape *sh)
     uint32_t i;
 
     for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
-        if (prs->atom == JS_ATOM_NULL ||
-            (prs->flags & (JS_PROP_TMASK | JS_PROP_C_W_E)) != JS_PROP_C_W_E ||
-            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_SYMBOL)
+        if (!js_is_enumerable_string_data(ctx, prs) ||
+            (prs->flags & JS_PROP_C_W_E) != JS_PROP_C_W_E)
             return false;
     }
     return true;
@@ -45958,9 +45965,7 @@ JSValue JS_DeepCopy(JSContext *ctx, JSValueConst obj, int max_depth)
     if (JS_IsException(copy))
         return copy;
     for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
-        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
-            (prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL ||
-            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_SYMBOL)
+        if (!js_is_enumerable_string_data(ctx, prs))
             continue;
         value = JS_DeepCopy(ctx, p->prop[i].u.value, max_depth - 1);
         if (JS_IsException(value) ||
