@@ -31,7 +31,8 @@ impl TargetParent {
     }
 }
 
-/// What MIME checks and filters read about a candidate's item.
+/// What MIME checks and filters read about a candidate's item, when the candidate
+/// keeps them itself.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Facts {
     /// The item itself.
@@ -48,6 +49,40 @@ pub(crate) struct Facts {
     pub created_at: Option<String>,
     /// Parent title.
     pub parent_title: Option<String>,
+}
+
+impl Facts {
+    /// What `candidate` says of its item, kept apart from it.
+    pub(crate) fn of(candidate: &Candidate) -> Facts {
+        let owned = |s: Option<&str>| s.map(str::to_owned);
+        Facts {
+            locator: candidate.locator(),
+            parent_locator: candidate.parent_locator(),
+            filename: owned(candidate.filename()),
+            content_type: owned(candidate.content_type()),
+            path: owned(candidate.path()),
+            created_at: owned(candidate.created_at()),
+            parent_title: owned(candidate.parent_title()),
+        }
+    }
+}
+
+/// Where a candidate's [`Facts`] come from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FactSource {
+    /// Read from the grouped entry that is the candidate's value, when asked: a
+    /// plan of 100,000 entries does not keep their file names, types and dates
+    /// a second time.
+    Entry,
+    /// Kept by the candidate.
+    Owned(Box<Facts>),
+}
+
+impl FactSource {
+    /// Facts kept by the candidate.
+    pub(crate) fn owned(facts: Facts) -> Self {
+        Self::Owned(Box::new(facts))
+    }
 }
 
 /// One atomic planning candidate.
@@ -68,10 +103,79 @@ pub struct Candidate {
     pub scoped_context: Arc<SelectionContext>,
     /// The fact, entry, generated-note candidate or whole selection.
     pub value: CandidateValue,
-    pub(crate) facts: Facts,
+    pub(crate) facts: FactSource,
 }
 
 impl Candidate {
+    /// The grouped entry the facts are read from, or the facts kept.
+    fn fact_source(&self) -> Result<&GroupedEntry, Option<&Facts>> {
+        match (&self.facts, &self.value) {
+            (FactSource::Entry, CandidateValue::Entry(entry)) => Ok(entry),
+            (FactSource::Owned(facts), _) => Err(Some(facts)),
+            (FactSource::Entry, CandidateValue::Object(_)) => Err(None),
+        }
+    }
+
+    /// A string fact: `entry`'s when read from the entry, else `kept`'s.
+    fn fact<'a>(
+        &'a self,
+        entry: impl FnOnce(&'a GroupedEntry) -> Option<&'a str>,
+        kept: impl FnOnce(&'a Facts) -> &'a Option<String>,
+    ) -> Option<&'a str> {
+        match self.fact_source() {
+            Ok(e) => entry(e),
+            Err(facts) => facts.and_then(|f| kept(f).as_deref()),
+        }
+    }
+
+    /// The item itself.
+    pub(crate) fn locator(&self) -> Option<ItemLocator> {
+        match self.fact_source() {
+            Ok(entry) => grouped_locator(&entry.item),
+            Err(facts) => facts.and_then(|f| f.locator.clone()),
+        }
+    }
+
+    /// Its parent (its own locator for a parent).
+    pub(crate) fn parent_locator(&self) -> Option<ItemLocator> {
+        match self.fact_source() {
+            Ok(entry) => match (entry.kind, &entry.parent) {
+                (ItemKind::Parent, _) => grouped_locator(&entry.item),
+                (_, Some(parent)) => grouped_locator(parent),
+                (_, None) => entry.item.parent_item_id.map(ItemLocator::GroupedId),
+            },
+            Err(facts) => facts.and_then(|f| f.parent_locator.clone()),
+        }
+    }
+
+    /// File name.
+    pub(crate) fn filename(&self) -> Option<&str> {
+        self.fact(GroupedEntry::filename, |f| &f.filename)
+    }
+
+    /// MIME content type.
+    pub(crate) fn content_type(&self) -> Option<&str> {
+        self.fact(GroupedEntry::content_type, |f| &f.content_type)
+    }
+
+    /// Grouped attachment path (`filePath`, else `item.data.path`).
+    pub(crate) fn path(&self) -> Option<&str> {
+        self.fact(GroupedEntry::path, |f| &f.path)
+    }
+
+    /// Date added.
+    pub(crate) fn created_at(&self) -> Option<&str> {
+        self.fact(|e| e.item.data.date_added.as_deref(), |f| &f.created_at)
+    }
+
+    /// Parent title.
+    pub(crate) fn parent_title(&self) -> Option<&str> {
+        self.fact(
+            |e| e.parent.as_deref().and_then(ItemBase::display_title),
+            |f| &f.parent_title,
+        )
+    }
+
     /// The JSON form `{kind, identity, label, parentIdentity?, targetParentRef? |
     /// targetParentID?, scopedContext, value}`, as it serialises.
     pub fn to_value(&self) -> Value {
@@ -200,7 +304,7 @@ pub(crate) fn from_fact(
         target_parent: parent_ref.cloned().map(TargetParent::Ref),
         scoped_context: Arc::new(canonical_scope(base, vec![fact.clone()])),
         value: CandidateValue::of(fact.to_value()),
-        facts: Facts {
+        facts: FactSource::owned(Facts {
             locator: Some(ItemLocator::Ref(fact.reference.clone())),
             parent_locator: parent_ref.cloned().map(ItemLocator::Ref),
             filename: fact.filename.clone(),
@@ -208,7 +312,7 @@ pub(crate) fn from_fact(
             path: None,
             created_at: fact.created_at.clone(),
             parent_title: parent_title.map(str::to_owned),
-        },
+        }),
     }
 }
 
@@ -222,11 +326,6 @@ pub(crate) fn from_entry(
 ) -> Candidate {
     let kind = entry.kind.as_str();
     let parent_title = entry.parent.as_deref().and_then(ItemBase::display_title);
-    let parent_locator = match (entry.kind, &entry.parent) {
-        (ItemKind::Parent, _) => grouped_locator(&entry.item),
-        (_, Some(parent)) => grouped_locator(parent),
-        (_, None) => entry.item.parent_item_id.map(ItemLocator::GroupedId),
-    };
     Candidate {
         kind: kind.to_owned(),
         identity: entry.identity(index),
@@ -244,14 +343,6 @@ pub(crate) fn from_entry(
         target_parent: entry.target_parent_id().map(TargetParent::Id),
         scoped_context: Arc::new(grouped_scope(base, entry)),
         value: CandidateValue::Entry(Arc::new(entry.clone())),
-        facts: Facts {
-            locator: grouped_locator(&entry.item),
-            parent_locator,
-            filename: entry.filename().map(str::to_owned),
-            content_type: entry.content_type().map(str::to_owned),
-            path: entry.path().map(str::to_owned),
-            created_at: entry.item.data.date_added.clone(),
-            parent_title: parent_title.map(str::to_owned),
-        },
+        facts: FactSource::Entry,
     }
 }

@@ -18,35 +18,47 @@ fn unit_context(members: &[Candidate], fallback: &SelectionContext) -> Arc<Selec
     Arc::new(SelectionContext::merge(&parts).unwrap_or_else(|| fallback.clone()))
 }
 
-/// Builds unit number `order` from `members` (never empty).
-fn unit(
-    order: usize,
-    task_name: String,
-    members: Vec<Candidate>,
-    shared_parent: bool,
-    fallback: &SelectionContext,
-) -> Unit {
-    let member_identities: Vec<String> = members.iter().map(|m| m.identity.clone()).collect();
-    let input_unit_identity = match member_identities.as_slice() {
-        [one] => one.clone(),
-        many => format!("group:{}", many.join("+")),
-    };
-    let first = members.first();
-    let (target_parent_identity, target_parent) = match first {
-        Some(f) if shared_parent => (f.parent_identity.clone(), f.target_parent.clone()),
-        _ => (None, None),
-    };
-    Unit {
-        unit_id: format!("unit-{}", order + 1),
-        order,
-        task_name,
-        input_unit_identity,
-        member_count: members.len(),
-        member_identities,
-        target_parent_identity,
-        target_parent,
-        selection_context: unit_context(&members, fallback),
-        members,
+/// Units and the candidates placed in them, members of each unit together and in
+/// unit order ([`Plan::candidates`](super::Plan::candidates)).
+#[derive(Default)]
+pub(crate) struct Grouped {
+    pub units: Vec<Unit>,
+    pub placed: Vec<Candidate>,
+}
+
+impl Grouped {
+    /// Adds unit number `units.len()` made of `members` (never empty).
+    fn push(
+        &mut self,
+        task_name: String,
+        members: Vec<Candidate>,
+        shared_parent: bool,
+        fallback: &SelectionContext,
+    ) {
+        let order = self.units.len();
+        let member_identities: Vec<String> = members.iter().map(|m| m.identity.clone()).collect();
+        let input_unit_identity = match member_identities.as_slice() {
+            [one] => one.clone(),
+            many => format!("group:{}", many.join("+")),
+        };
+        let (target_parent_identity, target_parent) = match members.first() {
+            Some(f) if shared_parent => (f.parent_identity.clone(), f.target_parent.clone()),
+            _ => (None, None),
+        };
+        let start = self.placed.len();
+        self.units.push(Unit {
+            unit_id: format!("unit-{}", order + 1),
+            order,
+            task_name,
+            input_unit_identity,
+            member_count: members.len(),
+            member_identities,
+            target_parent_identity,
+            target_parent,
+            selection_context: unit_context(&members, fallback),
+            members: start..start + members.len(),
+        });
+        self.placed.extend(members);
     }
 }
 
@@ -71,32 +83,34 @@ fn parent_task_name(first: &Candidate) -> String {
         return first.label.clone();
     }
     first
-        .facts
-        .parent_title
-        .clone()
+        .parent_title()
         .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| first.label.clone())
+        .unwrap_or(&first.label)
+        .to_owned()
 }
 
 /// Groups `candidates` by `mode`; candidates that cannot be grouped are appended to
-/// `skipped`. Returns the units (members in candidate order).
+/// `skipped`. Returns the units and their members, in candidate order within a unit.
 pub(crate) fn group(
     mode: GroupingMode,
     candidates: Vec<Candidate>,
     label: &str,
     fallback: &SelectionContext,
     skipped: &mut Vec<Skip>,
-) -> Vec<Unit> {
+) -> Grouped {
+    let mut grouped = Grouped::default();
     match mode {
-        GroupingMode::Each => candidates
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| unit(i, c.label.clone(), vec![c], true, fallback))
-            .collect(),
-        GroupingMode::All if candidates.is_empty() => Vec::new(),
+        GroupingMode::Each => {
+            grouped.units.reserve_exact(candidates.len());
+            grouped.placed.reserve_exact(candidates.len());
+            for c in candidates {
+                grouped.push(c.label.clone(), vec![c], true, fallback);
+            }
+        }
+        GroupingMode::All if candidates.is_empty() => {}
         GroupingMode::All => {
             let shared = share_parent(&candidates);
-            vec![unit(0, label.to_owned(), candidates, shared, fallback)]
+            grouped.push(label.to_owned(), candidates, shared, fallback);
         }
         GroupingMode::Parent => {
             let mut groups: Vec<Vec<Candidate>> = Vec::new();
@@ -117,14 +131,13 @@ pub(crate) fn group(
                     }
                 }
             }
-            groups
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, members)| {
-                    let name = parent_task_name(members.first()?);
-                    Some(unit(i, name, members, true, fallback))
-                })
-                .collect()
+            for members in groups {
+                if let Some(first) = members.first() {
+                    let name = parent_task_name(first);
+                    grouped.push(name, members, true, fallback);
+                }
+            }
         }
     }
+    grouped
 }

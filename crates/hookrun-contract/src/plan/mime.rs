@@ -20,7 +20,7 @@ fn has_extension(name: Option<&str>, ext: &str) -> bool {
 
 /// The file name MIME checks look at: the grouped path, else the file name.
 fn mime_name(c: &Candidate) -> Option<&str> {
-    c.facts.path.as_deref().or(c.facts.filename.as_deref())
+    c.path().or(c.filename())
 }
 
 /// Whether `candidate` passes `accepts.mime` = `accepted`.
@@ -31,25 +31,20 @@ pub(crate) fn accepts(accepted: &[String], candidate: &Candidate) -> bool {
     let listed = |types: &[&str]| accepted.iter().any(|a| types.contains(&a.as_str()));
     let name = mime_name(candidate);
     candidate
-        .facts
-        .content_type
-        .as_ref()
-        .is_some_and(|t| accepted.contains(t))
+        .content_type()
+        .is_some_and(|t| accepted.iter().any(|a| a == t))
         || (has_extension(name, ".md") && listed(MD_COMPATIBLE))
         || (has_extension(name, ".pdf") && listed(&[PDF]))
 }
 
 /// Markdown: `text/markdown`, `text/x-markdown`, or a `.md` file name.
 pub(crate) fn is_markdown(c: &Candidate) -> bool {
-    c.facts
-        .content_type
-        .as_deref()
+    c.content_type()
         .is_some_and(|t| MARKDOWN_TYPES.contains(&t))
-        || has_extension(c.facts.filename.as_deref(), ".md")
+        || has_extension(c.filename(), ".md")
 }
 
 /// PDF: `application/pdf` or a `.pdf` file name.
 pub(crate) fn is_pdf(c: &Candidate) -> bool {
-    c.facts.content_type.as_deref() == Some(PDF)
-        || has_extension(c.facts.filename.as_deref(), ".pdf")
+    c.content_type() == Some(PDF) || has_extension(c.filename(), ".pdf")
 }

@@ -146,14 +146,13 @@ pub fn plan(
             Vec::new(),
         ));
     }
-    let units = grouping::group(
+    let grouping::Grouped { units, placed } = grouping::group(
         spec.inputs.grouping.mode,
         candidates,
         &spec.label,
         selection,
         &mut skipped,
     );
-    let placed: Vec<Candidate> = units.iter().flat_map(|u| u.members.clone()).collect();
     let (state, reason) = match units.is_empty() {
         true => (PlanState::Disabled, Some(ReasonCode::NoValidInputUnits)),
         false => (PlanState::Enabled, None),

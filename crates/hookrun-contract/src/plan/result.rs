@@ -1,5 +1,6 @@
 //! The plan result (contract §9): state, reason code, candidates, skips, units, stats.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use serde::ser::SerializeMap;
@@ -95,8 +96,9 @@ pub struct Unit {
     pub member_identities: Vec<String>,
     /// Number of members.
     pub member_count: usize,
-    /// The member candidates (not serialised; see [`Plan::candidates`]).
-    pub members: Vec<Candidate>,
+    /// Where the member candidates are in [`Plan::candidates`] (not serialised;
+    /// [`Plan::members`] gives them).
+    pub members: Range<usize>,
     /// Shared parent identity.
     pub target_parent_identity: Option<String>,
     /// Shared parent ref (canonical) or id (grouped).
@@ -231,6 +233,13 @@ impl Plan {
             units: Vec::new(),
             stats: PlanStats::default(),
         }
+    }
+
+    /// The member candidates of `unit`, one of this plan's units.
+    pub fn members(&self, unit: &Unit) -> &[Candidate] {
+        self.candidates
+            .get(unit.members.clone())
+            .unwrap_or_default()
     }
 
     /// Byte-stable JSON text of the plan.

@@ -88,7 +88,7 @@ fn parent_notes(
     candidate: &Candidate,
     world: &dyn World,
 ) -> Result<Option<Vec<(String, WorldNote)>>, PlanError> {
-    let Some(parent) = &candidate.facts.parent_locator else {
+    let Some(parent) = &candidate.parent_locator() else {
         return Ok(None);
     };
     let parent_identity = candidate.parent_identity.clone().unwrap_or_default();

@@ -9,13 +9,11 @@ use crate::selection::FileState;
 /// errors count as unresolved.
 pub(super) fn source_path(candidate: &Candidate, world: &dyn World) -> Option<String> {
     let from_world = candidate
-        .facts
-        .locator
-        .as_ref()
-        .and_then(|l| world.attachment_detail(l).ok())
+        .locator()
+        .and_then(|l| world.attachment_detail(&l).ok())
         .filter(|d| d.file_state == FileState::Available)
         .and_then(|d| d.path);
-    from_world.or_else(|| candidate.facts.path.clone())
+    from_world.or_else(|| candidate.path().map(str::to_owned))
 }
 
 /// Whether the candidate's source file resolves and exists.

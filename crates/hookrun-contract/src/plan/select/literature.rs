@@ -11,22 +11,24 @@ use crate::plan::world::World;
 /// "Earliest" order: ascending date added (unknown dates last), ties by file name
 /// compared case-insensitively, then exactly.
 fn earliest_first(a: &Candidate, b: &Candidate) -> Ordering {
-    let date = |c: &Candidate| c.facts.created_at.clone();
-    let by_date = match (date(a), date(b)) {
-        (Some(x), Some(y)) => x.cmp(&y),
+    let by_date = match (a.created_at(), b.created_at()) {
+        (Some(x), Some(y)) => x.cmp(y),
         (Some(_), None) => Ordering::Less,
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
     };
-    let name = |c: &Candidate| c.facts.filename.clone().unwrap_or_default();
+    let (x, y) = (
+        a.filename().unwrap_or_default(),
+        b.filename().unwrap_or_default(),
+    );
     by_date
-        .then_with(|| name(a).to_lowercase().cmp(&name(b).to_lowercase()))
-        .then_with(|| name(a).cmp(&name(b)))
+        .then_with(|| x.to_lowercase().cmp(&y.to_lowercase()))
+        .then_with(|| x.cmp(y))
 }
 
 /// Lower-cased file stem.
 fn stem(c: &Candidate) -> String {
-    let name = c.facts.filename.as_deref().unwrap_or_default();
+    let name = c.filename().unwrap_or_default();
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
     stem.to_lowercase()
 }

@@ -6,7 +6,7 @@ mod notes;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::candidate::{Candidate, CandidateValue, Facts};
+use super::candidate::{Candidate, CandidateValue, FactSource, Facts};
 use super::error::PlanError;
 use super::source::Source;
 use super::world::World;
@@ -74,7 +74,7 @@ fn whole_selection(source: &dyn Source, label: &str) -> Candidate {
         target_parent: None,
         scoped_context: Arc::new(context.clone()),
         value: CandidateValue::of(context.to_value()),
-        facts: Facts::default(),
+        facts: FactSource::owned(Facts::default()),
     }
 }
 

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::plan::candidate::{Candidate, CandidateValue, TargetParent, pick_label};
+use crate::plan::candidate::{
+    Candidate, CandidateValue, FactSource, Facts, TargetParent, pick_label,
+};
 use crate::plan::error::PlanError;
 use crate::plan::notekind::detect;
 use crate::plan::source::{DigestSubject, NoteSeed, Source};
@@ -32,11 +34,12 @@ fn put(m: &mut Map<String, Value>, key: &str, value: Option<Value>) {
 /// noteKind, parentTitle}` (ids and keys `null` when unknown).
 fn target_value(seed: &NoteSeed, note_kind: &str, grouped_kind: Option<&str>) -> Value {
     let c = &seed.candidate;
-    let parent_ref = match &c.facts.parent_locator {
+    let parent_locator = c.parent_locator();
+    let parent_ref = match &parent_locator {
         Some(ItemLocator::Ref(r)) => Some(r),
         _ => None,
     };
-    let parent_title = c.facts.parent_title.clone().map(Value::from);
+    let parent_title = c.parent_title().map(Value::from);
     let mut m = Map::new();
     if let SelectionContext::Grouped(_) = *c.scoped_context {
         put(&mut m, "kind", grouped_kind.map(Value::from));
@@ -81,19 +84,12 @@ fn note_candidate(
     Candidate {
         kind: kind.to_owned(),
         identity: retag(&c.identity, kind),
-        label: pick_label(
-            &[
-                seed.record.title.as_deref(),
-                c.facts.parent_title.as_deref(),
-            ],
-            kind,
-            n,
-        ),
+        label: pick_label(&[seed.record.title.as_deref(), c.parent_title()], kind, n),
         parent_identity: c.parent_identity.clone(),
         target_parent: c.target_parent.clone(),
         scoped_context: Arc::new(scoped),
         value: CandidateValue::of(value),
-        facts: c.facts.clone(),
+        facts: FactSource::owned(Facts::of(c)),
     }
 }
 

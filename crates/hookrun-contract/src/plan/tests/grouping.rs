@@ -152,6 +152,51 @@ fn parent_grouping_skips_parentless_candidates() {
 }
 
 #[test]
+fn a_unit_finds_its_members_in_the_plans_candidates() {
+    let attachment = |key: &str, parent: &str| {
+        json!({"kind": "attachment", "ref": {"libraryId": 1, "key": key},
+               "itemType": "attachment", "filename": format!("{key}.pdf"),
+               "parentRef": {"libraryId": 1, "key": parent}})
+    };
+    let sel = SelectionContext::from_value(&json!({"items": [
+        attachment("ATTA0001", "PARENT01"),
+        attachment("ATTB0001", "PARENT02"),
+        attachment("ATTA0002", "PARENT01")],
+        "sampledAt": "2026-03-01T09:00:00.000Z"}))
+    .unwrap();
+    let p = run(&grouped_by("parent", "selected"), &sel);
+    let members = |unit: usize| -> Vec<&str> {
+        p.members(&p.units[unit])
+            .iter()
+            .map(|c| c.identity.as_str())
+            .collect()
+    };
+    assert_eq!(
+        members(0),
+        ["attachment:1:ATTA0001", "attachment:1:ATTA0002"]
+    );
+    assert_eq!(members(1), ["attachment:1:ATTB0001"]);
+    // Each candidate is placed once, members of a unit together, in unit order.
+    assert_eq!(
+        ids(&p),
+        [
+            "attachment:1:ATTA0001",
+            "attachment:1:ATTA0002",
+            "attachment:1:ATTB0001"
+        ]
+    );
+    for unit in &p.units {
+        assert_eq!(
+            p.members(unit)
+                .iter()
+                .map(|c| c.identity.clone())
+                .collect::<Vec<_>>(),
+            unit.member_identities
+        );
+    }
+}
+
+#[test]
 fn merged_contexts_carry_export_candidates() {
     let s = spec(
         json!({"inputs": {"member": {"kind": "generated-note"}, "grouping": {"mode": "all"}},
