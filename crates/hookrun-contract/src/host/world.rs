@@ -190,7 +190,7 @@ impl HostWorld {
 
     fn add_entry(&mut self, entry: &GroupedEntry) {
         if let Some(parent) = &entry.parent {
-            self.upsert(Record::from_item(parent, None, None));
+            self.upsert(Record::from_shared(parent, None, None));
         }
         self.upsert(Record::from_entry(entry));
         for attachment in &entry.attachments {

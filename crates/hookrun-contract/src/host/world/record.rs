@@ -1,5 +1,8 @@
 //! Item records of the host world and how each source describes them.
 
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, OnceLock};
+
 use serde_json::Value;
 
 use super::HostResult;
@@ -48,7 +51,18 @@ impl DetailKind {
     }
 }
 
+macro_rules! fill {
+    ($into:expr, $from:expr, $($field:ident),*) => {
+        $( if $into.$field.is_none() { $into.$field = $from.$field; } )*
+    };
+}
+
 /// One known item.
+///
+/// Its descriptive [`Fields`] are reached through `Deref`: a record made from a
+/// selection item reads them from that item when first asked, so a world of
+/// 100,000 selected items does not keep their titles, types and paths a second
+/// time.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Record {
     pub(super) reference: Option<PortableItemRef>,
@@ -56,6 +70,19 @@ pub(super) struct Record {
     pub(super) kind: Option<DetailKind>,
     pub(super) parent_ref: Option<PortableItemRef>,
     pub(super) parent_id: Option<i64>,
+    /// Title, type, file, dates, note content.
+    pub(super) fields: LazyFields,
+    /// Fields, creators, tags, collections, relations and dates.
+    pub(super) zotero: Zotero,
+    /// Writes of this run that changed the item; its revision counts them.
+    pub(super) edits: u64,
+    /// An attachment whose file the run stored (its file is there whatever the disk says).
+    pub(super) stored: bool,
+}
+
+/// What a record says of its item besides its identity and its Zotero data.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Fields {
     pub(super) title: Option<String>,
     pub(super) item_type: Option<String>,
     pub(super) filename: Option<String>,
@@ -66,12 +93,164 @@ pub(super) struct Record {
     pub(super) note_kind: Option<String>,
     pub(super) issue: Option<String>,
     pub(super) payload: Option<Value>,
-    /// Fields, creators, tags, collections, relations and dates.
-    pub(super) zotero: Zotero,
-    /// Writes of this run that changed the item; its revision counts them.
-    pub(super) edits: u64,
-    /// An attachment whose file the run stored (its file is there whatever the disk says).
-    pub(super) stored: bool,
+}
+
+impl Fields {
+    /// Fills the fields this one lacks from `other`.
+    fn absorb(&mut self, other: Fields) {
+        fill!(
+            self,
+            other,
+            title,
+            item_type,
+            filename,
+            content_type,
+            created_at,
+            path,
+            html,
+            note_kind,
+            issue,
+            payload
+        );
+    }
+}
+
+/// A selection item whose fields a record reads when first asked.
+#[derive(Debug, Clone, PartialEq)]
+struct ItemSource {
+    item: Arc<ItemBase>,
+    /// A grouped entry's `filePath`, which stands for the item's path.
+    file_path: Option<String>,
+    /// A grouped entry's `mimeType`, which stands for the item's content type.
+    mime_type: Option<String>,
+}
+
+impl ItemSource {
+    fn read(&self) -> Fields {
+        fields_of(
+            &self.item,
+            self.file_path.as_deref(),
+            self.mime_type.as_deref(),
+        )
+    }
+}
+
+/// The fields of a selection `item`, with a grouped entry's `filePath` and
+/// `mimeType` standing for its path and content type.
+fn fields_of(item: &ItemBase, file_path: Option<&str>, mime_type: Option<&str>) -> Fields {
+    let owned = |s: Option<&str>| s.map(str::to_owned);
+    let path = owned(file_path.or(item.data.path.as_deref()));
+    Fields {
+        title: owned(item.display_title()),
+        item_type: item.item_type.clone(),
+        filename: owned(path.as_deref().map(base_name)),
+        content_type: owned(mime_type.or(item.data.content_type.as_deref())),
+        created_at: item.data.date_added.clone(),
+        path,
+        html: item.note_html(),
+        ..Fields::default()
+    }
+}
+
+/// A record's [`Fields`]: read from a selection item when first asked, or kept.
+#[derive(Debug, Clone, Default)]
+pub(super) struct LazyFields {
+    /// The item the fields are read from, until they are changed.
+    source: Option<ItemSource>,
+    /// The fields read from `source`.
+    read: OnceLock<Box<Fields>>,
+    /// The fields, once changed or when they came from elsewhere.
+    owned: Option<Box<Fields>>,
+}
+
+impl LazyFields {
+    fn of_item(source: ItemSource) -> Self {
+        Self {
+            source: Some(source),
+            ..Self::default()
+        }
+    }
+
+    fn get(&self) -> &Fields {
+        match &self.owned {
+            Some(fields) => fields,
+            None => self.read.get_or_init(|| Box::new(self.read_source())),
+        }
+    }
+
+    fn get_mut(&mut self) -> &mut Fields {
+        let (read, source) = (&mut self.read, &mut self.source);
+        self.owned.get_or_insert_with(|| {
+            let fields = read.take().unwrap_or_else(|| {
+                Box::new(source.as_ref().map(ItemSource::read).unwrap_or_default())
+            });
+            *source = None;
+            fields
+        })
+    }
+
+    /// Whether the fields were read (or changed, or given) since the record was made.
+    #[cfg(test)]
+    pub(super) fn is_read(&self) -> bool {
+        self.owned.is_some() || self.read.get().is_some() || self.source.is_none()
+    }
+
+    fn read_source(&self) -> Fields {
+        self.source
+            .as_ref()
+            .map(ItemSource::read)
+            .unwrap_or_default()
+    }
+
+    fn into_fields(self) -> Fields {
+        match (self.owned, self.read.into_inner()) {
+            (Some(fields), _) | (None, Some(fields)) => *fields,
+            (None, None) => self
+                .source
+                .as_ref()
+                .map(ItemSource::read)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Fills the fields this one lacks from `other`; the same item's fields
+    /// known twice stay unread.
+    fn absorb(&mut self, other: LazyFields) {
+        let unread = |f: &LazyFields| f.owned.is_none() && f.source.is_some();
+        if unread(self) && unread(&other) && self.source == other.source {
+            return;
+        }
+        self.get_mut().absorb(other.into_fields());
+    }
+}
+
+impl From<Fields> for LazyFields {
+    fn from(fields: Fields) -> Self {
+        Self {
+            owned: Some(Box::new(fields)),
+            ..Self::default()
+        }
+    }
+}
+
+impl PartialEq for LazyFields {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Deref for Record {
+    type Target = Fields;
+
+    fn deref(&self) -> &Fields {
+        self.fields.get()
+    }
+}
+
+impl DerefMut for Record {
+    fn deref_mut(&mut self) -> &mut Fields {
+        self.fields.get_mut()
+    }
 }
 
 /// Members of a library fixture item besides Zotero's JSON export.
@@ -93,33 +272,10 @@ const LIBRARY_MEMBERS: &[&str] = &[
     "libraryID",
 ];
 
-macro_rules! fill {
-    ($into:expr, $from:expr, $($field:ident),*) => {
-        $( if $into.$field.is_none() { $into.$field = $from.$field; } )*
-    };
-}
-
 impl Record {
     pub(super) fn absorb(&mut self, other: Record) {
-        fill!(
-            self,
-            other,
-            reference,
-            id,
-            kind,
-            parent_ref,
-            parent_id,
-            title,
-            item_type,
-            filename,
-            content_type,
-            created_at,
-            path,
-            html,
-            note_kind,
-            issue,
-            payload
-        );
+        fill!(self, other, reference, id, kind, parent_ref, parent_id);
+        self.fields.absorb(other.fields);
         self.zotero.absorb(other.zotero);
         self.stored |= other.stored;
     }
@@ -134,51 +290,75 @@ impl Record {
             reference: Some(fact.reference.clone()),
             kind: Some(DetailKind::of(fact.kind, Some(&fact.item_type))),
             parent_ref: fact.parent_ref.clone(),
-            title: fact.title.clone(),
-            item_type: Some(fact.item_type.clone()),
-            filename: fact.filename.clone(),
-            content_type: fact.content_type.clone(),
-            created_at: fact.created_at.clone(),
+            fields: Fields {
+                title: fact.title.clone(),
+                item_type: Some(fact.item_type.clone()),
+                filename: fact.filename.clone(),
+                content_type: fact.content_type.clone(),
+                created_at: fact.created_at.clone(),
+                ..Fields::default()
+            }
+            .into(),
             ..Self::default()
         }
     }
 
+    /// A record of a selection item that is not shared, its fields read now.
     pub(super) fn from_item(
         item: &ItemBase,
         kind: Option<ItemKind>,
         parent: Option<&ItemBase>,
     ) -> Self {
-        let kind = kind.map(|k| DetailKind::of(k, item.item_type.as_deref()));
-        let path = item.data.path.clone();
+        Self {
+            fields: fields_of(item, None, None).into(),
+            ..Self::identified(item, kind, parent)
+        }
+    }
+
+    /// A record of a shared selection item, its fields read when first asked.
+    pub(super) fn from_shared(
+        item: &Arc<ItemBase>,
+        kind: Option<ItemKind>,
+        parent: Option<&ItemBase>,
+    ) -> Self {
+        let source = ItemSource {
+            item: Arc::clone(item),
+            file_path: None,
+            mime_type: None,
+        };
+        Self::from_source(source, kind, parent)
+    }
+
+    /// A record of `item` with its identity and Zotero data, and no fields.
+    fn identified(item: &ItemBase, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
         // The selection's Zotero export, as far as it reads; the selection itself was
         // checked when it was loaded.
         Self {
             reference: item.portable_ref(),
             id: item.id,
-            kind,
+            kind: kind.map(|k| DetailKind::of(k, item.item_type.as_deref())),
             parent_ref: parent.and_then(ItemBase::portable_ref),
             parent_id: parent.and_then(|p| p.id).or(item.parent_item_id),
-            title: item.display_title().map(str::to_owned),
-            item_type: item.item_type.clone(),
-            filename: path.as_deref().map(base_name).map(str::to_owned),
-            content_type: item.data.content_type.clone(),
-            created_at: item.data.date_added.clone(),
-            path,
-            html: item.note_html(),
             zotero: Zotero::of_item(&item.raw),
             ..Self::default()
         }
     }
 
+    fn from_source(source: ItemSource, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
+        let record = Self::identified(&source.item, kind, parent);
+        Self {
+            fields: LazyFields::of_item(source),
+            ..record
+        }
+    }
+
     pub(super) fn from_entry(entry: &GroupedEntry) -> Self {
-        let mut record = Self::from_item(&entry.item, Some(entry.kind), entry.parent.as_deref());
-        if let Some(path) = entry.file_path.clone() {
-            record.filename = Some(base_name(&path).to_owned());
-            record.path = Some(path);
-        }
-        if let Some(mime) = entry.mime_type.clone() {
-            record.content_type = Some(mime);
-        }
+        let source = ItemSource {
+            item: Arc::clone(&entry.item),
+            file_path: entry.file_path.clone(),
+            mime_type: entry.mime_type.clone(),
+        };
+        let mut record = Self::from_source(source, Some(entry.kind), entry.parent.as_deref());
         // A grouped parent's `tags` and `collections` sit next to its item.
         if let Ok(extra) = ZoteroData::parse(&entry.raw.to_map(), "") {
             let extra = ZoteroData {
@@ -248,22 +428,25 @@ impl Record {
             reference: Some(reference),
             kind: Some(kind),
             parent_ref,
-            title: text("title")?.or_else(|| {
-                zotero
-                    .fields
-                    .get("title")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            }),
-            item_type: text("itemType")?,
-            filename: text("filename")?,
-            content_type: text("contentType")?,
-            created_at: text("createdAt")?.or_else(|| zotero.date_added.clone()),
-            path: text("path")?,
-            html: text("html")?.or(text("note")?),
-            note_kind: text("noteKind")?,
-            issue: text("issue")?,
-            payload: obj.get("payload").filter(|v| !v.is_null()).cloned(),
+            fields: Fields {
+                title: text("title")?.or_else(|| {
+                    zotero
+                        .fields
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                }),
+                item_type: text("itemType")?,
+                filename: text("filename")?,
+                content_type: text("contentType")?,
+                created_at: text("createdAt")?.or_else(|| zotero.date_added.clone()),
+                path: text("path")?,
+                html: text("html")?.or(text("note")?),
+                note_kind: text("noteKind")?,
+                issue: text("issue")?,
+                payload: obj.get("payload").filter(|v| !v.is_null()).cloned(),
+            }
+            .into(),
             id: None,
             parent_id: None,
             zotero: zotero.into(),

@@ -39,10 +39,27 @@ fn building_a_world_from_a_selection_reads_no_item_data() {
     let world = HostWorld::from_selection(&SelectionContext::from_value(&value).unwrap());
     assert_eq!(world.records.len(), 6);
     assert!(world.records.iter().all(|r| !r.zotero.is_read()));
+    assert!(world.records.iter().all(|r| !r.fields.is_read()));
     // What hooks read is still there, read on demand.
     let parent = world.records.iter().find(|r| r.id == Some(1)).unwrap();
     assert_eq!(parent.zotero.data().field("abstractNote"), Some("A"));
     assert_eq!(parent.zotero.data().creators.len(), 1);
+    assert_eq!(parent.title.as_deref(), Some("T"));
+    let attachment = world.records.iter().find(|r| r.id == Some(2)).unwrap();
+    assert_eq!(
+        (attachment.filename.as_deref(), attachment.path.as_deref()),
+        (Some("a0.pdf"), Some("a0.pdf"))
+    );
+    assert_eq!(attachment.content_type.as_deref(), Some("application/pdf"));
+    let read: Vec<_> = world.records.iter().map(|r| r.fields.is_read()).collect();
+    assert_eq!(read, [true, true, false, false, false, false]);
+    // A change keeps what was read and what was not.
+    let mut changed = world.records[3].clone();
+    changed.title = Some("New".into());
+    assert_eq!(changed.title.as_deref(), Some("New"));
+    assert_eq!(changed.path.as_deref(), Some("a1.pdf"));
+    assert_ne!(changed, world.records[3]);
+    assert_eq!(world.records[4], world.records[4].clone());
 }
 
 fn r(key: &str) -> PortableItemRef {

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::collections::Collection;
 use super::dto::digest;
-use super::record::{DetailKind, Record};
+use super::record::{DetailKind, Fields, Record};
 use super::zotero::{ZoteroData, base_of, fields_of, is_field};
 use super::{HostWorld, NoteFormat, note_detail, strip_tags};
 use crate::host::HostError;
@@ -455,9 +455,13 @@ impl HostWorld {
             reference: Some(keys.next(parent.library_id)),
             kind: Some(DetailKind::Note),
             parent_ref: Some(parent),
-            item_type: Some("note".into()),
-            title: Some(note_title(&html)),
-            html: Some(html),
+            fields: Fields {
+                item_type: Some("note".into()),
+                title: Some(note_title(&html)),
+                html: Some(html),
+                ..Fields::default()
+            }
+            .into(),
             ..Record::default()
         };
         record.zotero.data_mut().tags = string_list(request.get("initialTags"));
@@ -548,9 +552,13 @@ impl HostWorld {
             reference: Some(reference.clone()),
             kind: Some(DetailKind::Attachment),
             parent_ref: Some(parent),
-            item_type: Some("attachment".into()),
-            content_type: text_at(&metadata, "/contentType").map(str::to_owned),
-            title: text_at(&metadata, "/title").map(str::to_owned),
+            fields: Fields {
+                item_type: Some("attachment".into()),
+                content_type: text_at(&metadata, "/contentType").map(str::to_owned),
+                title: text_at(&metadata, "/title").map(str::to_owned),
+                ..Fields::default()
+            }
+            .into(),
             ..Record::default()
         };
         record.zotero.data_mut().charset = text_at(&metadata, "/charset").map(str::to_owned);
@@ -788,7 +796,11 @@ impl HostWorld {
             reference: Some(keys.next(parent.library_id)),
             kind: Some(DetailKind::Note),
             parent_ref: Some(parent.clone()),
-            item_type: Some("note".into()),
+            fields: Fields {
+                item_type: Some("note".into()),
+                ..Fields::default()
+            }
+            .into(),
             ..Record::default()
         });
         let before_changes = prepared.changed;
@@ -1227,12 +1239,16 @@ impl HostWorld {
         let mut record = Record {
             reference: Some(keys.next(library_id)),
             kind: Some(DetailKind::Regular),
-            item_type: Some(item_type.into()),
-            title: zotero
-                .fields
-                .get("title")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            fields: Fields {
+                item_type: Some(item_type.into()),
+                title: zotero
+                    .fields
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                ..Fields::default()
+            }
+            .into(),
             zotero: zotero.into(),
             ..Record::default()
         };
