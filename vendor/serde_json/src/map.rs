@@ -3,10 +3,9 @@
 //! By default the map is backed by a [`BTreeMap`]. Enable the `preserve_order`
 //! feature of serde_json to use [`IndexMap`] instead.
 //!
-//! In builds without the `std` feature, `preserve_order` hashes keys with
-//! [`foldhash::fast::RandomState`]. Foldhash provides minimal HashDoS
-//! resistance, but does not protect against interactive attackers. Builds with
-//! `std` use the standard library's [`std::hash::RandomState`].
+//! `preserve_order` hashes keys with [`foldhash::fast::RandomState`], with or
+//! without the `std` feature. Foldhash provides minimal HashDoS resistance, but
+//! does not protect against interactive attackers.
 //!
 //! [`BTreeMap`]: std::collections::BTreeMap
 //! [`IndexMap`]: indexmap::IndexMap
@@ -40,9 +39,7 @@ type MapImpl<K, V> = BTreeMap<K, V>;
 #[cfg(feature = "preserve_order")]
 type MapImpl<K, V> = IndexMap<K, V, BuildHasherImpl>;
 
-#[cfg(all(feature = "preserve_order", feature = "std"))]
-type BuildHasherImpl = std::collections::hash_map::RandomState;
-#[cfg(all(feature = "preserve_order", not(feature = "std")))]
+#[cfg(feature = "preserve_order")]
 type BuildHasherImpl = foldhash::fast::RandomState;
 
 impl Map<String, Value> {

@@ -2089,6 +2089,18 @@ where
 
     let mut i = 0;
     while i < bytes.len() {
+        // Eight bytes at a time past a run that needs no escaping.
+        while let Some(word) = bytes.get(i..i + 8) {
+            let mut chunk = [0; 8];
+            chunk.copy_from_slice(word);
+            if needs_escape(u64::from_le_bytes(chunk)) {
+                break;
+            }
+            i += 8;
+        }
+        if i >= bytes.len() {
+            break;
+        }
         let (string_run, rest) = bytes.split_at(i);
         let (&byte, rest) = rest.split_first().unwrap();
 
@@ -2130,6 +2142,19 @@ where
     }
 
     formatter.write_string_fragment(writer, string_run)
+}
+
+/// Whether any of the eight bytes of `word` is one `ESCAPE` marks: a control
+/// character (below 0x20), `"` or `\\`.
+#[inline]
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES * 0x80;
+    let below = |w: u64, n: u8| w.wrapping_sub(ONES * n as u64) & !w & HIGH;
+    let control = below(word, 0x20);
+    let quote = below(word ^ (ONES * b'"' as u64), 1);
+    let backslash = below(word ^ (ONES * b'\\' as u64), 1);
+    (control | quote | backslash) != 0
 }
 
 const BB: u8 = b'b'; // \x08

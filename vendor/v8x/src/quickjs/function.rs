@@ -4283,10 +4283,44 @@ impl AttrU32 for PropertyAttribute {
   }
 }
 
+/// Hashes an address by one folded multiplication. Every handle an embedder
+/// passes is looked up in `TEMPLATES`, so the lookup is on the hot path of each
+/// call; addresses are not chosen by scripts, so SipHash's resistance to
+/// chosen keys buys nothing there.
+#[derive(Default)]
+pub(crate) struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+  fn write(&mut self, bytes: &[u8]) {
+    for &byte in bytes {
+      self.write_u64(u64::from(byte));
+    }
+  }
+
+  fn write_usize(&mut self, n: usize) {
+    self.write_u64(n as u64);
+  }
+
+  fn write_u64(&mut self, n: u64) {
+    let product = u128::from(self.0 ^ n) * 0x9E37_79B9_7F4A_7C15;
+    self.0 = (product as u64) ^ ((product >> 64) as u64);
+  }
+
+  fn finish(&self) -> u64 {
+    self.0
+  }
+}
+
+type AddressMap<V> = std::collections::HashMap<
+  usize,
+  V,
+  std::hash::BuildHasherDefault<AddressHasher>,
+>;
+
 thread_local! {
     // template -> (kind, owning isolate)
-    static TEMPLATES: std::cell::RefCell<std::collections::HashMap<usize, (TemplKind, usize)>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static TEMPLATES: std::cell::RefCell<AddressMap<(TemplKind, usize)>> =
+        std::cell::RefCell::new(AddressMap::default());
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
