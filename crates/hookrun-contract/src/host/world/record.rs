@@ -359,7 +359,15 @@ impl Record {
             mime_type: entry.mime_type.clone(),
         };
         let mut record = Self::from_source(source, Some(entry.kind), entry.parent.as_deref());
-        // A grouped parent's `tags` and `collections` sit next to its item.
+        // A grouped parent's `tags` and `collections` sit next to its item. Most
+        // entries have neither, and their own members are not parsed for them.
+        let text = entry.raw.as_str();
+        let may_have = ["\"tags\"", "\"collections\""]
+            .iter()
+            .any(|key| text.contains(key));
+        if !may_have {
+            return record;
+        }
         if let Ok(extra) = ZoteroData::parse(&entry.raw.to_map(), "") {
             let extra = ZoteroData {
                 fields: Default::default(),

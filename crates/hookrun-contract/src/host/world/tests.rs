@@ -655,3 +655,25 @@ fn attachments_move_only_under_regular_items_and_keep_record_order() {
     );
     assert_eq!(titles(&w), [json!("a.pdf"), json!("b.pdf")]);
 }
+
+#[test]
+fn a_grouped_entrys_own_tags_and_collections_reach_its_item() {
+    let value = json!({"items": {"parents": [
+        {"item": {"id": 1, "key": "PARENT01", "itemType": "journalArticle", "libraryID": 1,
+                  "data": {"title": "Cats"}},
+         "tags": [{"tag": "entry-tag"}], "collections": ["COLL0001"],
+         "attachments": [], "notes": []},
+        {"item": {"id": 2, "key": "PARENT02", "itemType": "journalArticle", "libraryID": 1,
+                  "data": {"title": "Dogs", "tags": [{"tag": "own"}]}},
+         "attachments": [], "notes": []}],
+        "children": [], "attachments": [], "notes": []}, "sampledAt": "t"});
+    let world = HostWorld::from_selection(&SelectionContext::from_value(&value).unwrap());
+    let tags = |key: &str| world.get_item_detail(&r(key)).unwrap()["item"]["tags"].clone();
+    assert_eq!(tags("PARENT01"), json!(["entry-tag"]));
+    assert_eq!(tags("PARENT02"), json!(["own"]));
+    let detail = world.get_item_detail(&r("PARENT01")).unwrap();
+    assert_eq!(
+        detail["item"]["collectionRefs"],
+        json!([{"libraryId": 1, "key": "COLL0001"}])
+    );
+}
