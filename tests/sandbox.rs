@@ -499,3 +499,10 @@ fn synchronous_calls_ignore_returned_promises_with_a_warning() {
     let awaited = call(&mut sb, "happy.mjs", "asyncSettings", Value::Null);
     assert_eq!(awaited.result, CallResult::Ok(json!({"patched": true})));
 }
+
+#[test]
+fn object_literals_and_class_fields_define_properties_as_the_language_says() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, "literals.mjs", "literalSemantics", Value::Null);
+    assert_eq!(outcome.result, CallResult::Ok(json!([])));
+}

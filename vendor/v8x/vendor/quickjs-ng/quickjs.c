@@ -11241,6 +11241,34 @@ static int add_fast_array_element(JSContext *ctx, JSObject *p,
     return true;
 }
 
+/* Defines data property `atom` of `obj` (configurable, writable and
+   enumerable) as JS_DefinePropertyValue does with `flags`. A string key that
+   an ordinary, extensible object lacks is added to its shape directly: the
+   generic definition's checks for accessors, exotic objects and existing
+   properties cannot apply to it. Object literals and read objects define all
+   their properties this way. */
+static int js_define_field_value(JSContext *ctx, JSValueConst obj,
+                                 JSAtom atom, JSValue val, int flags)
+{
+    JSObject *p;
+    JSProperty *pr;
+
+    if (JS_VALUE_GET_TAG(obj) == JS_TAG_OBJECT) {
+        p = JS_VALUE_GET_OBJ(obj);
+        if (p->class_id == JS_CLASS_OBJECT && p->extensible &&
+            !__JS_AtomIsTaggedInt(atom) && !find_own_property1(p, atom)) {
+            pr = add_property(ctx, p, atom, JS_PROP_C_W_E);
+            if (!pr) {
+                JS_FreeValue(ctx, val);
+                return -1;
+            }
+            pr->u.value = val;
+            return true;
+        }
+    }
+    return JS_DefinePropertyValue(ctx, obj, atom, val, flags);
+}
+
 /* Allocate a new fast array initialized to JS_UNDEFINED. Its maximum
    size is 2^31-1 elements. For convenience, 'len' is a 64 bit
    integer. */
@@ -20559,8 +20587,8 @@ coverage_dispatch_done:
                 atom = get_u32(pc);
                 pc += 4;
 
-                ret = JS_DefinePropertyValue(ctx, sp[-2], atom, sp[-1],
-                                             JS_PROP_C_W_E | JS_PROP_THROW);
+                ret = js_define_field_value(ctx, sp[-2], atom, sp[-1],
+                                            JS_PROP_C_W_E | JS_PROP_THROW);
                 sp--;
                 if (unlikely(ret < 0))
                     goto exception;
@@ -43626,6 +43654,19 @@ static JSValue JS_ReadModule(BCReaderState *s)
     return JS_EXCEPTION;
 }
 
+/* Sets element `i` of `obj`, an array JS_ReadArray has just made and nothing
+   else has seen, as `JS_DefinePropertyValueUint32` with JS_PROP_C_W_E does:
+   the next element of a fast array is appended directly. */
+static int bc_append_read_element(JSContext *ctx, JSValueConst obj,
+                                  uint32_t i, JSValue val)
+{
+    JSObject *p = JS_VALUE_GET_OBJ(obj);
+
+    if (p->fast_array && p->extensible && i == p->u.array.count)
+        return add_fast_array_element(ctx, p, val, JS_PROP_THROW);
+    return JS_DefinePropertyValueUint32(ctx, obj, i, val, JS_PROP_C_W_E);
+}
+
 static JSValue JS_ReadObjectTag(BCReaderState *s)
 {
     JSContext *ctx = s->ctx;
@@ -43655,7 +43696,7 @@ static JSValue JS_ReadObjectTag(BCReaderState *s)
             JS_FreeAtom(ctx, atom);
             goto fail;
         }
-        ret = JS_DefinePropertyValue(ctx, obj, atom, val, JS_PROP_C_W_E);
+        ret = js_define_field_value(ctx, obj, atom, val, JS_PROP_C_W_E);
         JS_FreeAtom(ctx, atom);
         if (ret < 0)
             goto fail;
@@ -43817,12 +43858,13 @@ static JSValue JS_ReadArray(BCReaderState *s, int tag)
         val = JS_ReadObjectRec(s);
         if (JS_IsException(val))
             goto fail;
-        if (is_template)
+        if (is_template) {
             prop_flags = JS_PROP_ENUMERABLE;
-        else
-            prop_flags = JS_PROP_C_W_E;
-        ret = JS_DefinePropertyValueUint32(ctx, obj, i, val,
-                                           prop_flags);
+            ret = JS_DefinePropertyValueUint32(ctx, obj, i, val,
+                                               prop_flags);
+        } else {
+            ret = bc_append_read_element(ctx, obj, i, val);
+        }
         if (ret < 0)
             goto fail;
     }
