@@ -503,6 +503,13 @@ fn synchronous_calls_ignore_returned_promises_with_a_warning() {
 #[test]
 fn object_literals_and_class_fields_define_properties_as_the_language_says() {
     let mut sb = sandbox();
-    let outcome = call(&mut sb, "literals.mjs", "literalSemantics", Value::Null);
+    let outcome = call(&mut sb, "objects.mjs", "literalSemantics", Value::Null);
+    assert_eq!(outcome.result, CallResult::Ok(json!([])));
+}
+
+#[test]
+fn freezing_and_sealing_change_what_the_language_says() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, "objects.mjs", "freezeSemantics", Value::Null);
     assert_eq!(outcome.result, CallResult::Ok(json!([])));
 }

@@ -45737,6 +45737,42 @@ exception:
     return JS_EXCEPTION;
 }
 
+/* Seals (or with `freeze_flag` freezes) `p`, an ordinary object whose own
+   properties are all data properties or accessors, as js_object_seal does
+   property by property: its shape's flags are changed in one pass, private
+   fields left as they are. Returns true when done, false when the object
+   needs the generic path, -1 on exception. */
+static int js_seal_ordinary(JSContext *ctx, JSObject *p, int freeze_flag)
+{
+    JSShape *sh;
+    JSShapeProperty *prs;
+    uint32_t i;
+    int type;
+
+    if (p->class_id != JS_CLASS_OBJECT)
+        return false;
+    sh = p->shape;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        type = prs->flags & JS_PROP_TMASK;
+        if (prs->atom != JS_ATOM_NULL && type != JS_PROP_NORMAL &&
+            type != JS_PROP_GETSET)
+            return false;
+    }
+    if (js_shape_prepare_update(ctx, p, NULL))
+        return -1;
+    sh = p->shape;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        if (prs->atom == JS_ATOM_NULL ||
+            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_PRIVATE)
+            continue;
+        prs->flags &= ~JS_PROP_CONFIGURABLE;
+        if (freeze_flag && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL)
+            prs->flags &= ~JS_PROP_WRITABLE;
+    }
+    p->extensible = false;
+    return true;
+}
+
 static JSValue js_object_seal(JSContext *ctx, JSValueConst this_val,
                               int argc, JSValueConst *argv, int freeze_flag)
 {
@@ -45756,6 +45792,12 @@ static JSValue js_object_seal(JSContext *ctx, JSValueConst this_val,
         return JS_ThrowTypeError(ctx, "cannot %s module namespace",
                                  freeze_flag ? "freeze" : "seal");
     }
+
+    res = js_seal_ordinary(ctx, p, freeze_flag);
+    if (res < 0)
+        return JS_EXCEPTION;
+    if (res)
+        return js_dup(obj);
 
     res = JS_PreventExtensions(ctx, obj);
     if (res < 0)
