@@ -167,6 +167,11 @@ impl Proc {
         command
             .arg(super::WORKER_ARG)
             .env_clear()
+            // The hookrun binary allocates with mimalloc, which reserves address
+            // space a gigabyte at a time: under the address-space cap below that
+            // would leave the engine nothing. Reserved a little at a time it
+            // fits, and the cap still holds.
+            .env("MIMALLOC_ARENA_RESERVE", "16MiB")
             .current_dir(dir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
