@@ -6049,7 +6049,7 @@ static no_inline int resize_properties(JSContext *ctx, JSShape **psh,
     intptr_t h;
 
     sh = *psh;
-    new_size = max_int(count, sh->prop_size * 3 / 2);
+    new_size = max_int(count, sh->prop_size * 2);
     /* Reallocate prop array first to avoid crash or size inconsistency
        in case of memory allocation failure */
     if (p) {
@@ -43853,6 +43853,12 @@ static JSValue JS_ReadArray(BCReaderState *s, int tag)
         goto fail;
     is_template = (tag == BC_TAG_TEMPLATE_OBJECT);
     if (bc_get_leb128(s, &len))
+        goto fail;
+    /* Room for every element at once rather than growing by half at each
+       step; each element takes a byte at least, so a length the input
+       cannot hold allocates nothing. */
+    if (!is_template && len > 1 && len <= s->buf_end - s->ptr &&
+        expand_fast_array(ctx, JS_VALUE_GET_OBJ(obj), len))
         goto fail;
     for(i = 0; i < len; i++) {
         val = JS_ReadObjectRec(s);
