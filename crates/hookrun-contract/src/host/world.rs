@@ -44,6 +44,7 @@
 mod collections;
 mod dto;
 mod files;
+mod lazy;
 mod paging;
 mod reads;
 mod record;

@@ -247,12 +247,12 @@ impl HostWorld {
                 {
                     let before = self.item_record(op, item)?;
                     let mut after = before.clone();
-                    let member = after.zotero.data().collections.contains(key);
+                    let member = after.zotero.get().collections.contains(key);
                     if adding && !member {
-                        after.zotero.data_mut().collections.push(key.clone());
+                        after.zotero.get_mut().collections.push(key.clone());
                         added.push(item.to_value());
                     } else if !adding && member {
-                        after.zotero.data_mut().collections.retain(|k| k != key);
+                        after.zotero.get_mut().collections.retain(|k| k != key);
                         removed.push(item.to_value());
                     }
                     prepared.put(Some(before), after);
@@ -266,10 +266,10 @@ impl HostWorld {
                 for record in self
                     .records
                     .iter()
-                    .filter(|r| r.zotero.data().collections.contains(key))
+                    .filter(|r| r.zotero.get().collections.contains(key))
                 {
                     let mut after = record.clone();
-                    after.zotero.data_mut().collections.retain(|k| k != key);
+                    after.zotero.get_mut().collections.retain(|k| k != key);
                     prepared.put(Some(record), after);
                 }
                 prepared.result = json!({"removedRef": collection.reference.to_value()});

@@ -84,7 +84,7 @@ impl HostWorld {
         let library_id = record.reference.as_ref().map_or(1, |r| r.library_id);
         record
             .zotero
-            .data()
+            .get()
             .collections
             .iter()
             .map(|key| json!({"libraryId": library_id, "key": key}))
@@ -118,7 +118,7 @@ impl HostWorld {
         m.insert("parentRef".into(), parent(record));
         m.insert(
             "state".into(),
-            if record.zotero.data().deleted {
+            if record.zotero.get().deleted {
                 "trashed"
             } else {
                 "active"
@@ -126,7 +126,7 @@ impl HostWorld {
             .into(),
         );
         m.insert("revision".into(), record.revision().into());
-        m.insert("tags".into(), json!(record.zotero.data().tags));
+        m.insert("tags".into(), json!(record.zotero.get().tags));
         m.insert(
             "collectionRefs".into(),
             Value::Array(self.collection_refs(record)),
@@ -139,7 +139,7 @@ impl HostWorld {
     pub(super) fn regular_summary(&self, record: &Record) -> Map<String, Value> {
         let mut m = self.base(record);
         m.insert("kind".into(), "regular".into());
-        let z = record.zotero.data();
+        let z = record.zotero.get();
         m.insert(
             "creators".into(),
             z.creators.iter().map(|c| c.canonical()).collect(),
@@ -161,7 +161,7 @@ impl HostWorld {
     /// identifiers, URL, child counts, `modifiedAt` and a content revision.
     pub(super) fn snapshot_item(&self, record: &Record) -> Value {
         let mut m = self.regular_summary(record);
-        let z = record.zotero.data();
+        let z = record.zotero.get();
         let field = |name: &str| z.field(name).filter(|v| !v.is_empty()).map(str::to_owned);
         let extra = z.field("extra").unwrap_or_default();
         let from_extra = |label: &str| {
@@ -201,7 +201,7 @@ impl HostWorld {
     /// `childCounts`, `createdAt` and `modifiedAt`.
     pub(super) fn regular_detail(&self, record: &Record) -> Value {
         let mut m = self.regular_summary(record);
-        let z = record.zotero.data();
+        let z = record.zotero.get();
         let mut fields = Map::new();
         if let Some(title) = record.title.as_ref().filter(|t| !t.is_empty()) {
             fields.insert("title".into(), title.clone().into());
@@ -256,8 +256,8 @@ impl HostWorld {
     /// An attachment's detail, with its file's state.
     pub(super) fn attachment_detail(&self, record: &Record) -> Value {
         let attachment = self.attachment(record);
-        let link_mode = record.zotero.data().link_mode.clone().unwrap_or_else(|| {
-            match (&attachment, record.zotero.data().fields.get("url")) {
+        let link_mode = record.zotero.get().link_mode.clone().unwrap_or_else(|| {
+            match (&attachment, record.zotero.get().fields.get("url")) {
                 (Some(a), _) if a.path.is_some() || a.filename.is_some() => "stored_file",
                 (_, Some(_)) => "linked_url",
                 _ => "stored_file",
@@ -284,7 +284,7 @@ impl HostWorld {
         json!({"ref": reference(record), "parentRef": parent(record), "revision": record.revision(),
             "title": record.title.clone().unwrap_or_default(),
             "filename": filename, "contentType": record.content_type,
-            "charset": record.zotero.data().charset, "url": record.zotero.data().fields.get("url"),
+            "charset": record.zotero.get().charset, "url": record.zotero.get().fields.get("url"),
             "linkMode": link_mode,
             "role": if link_mode == "embedded_image" { "note_image" } else { "ordinary" },
             "createdAt": record.created_at.clone().unwrap_or_default(), "file": file})
@@ -295,7 +295,7 @@ impl HostWorld {
         let f = |name: &str| {
             record
                 .zotero
-                .data()
+                .get()
                 .fields
                 .get(name)
                 .cloned()
@@ -310,8 +310,8 @@ impl HostWorld {
             "text": f("annotationText"), "comment": f("annotationComment"), "color": f("annotationColor"),
             "location": {"pageIndex": Value::Null, "pageLabel": f("annotationPageLabel"),
                          "sortIndex": f("annotationSortIndex"), "position": f("annotationPosition")},
-            "tags": record.zotero.data().tags, "createdAt": record.created_at.clone().unwrap_or_default(),
-            "modifiedAt": record.zotero.data().date_modified.clone().unwrap_or_default()})
+            "tags": record.zotero.get().tags, "createdAt": record.created_at.clone().unwrap_or_default(),
+            "modifiedAt": record.zotero.get().date_modified.clone().unwrap_or_default()})
     }
 
     /// A regular item as `exportPortableItems` gives it.
@@ -322,8 +322,8 @@ impl HostWorld {
         json!({"schema": "zotero-agents.portable-regular-item.v1",
             "itemType": record.item_type.clone().unwrap_or_else(|| "document".into()),
             "fields": fields,
-            "creators": record.zotero.data().creators.iter().map(|c| c.canonical()).collect::<Vec<_>>(),
-            "tags": record.zotero.data().tags})
+            "creators": record.zotero.get().creators.iter().map(|c| c.canonical()).collect::<Vec<_>>(),
+            "tags": record.zotero.get().tags})
     }
 
     /// The item of a mutation result: `{ref, revision, itemType, title, fields,
@@ -334,7 +334,7 @@ impl HostWorld {
             let value = if *name == "title" {
                 record.title.as_deref()
             } else {
-                record.zotero.data().field(name)
+                record.zotero.get().field(name)
             };
             if let Some(v) = value.filter(|v| !v.is_empty()) {
                 fields.insert((*name).into(), v.into());
@@ -349,10 +349,10 @@ impl HostWorld {
         let mut item = json!({"ref": reference(record),
             "itemType": record.item_type.clone().unwrap_or_else(|| "document".into()),
             "title": title, "fields": fields,
-            "creators": record.zotero.data().creators.iter().take(10).map(|c| c.display()).collect::<Vec<_>>(),
-            "tags": record.zotero.data().tags,
+            "creators": record.zotero.get().creators.iter().take(10).map(|c| c.display()).collect::<Vec<_>>(),
+            "tags": record.zotero.get().tags,
             "collectionIds": Vec::<u64>::new(),
-            "relatedItemKeys": record.zotero.data().related_keys()});
+            "relatedItemKeys": record.zotero.get().related_keys()});
         item["revision"] = digest(&item).into();
         item
     }

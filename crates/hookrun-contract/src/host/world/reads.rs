@@ -67,7 +67,7 @@ impl ItemCriteria {
     }
 
     fn matches(&self, record: &Record) -> bool {
-        let z = record.zotero.data();
+        let z = record.zotero.get();
         let Some(reference) = &record.reference else {
             return false;
         };
@@ -179,7 +179,7 @@ impl HostWorld {
             r.kind.unwrap_or(DetailKind::Regular) == DetailKind::Regular
                 && r.parent_ref.is_none()
                 && r.parent_id.is_none()
-                && !r.zotero.data().deleted
+                && !r.zotero.get().deleted
                 && criteria.matches(r)
         })
     }
@@ -236,7 +236,7 @@ impl HostWorld {
     pub fn traverse_items(&self, input: &Value) -> HostResult<(Vec<Value>, Value)> {
         self.traverse(input, 500, |r| {
             let mut summary = self.regular_summary(r);
-            let mut tags = r.zotero.data().tags.clone();
+            let mut tags = r.zotero.get().tags.clone();
             tags.sort();
             tags.dedup();
             let digest = digest(&json!(tags));

@@ -1,12 +1,13 @@
 //! Item records of the host world and how each source describes them.
 
 use std::ops::{Deref, DerefMut};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::HostResult;
 use super::HostWorldError;
+use super::lazy::{Lazy, Readable};
 use super::zotero::{Zotero, ZoteroData, is_export_member};
 use crate::selection::grouped::base_name;
 use crate::selection::{GroupedEntry, ItemBase, ItemFact, ItemKind, PortableItemRef};
@@ -71,7 +72,7 @@ pub(super) struct Record {
     pub(super) parent_ref: Option<PortableItemRef>,
     pub(super) parent_id: Option<i64>,
     /// Title, type, file, dates, note content.
-    pub(super) fields: LazyFields,
+    pub(super) fields: Lazy<ItemSource, Fields>,
     /// Fields, creators, tags, collections, relations and dates.
     pub(super) zotero: Zotero,
     /// Writes of this run that changed the item; its revision counts them.
@@ -95,7 +96,11 @@ pub(super) struct Fields {
     pub(super) payload: Option<Value>,
 }
 
-impl Fields {
+impl Readable<ItemSource> for Fields {
+    fn read_from(source: Option<&ItemSource>) -> Self {
+        source.map(ItemSource::read).unwrap_or_default()
+    }
+
     /// Fills the fields this one lacks from `other`.
     fn absorb(&mut self, other: Fields) {
         fill!(
@@ -117,7 +122,7 @@ impl Fields {
 
 /// A selection item whose fields a record reads when first asked.
 #[derive(Debug, Clone, PartialEq)]
-struct ItemSource {
+pub(super) struct ItemSource {
     item: Arc<ItemBase>,
     /// A grouped entry's `filePath`, which stands for the item's path.
     file_path: Option<String>,
@@ -149,93 +154,6 @@ fn fields_of(item: &ItemBase, file_path: Option<&str>, mime_type: Option<&str>) 
         path,
         html: item.note_html(),
         ..Fields::default()
-    }
-}
-
-/// A record's [`Fields`]: read from a selection item when first asked, or kept.
-#[derive(Debug, Clone, Default)]
-pub(super) struct LazyFields {
-    /// The item the fields are read from, until they are changed.
-    source: Option<ItemSource>,
-    /// The fields read from `source`.
-    read: OnceLock<Box<Fields>>,
-    /// The fields, once changed or when they came from elsewhere.
-    owned: Option<Box<Fields>>,
-}
-
-impl LazyFields {
-    fn of_item(source: ItemSource) -> Self {
-        Self {
-            source: Some(source),
-            ..Self::default()
-        }
-    }
-
-    fn get(&self) -> &Fields {
-        match &self.owned {
-            Some(fields) => fields,
-            None => self.read.get_or_init(|| Box::new(self.read_source())),
-        }
-    }
-
-    fn get_mut(&mut self) -> &mut Fields {
-        let (read, source) = (&mut self.read, &mut self.source);
-        self.owned.get_or_insert_with(|| {
-            let fields = read.take().unwrap_or_else(|| {
-                Box::new(source.as_ref().map(ItemSource::read).unwrap_or_default())
-            });
-            *source = None;
-            fields
-        })
-    }
-
-    /// Whether the fields were read (or changed, or given) since the record was made.
-    #[cfg(test)]
-    pub(super) fn is_read(&self) -> bool {
-        self.owned.is_some() || self.read.get().is_some() || self.source.is_none()
-    }
-
-    fn read_source(&self) -> Fields {
-        self.source
-            .as_ref()
-            .map(ItemSource::read)
-            .unwrap_or_default()
-    }
-
-    fn into_fields(self) -> Fields {
-        match (self.owned, self.read.into_inner()) {
-            (Some(fields), _) | (None, Some(fields)) => *fields,
-            (None, None) => self
-                .source
-                .as_ref()
-                .map(ItemSource::read)
-                .unwrap_or_default(),
-        }
-    }
-
-    /// Fills the fields this one lacks from `other`; the same item's fields
-    /// known twice stay unread.
-    fn absorb(&mut self, other: LazyFields) {
-        let unread = |f: &LazyFields| f.owned.is_none() && f.source.is_some();
-        if unread(self) && unread(&other) && self.source == other.source {
-            return;
-        }
-        self.get_mut().absorb(other.into_fields());
-    }
-}
-
-impl From<Fields> for LazyFields {
-    fn from(fields: Fields) -> Self {
-        Self {
-            owned: Some(Box::new(fields)),
-            ..Self::default()
-        }
-    }
-}
-
-impl PartialEq for LazyFields {
-    fn eq(&self, other: &Self) -> bool {
-        self.get() == other.get()
     }
 }
 
@@ -282,7 +200,7 @@ impl Record {
 
     /// The item's revision: its Zotero version plus the writes of this run.
     pub(super) fn revision(&self) -> String {
-        (self.zotero.data().version.unwrap_or(1) + self.edits).to_string()
+        (self.zotero.get().version.unwrap_or(1) + self.edits).to_string()
     }
 
     pub(super) fn from_fact(fact: &ItemFact) -> Self {
@@ -339,7 +257,7 @@ impl Record {
             kind: kind.map(|k| DetailKind::of(k, item.item_type.as_deref())),
             parent_ref: parent.and_then(ItemBase::portable_ref),
             parent_id: parent.and_then(|p| p.id).or(item.parent_item_id),
-            zotero: Zotero::of_item(&item.raw),
+            zotero: Zotero::of(item.raw.clone()),
             ..Self::default()
         }
     }
@@ -347,7 +265,7 @@ impl Record {
     fn from_source(source: ItemSource, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
         let record = Self::identified(&source.item, kind, parent);
         Self {
-            fields: LazyFields::of_item(source),
+            fields: Lazy::of(source),
             ..record
         }
     }
@@ -375,7 +293,7 @@ impl Record {
             };
             // Most entries have none, and their items' data stays unread.
             if extra != ZoteroData::default() {
-                record.zotero.data_mut().absorb(extra);
+                record.zotero.get_mut().absorb(extra);
             }
         }
         record

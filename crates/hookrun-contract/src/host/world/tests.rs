@@ -42,8 +42,8 @@ fn building_a_world_from_a_selection_reads_no_item_data() {
     assert!(world.records.iter().all(|r| !r.fields.is_read()));
     // What hooks read is still there, read on demand.
     let parent = world.records.iter().find(|r| r.id == Some(1)).unwrap();
-    assert_eq!(parent.zotero.data().field("abstractNote"), Some("A"));
-    assert_eq!(parent.zotero.data().creators.len(), 1);
+    assert_eq!(parent.zotero.get().field("abstractNote"), Some("A"));
+    assert_eq!(parent.zotero.get().creators.len(), 1);
     assert_eq!(parent.title.as_deref(), Some("T"));
     let attachment = world.records.iter().find(|r| r.id == Some(2)).unwrap();
     assert_eq!(

@@ -464,7 +464,7 @@ impl HostWorld {
             .into(),
             ..Record::default()
         };
-        record.zotero.data_mut().tags = string_list(request.get("initialTags"));
+        record.zotero.get_mut().tags = string_list(request.get("initialTags"));
         let mut prepared = Prepared::new(op);
         prepared.result = json!({"note": Self::note_result(&record)});
         prepared.put(None, record);
@@ -561,7 +561,7 @@ impl HostWorld {
             .into(),
             ..Record::default()
         };
-        record.zotero.data_mut().charset = text_at(&metadata, "/charset").map(str::to_owned);
+        record.zotero.get_mut().charset = text_at(&metadata, "/charset").map(str::to_owned);
         let mut prepared = Prepared::new(op);
         match source.get("kind").and_then(Value::as_str) {
             Some("stored_file") => {
@@ -599,7 +599,7 @@ impl HostWorld {
                         });
                     }
                 }
-                record.zotero.data_mut().link_mode = Some("stored_file".into());
+                record.zotero.get_mut().link_mode = Some("stored_file".into());
                 record.title.get_or_insert_with(|| filename.clone());
                 record.filename = Some(filename);
                 record.path = Some(target);
@@ -610,7 +610,7 @@ impl HostWorld {
                     .filter(|p| !p.is_empty())
                     .ok_or_else(|| invalid(op, "missing_field", "source.path"))?;
                 let filename = crate::selection::grouped::base_name(path).to_owned();
-                record.zotero.data_mut().link_mode = Some("linked_file".into());
+                record.zotero.get_mut().link_mode = Some("linked_file".into());
                 record.title.get_or_insert_with(|| filename.clone());
                 record.filename = Some(filename);
                 record.path = Some(path.to_owned());
@@ -619,10 +619,10 @@ impl HostWorld {
                 let url = text_at(source, "/url")
                     .filter(|u| !u.is_empty())
                     .ok_or_else(|| invalid(op, "missing_field", "source.url"))?;
-                record.zotero.data_mut().link_mode = Some(kind.into());
+                record.zotero.get_mut().link_mode = Some(kind.into());
                 record
                     .zotero
-                    .data_mut()
+                    .get_mut()
                     .fields
                     .insert("url".into(), url.into());
                 record.title.get_or_insert_with(|| url.to_owned());
@@ -650,15 +650,15 @@ impl HostWorld {
             match key.as_str() {
                 "title" => after.title = value,
                 "contentType" => after.content_type = value,
-                "charset" => after.zotero.data_mut().charset = value,
+                "charset" => after.zotero.get_mut().charset = value,
                 "url" => {
                     match value {
                         Some(url) => after
                             .zotero
-                            .data_mut()
+                            .get_mut()
                             .fields
                             .insert("url".into(), url.into()),
-                        None => after.zotero.data_mut().fields.remove("url"),
+                        None => after.zotero.get_mut().fields.remove("url"),
                     };
                 }
                 _ => return Err(invalid(op, "invalid_schema", &format!("patch.{key}"))),
@@ -748,17 +748,17 @@ impl HostWorld {
         let (mut added, mut removed, mut unchanged) = (Vec::new(), Vec::new(), Vec::new());
         for key in &add {
             let tag = format!("status:{key}");
-            if after.zotero.data().tags.contains(&tag) {
+            if after.zotero.get().tags.contains(&tag) {
                 unchanged.push(tag);
             } else {
-                after.zotero.data_mut().tags.push(tag.clone());
+                after.zotero.get_mut().tags.push(tag.clone());
                 added.push(tag);
             }
         }
         for key in &remove {
             let tag = format!("status:{key}");
-            if after.zotero.data().tags.contains(&tag) {
-                after.zotero.data_mut().tags.retain(|t| *t != tag);
+            if after.zotero.get().tags.contains(&tag) {
+                after.zotero.get_mut().tags.retain(|t| *t != tag);
                 removed.push(tag);
             } else {
                 unchanged.push(tag);
@@ -1087,11 +1087,11 @@ impl HostWorld {
                     after.title = Some(value.clone());
                 }
                 if value.is_empty() {
-                    after.zotero.data_mut().fields.remove(name);
+                    after.zotero.get_mut().fields.remove(name);
                 } else {
                     after
                         .zotero
-                        .data_mut()
+                        .get_mut()
                         .fields
                         .insert(name.clone(), value.into());
                 }
@@ -1105,7 +1105,7 @@ impl HostWorld {
                 "/patch",
             )
             .map_err(|_| invalid(op, "invalid_value", "patch.creators"))?;
-            after.zotero.data_mut().creators = parsed.creators;
+            after.zotero.get_mut().creators = parsed.creators;
         }
         Ok(self.item_updated(op, before, after))
     }
@@ -1142,7 +1142,7 @@ impl HostWorld {
         after.item_type = Some(target.into());
         let mut fields = Map::new();
         let mut extra_lines = Vec::new();
-        for (name, value) in &before.zotero.data().fields {
+        for (name, value) in &before.zotero.get().fields {
             let base = base_of(name);
             let kept = target_fields
                 .iter()
@@ -1169,7 +1169,7 @@ impl HostWorld {
                 .join("\n");
             fields.insert("extra".into(), joined.into());
         }
-        after.zotero.data_mut().fields = fields;
+        after.zotero.get_mut().fields = fields;
         Ok(self.item_updated(op, before, after))
     }
 
@@ -1204,10 +1204,10 @@ impl HostWorld {
             return Ok(Prepared::failed(op, error));
         }
         let mut after = before.clone();
-        after.zotero.data_mut().tags.retain(|t| !remove.contains(t));
+        after.zotero.get_mut().tags.retain(|t| !remove.contains(t));
         for tag in add {
-            if !after.zotero.data().tags.contains(&tag) {
-                after.zotero.data_mut().tags.push(tag);
+            if !after.zotero.get().tags.contains(&tag) {
+                after.zotero.get_mut().tags.push(tag);
             }
         }
         Ok(self.item_updated(op, before, after))
@@ -1252,7 +1252,7 @@ impl HostWorld {
             zotero: zotero.into(),
             ..Record::default()
         };
-        record.zotero.data_mut().tags = string_list(request.get("initialTags"));
+        record.zotero.get_mut().tags = string_list(request.get("initialTags"));
         let mut prepared = Prepared::new(op);
         prepared.result = json!({"item": self.mutation_item(&record)});
         prepared.put(None, record);

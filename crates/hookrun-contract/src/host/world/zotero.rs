@@ -7,12 +7,13 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::LazyLock;
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
 
+use super::lazy::{Lazy, Readable};
 use super::{HostResult, HostWorldError};
 use crate::selection::ItemJson;
 
@@ -167,98 +168,51 @@ impl Creator {
 }
 
 /// An item's [`ZoteroData`], read from the selection's JSON of the item when first
-/// needed: a world of 100,000 items holds the items' JSON once (in the selection),
-/// not a second time as parsed fields, tags and creators.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Zotero {
-    /// The item whose `data` this is, until it is read for a change.
-    item: Option<ItemJson>,
-    /// `item`'s data, once read.
-    read: OnceLock<Box<ZoteroData>>,
-    /// The data, once changed or when it came from elsewhere.
-    owned: Option<Box<ZoteroData>>,
+/// needed.
+pub(super) type Zotero = Lazy<ItemJson, ZoteroData>;
+
+impl Readable<ItemJson> for ZoteroData {
+    fn read_from(item: Option<&ItemJson>) -> Self {
+        read_item(item)
+    }
+
+    /// Fills what `self` lacks from `other`.
+    fn absorb(&mut self, other: ZoteroData) {
+        for (k, v) in other.fields {
+            self.fields.entry(k).or_insert(v);
+        }
+        if self.creators.is_empty() {
+            self.creators = other.creators;
+        }
+        if self.tags.is_empty() {
+            self.tags = other.tags;
+        }
+        if self.collections.is_empty() {
+            self.collections = other.collections;
+        }
+        if self.relations.is_empty() {
+            self.relations = other.relations;
+        }
+        self.date_added = self.date_added.take().or(other.date_added);
+        self.date_modified = self.date_modified.take().or(other.date_modified);
+        self.version = self.version.or(other.version);
+        self.deleted |= other.deleted;
+        self.link_mode = self.link_mode.take().or(other.link_mode);
+        self.charset = self.charset.take().or(other.charset);
+    }
 }
 
 impl Zotero {
-    /// The data of `item`'s `data` member, read when first needed.
-    pub(super) fn of_item(item: &ItemJson) -> Self {
-        Self {
-            item: Some(item.clone()),
-            ..Self::default()
-        }
-    }
-
-    /// The data.
-    pub(super) fn data(&self) -> &ZoteroData {
-        match &self.owned {
-            Some(data) => data,
-            None => self
-                .read
-                .get_or_init(|| Box::new(read_item(self.item.as_ref()))),
-        }
-    }
-
     /// The collection keys the data names, without keeping the data read
     /// (building a world asks this of every item).
     pub(super) fn collections(&self) -> Cow<'_, [String]> {
-        match (&self.owned, self.read.get(), &self.item) {
-            (Some(data), _, _) | (None, Some(data), _) => Cow::Borrowed(&data.collections),
-            (None, None, Some(item)) if may_name_collections(item) => {
+        match self.parts() {
+            (Some(data), _) => Cow::Borrowed(&data.collections),
+            (None, Some(item)) if may_name_collections(item) => {
                 Cow::Owned(read_item(Some(item)).collections)
             }
             _ => Cow::Borrowed(&[]),
         }
-    }
-
-    /// The data, to change.
-    pub(super) fn data_mut(&mut self) -> &mut ZoteroData {
-        let (read, item) = (&mut self.read, &mut self.item);
-        self.owned.get_or_insert_with(|| {
-            let data = read
-                .take()
-                .unwrap_or_else(|| Box::new(read_item(item.as_ref())));
-            *item = None;
-            data
-        })
-    }
-
-    /// Whether the data was read (or changed) since the item was known.
-    #[cfg(test)]
-    pub(super) fn is_read(&self) -> bool {
-        self.owned.is_some() || self.read.get().is_some()
-    }
-
-    /// The data, taken.
-    fn into_data(self) -> ZoteroData {
-        match (self.owned, self.read.into_inner()) {
-            (Some(data), _) | (None, Some(data)) => *data,
-            (None, None) => read_item(self.item.as_ref()),
-        }
-    }
-
-    /// Fills what this data lacks from `other` (see [`ZoteroData::absorb`]); the
-    /// same item's data read twice stays unread.
-    pub(super) fn absorb(&mut self, other: Zotero) {
-        let unread = |z: &Zotero| z.owned.is_none();
-        if unread(self) && unread(&other) && self.item == other.item {
-            return;
-        }
-        self.data_mut().absorb(other.into_data());
-    }
-}
-
-impl From<ZoteroData> for Zotero {
-    fn from(data: ZoteroData) -> Self {
-        Self {
-            owned: Some(Box::new(data)),
-            ..Self::default()
-        }
-    }
-}
-
-impl PartialEq for Zotero {
-    fn eq(&self, other: &Self) -> bool {
-        self.data() == other.data()
     }
 }
 
@@ -420,31 +374,6 @@ impl ZoteroData {
         Ok(data)
     }
 
-    /// Fills what `self` lacks from `other`.
-    pub(super) fn absorb(&mut self, other: ZoteroData) {
-        for (k, v) in other.fields {
-            self.fields.entry(k).or_insert(v);
-        }
-        if self.creators.is_empty() {
-            self.creators = other.creators;
-        }
-        if self.tags.is_empty() {
-            self.tags = other.tags;
-        }
-        if self.collections.is_empty() {
-            self.collections = other.collections;
-        }
-        if self.relations.is_empty() {
-            self.relations = other.relations;
-        }
-        self.date_added = self.date_added.take().or(other.date_added);
-        self.date_modified = self.date_modified.take().or(other.date_modified);
-        self.version = self.version.or(other.version);
-        self.deleted |= other.deleted;
-        self.link_mode = self.link_mode.take().or(other.link_mode);
-        self.charset = self.charset.take().or(other.charset);
-    }
-
     /// A field's value, through its base field (`publicationTitle` of a book
     /// section is its `bookTitle`).
     pub(super) fn field(&self, name: &str) -> Option<&str> {
@@ -498,40 +427,41 @@ mod tests {
             json!({"key": "A", "data": {"title": "T", "tags": [{"tag": "x"}],
             "collections": ["C1"], "version": 4}}),
         );
-        let mut zotero = Zotero::of_item(&json);
+        let mut zotero = Zotero::of(json.clone());
         // Collections are answered without keeping the data.
         assert_eq!(zotero.collections().as_ref(), ["C1".to_string()]);
-        assert!(zotero.read.get().is_none());
-        assert_eq!(zotero.data().field("title"), Some("T"));
-        assert!(zotero.read.get().is_some());
-        zotero.data_mut().tags.push("y".into());
-        assert!(zotero.item.is_none() && zotero.read.get().is_none());
-        assert_eq!(zotero.data().tags, ["x", "y"]);
-        assert_eq!(zotero.data().version, Some(4));
+        assert!(!zotero.is_read());
+        assert_eq!(zotero.get().field("title"), Some("T"));
+        assert!(zotero.is_read());
+        zotero.get_mut().tags.push("y".into());
+        // Changed, it is the world's own and no longer read from the item.
+        assert!(matches!(zotero.parts(), (Some(_), None)));
+        assert_eq!(zotero.get().tags, ["x", "y"]);
+        assert_eq!(zotero.get().version, Some(4));
         // Without collections (absent or empty), nothing is read at all.
         for data in [
             json!({"title": "T"}),
             json!({"collections": []}),
             json!(null),
         ] {
-            let zotero = Zotero::of_item(&item(json!({"data": data})));
+            let zotero = Zotero::of(item(json!({"data": data})));
             assert!(zotero.collections().is_empty());
-            assert!(zotero.read.get().is_none());
+            assert!(!zotero.is_read());
         }
     }
 
     #[test]
     fn absorbing_the_same_item_leaves_it_unread_and_another_fills_gaps() {
         let a = item(json!({"data": {"title": "T", "DOI": "10.1/a"}}));
-        let mut zotero = Zotero::of_item(&a);
-        zotero.absorb(Zotero::of_item(&a));
-        assert!(zotero.owned.is_none() && zotero.read.get().is_none());
-        zotero.absorb(Zotero::of_item(&item(
+        let mut zotero = Zotero::of(a.clone());
+        zotero.absorb(Zotero::of(a.clone()));
+        assert!(!zotero.is_read());
+        zotero.absorb(Zotero::of(item(
             json!({"data": {"title": "Other", "url": "https://x"}}),
         )));
-        assert_eq!(zotero.data().field("title"), Some("T"));
-        assert_eq!(zotero.data().field("url"), Some("https://x"));
-        assert_eq!(zotero, Zotero::from(zotero.data().clone()));
+        assert_eq!(zotero.get().field("title"), Some("T"));
+        assert_eq!(zotero.get().field("url"), Some("https://x"));
+        assert_eq!(zotero, Zotero::from(zotero.get().clone()));
     }
 
     #[test]
