@@ -194,6 +194,20 @@ fn each_window_is_handed_over_before_the_next_one_starts() {
 }
 
 #[test]
+fn worker_threads_hand_windows_over_as_a_serial_run_does() {
+    // The workers build a window while the one before is handed over; what
+    // they record still comes after it.
+    let titles = ["a", "b", "c", "d", "e"];
+    for (jobs, window) in [(2, 2), (2, 1), (3, 2)] {
+        assert_eq!(
+            observed(&titles, jobs, window),
+            observed(&titles, 1, window),
+            "{jobs} jobs, window {window}"
+        );
+    }
+}
+
+#[test]
 fn windows_change_when_hooks_run_not_what_the_units_report() {
     let dir = tempfile::tempdir().unwrap();
     let workflow = common::probe_workflow(dir.path(), COUNTING);

@@ -13,7 +13,10 @@
 //! the caller's thread with the run's runtime; the threaded crew of
 //! [`parallel`](super::parallel) cuts each window over worker threads, each
 //! running a [`Here`] of its own. Results are fetched here, on the caller's
-//! thread, in unit order, whoever runs the hooks.
+//! thread, in unit order, whoever runs the hooks. Worker threads start on
+//! the next window's preflight while the caller hands the last one over
+//! ([`Crew::start_build`]); what they record is handed over after it, so the
+//! observer sees what a serial run shows it.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -79,6 +82,14 @@ pub(crate) type Tick<'a> = &'a mut dyn FnMut(Phase);
 
 /// Units through phases 1–2, then phase 4, with what each phase recorded.
 pub(crate) trait Crew {
+    /// Starts preflight and requests of the units `range` where that runs
+    /// beside the caller (worker threads), so they go on while the caller
+    /// hands over the window before; [`build`](Self::build) of the same range
+    /// then collects them. Nothing for a crew on the caller's thread.
+    fn start_build(&mut self, _range: Range<usize>) -> Result<(), RunError> {
+        Ok(())
+    }
+
     /// Preflight, then requests, of the plan's units `range`; the segments of
     /// both phases, in phase order.
     fn build(
@@ -177,8 +188,15 @@ impl Driver<'_> {
             progress(phase, *slot);
         };
         let mut next_job = 0;
-        for start in (0..self.units.len()).step_by(window) {
-            let range = start..(start + window).min(self.units.len());
+        let count = self.units.len();
+        let windows: Vec<Range<usize>> = (0..count)
+            .step_by(window)
+            .map(|start| start..(start + window).min(count))
+            .collect();
+        if let Some(first) = windows.first() {
+            crew.start_build(first.clone())?;
+        }
+        for (k, range) in windows.iter().cloned().enumerate() {
             let (mut states, segments) = crew.build(range.clone(), &mut tick)?;
             self.hand_over(segments);
             let firsts: Vec<usize> = states
@@ -196,10 +214,16 @@ impl Driver<'_> {
                 tick(Phase::Results);
             }
             let (states, segments) = crew.apply(range, states, firsts, &mut tick)?;
+            // The next window's hooks run while this one is handed over; what
+            // they record is handed over after it, as in a serial run.
+            let ahead = windows
+                .get(k + 1)
+                .map(|next| crew.start_build(next.clone()));
             self.hand_over(segments);
             for state in states {
                 self.finish(state);
             }
+            ahead.transpose()?;
         }
         Ok(())
     }

@@ -6,9 +6,10 @@
 //! parts, one per worker; the workers take their parts through preflight and
 //! request building and hand them back, the results are fetched on the
 //! caller's thread in unit order, exactly as in a serial run, and the workers
-//! then apply them. Hook records and effects come back per phase and are
-//! merged in part order, so the report lists them in the order a serial run
-//! would.
+//! then apply them. Once a window is applied the workers start on the next
+//! one while the caller hands the window over. Hook records and effects come
+//! back per phase and are merged in part order, so the report lists them in
+//! the order a serial run would.
 //!
 //! What differs from a serial run: module state is shared only among one
 //! worker's units; an `operationId` replays only among them, so a write
@@ -98,7 +99,11 @@ pub(crate) fn with_workers<R>(
             }
         }
         drop(tx);
-        let mut crew = Threads { inboxes, reports };
+        let mut crew = Threads {
+            inboxes,
+            reports,
+            started: None,
+        };
         // Dropping the crew closes the inboxes, which ends the workers.
         Ok(drive(&mut crew))
     })
@@ -108,6 +113,8 @@ pub(crate) fn with_workers<R>(
 struct Threads {
     inboxes: Vec<Sender<Order>>,
     reports: Receiver<Report>,
+    /// The units the workers were told to build and not yet collected.
+    started: Option<Range<usize>>,
 }
 
 impl Threads {
@@ -172,16 +179,24 @@ impl Threads {
 }
 
 impl Crew for Threads {
+    fn start_build(&mut self, range: Range<usize>) -> Result<(), RunError> {
+        for (w, part) in parts(&range, self.inboxes.len()).into_iter().enumerate() {
+            self.send(w, Order::Build(part))?;
+        }
+        self.started = Some(range);
+        Ok(())
+    }
+
     fn build(
         &mut self,
         range: Range<usize>,
         tick: Tick<'_>,
     ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
-        let parts = parts(&range, self.inboxes.len());
-        for (w, part) in parts.iter().enumerate() {
-            self.send(w, Order::Build(part.clone()))?;
+        if self.started.as_ref() != Some(&range) {
+            self.start_build(range.clone())?;
         }
-        self.gather(parts.len(), tick)
+        self.started = None;
+        self.gather(parts(&range, self.inboxes.len()).len(), tick)
     }
 
     fn apply(
