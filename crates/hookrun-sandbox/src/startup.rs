@@ -116,7 +116,7 @@ impl BridgeError {
 }
 
 /// What the runtimes of a sandbox start with beyond the sandbox's own scripts
-/// (see the [module documentation](self)).
+/// (described with the module that defines it).
 ///
 /// Startups are `static`s: [`SandboxOptions::startup`](crate::SandboxOptions::startup)
 /// refers to one, and a worker process is started with the same one

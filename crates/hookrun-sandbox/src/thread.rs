@@ -5,7 +5,7 @@
 pub(crate) const STACK_BYTES: usize = 8 * 1024 * 1024;
 
 /// Starts `f` on a new scoped thread named `name` that may run hooks: its stack
-/// is [`STACK_BYTES`], and the engine's process-wide settings are made before the
+/// is 8 MiB (`STACK_BYTES`), and the engine's process-wide settings are made before the
 /// thread exists (so it never races the environment).
 pub fn spawn_scoped<'scope, 'env, F, T>(
     scope: &'scope std::thread::Scope<'scope, 'env>,

@@ -2,7 +2,7 @@
 //! contracts of every request kind (`contract/04-requests-and-bundles.md` §1–§5,
 //! `contract/03-hooks.md` §3).
 //!
-//! - [`compile`] builds the request a workflow declares, for one unit, in the unit's
+//! - [`compile()`] builds the request a workflow declares, for one unit, in the unit's
 //!   selection shape (canonical units get `sourceAttachmentRefs`/`targetParentRef`,
 //!   grouped units `sourceAttachmentPaths`/`targetParentID`);
 //! - [`finish`] post-processes any built request (hook output or compiled): object check,

@@ -1,5 +1,5 @@
 //! Migrating files: a `workflow.json`, a workflow or package directory, or a tree of
-//! them. Each manifest is migrated with [`migrate`](super::migrate), rendered in the
+//! them. Each manifest is migrated with [`migrate`], rendered in the
 //! style of the file it came from, and its workflow's (or package's) hook sources are
 //! scanned for members v2 hosts do not provide.
 
