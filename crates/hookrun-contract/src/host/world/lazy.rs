@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 /// What a [`Lazy`] holds: read from a source, and filled from another of its
 /// kind when the same item is known twice.
-pub(super) trait Readable<S>: Default {
+pub(super) trait Readable<S> {
     /// The value `source` describes (the default without one).
     fn read_from(source: Option<&S>) -> Self;
 
