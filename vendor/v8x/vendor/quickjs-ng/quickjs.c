@@ -46059,7 +46059,7 @@ JSValue JS_DeepCopy(JSContext *ctx, JSValueConst obj, int max_depth)
             continue;
         value = JS_DeepCopy(ctx, p->prop[i].u.value, max_depth - 1);
         if (JS_IsException(value) ||
-            JS_DefinePropertyValue(ctx, copy, prs->atom, value, JS_PROP_C_W_E) < 0) {
+            js_define_field_value(ctx, copy, prs->atom, value, JS_PROP_C_W_E) < 0) {
             JS_FreeValue(ctx, copy);
             return JS_EXCEPTION;
         }
