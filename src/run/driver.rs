@@ -90,8 +90,9 @@ pub(crate) trait Crew {
         Ok(())
     }
 
-    /// Preflight, then requests, of the plan's units `range`; the segments of
-    /// both phases, in phase order.
+    /// Preflight, then requests, of the plan's units `range` (started here
+    /// unless [`start_build`](Self::start_build) started them); the segments
+    /// of both phases, in phase order.
     fn build(
         &mut self,
         range: Range<usize>,
@@ -193,9 +194,6 @@ impl Driver<'_> {
             .step_by(window)
             .map(|start| start..(start + window).min(count))
             .collect();
-        if let Some(first) = windows.first() {
-            crew.start_build(first.clone())?;
-        }
         for (k, range) in windows.iter().cloned().enumerate() {
             let (mut states, segments) = crew.build(range.clone(), &mut tick)?;
             self.hand_over(segments);
