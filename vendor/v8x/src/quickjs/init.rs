@@ -458,10 +458,13 @@ pub extern "C" fn v8__Platform__DELETE(this: *mut Platform) {
   unsafe { drop_platform(this) };
 }
 
+/// A `std::shared_ptr<v8::Platform>`: the platform and its reference count.
+/// Copies are taken and dropped on every thread that disposes an isolate
+/// (`notify_isolate_shutdown`), so the count is atomic.
 #[repr(C)]
 struct PlatformSharedRepr {
   platform: *mut std::ffi::c_void,
-  refcount: *mut usize,
+  refcount: *mut std::sync::atomic::AtomicUsize,
 }
 
 #[unsafe(no_mangle)]
@@ -477,7 +480,7 @@ pub extern "C" fn std__shared_ptr__v8__Platform__CONVERT__std__unique_ptr(
   } else {
     PlatformSharedRepr {
       platform: raw,
-      refcount: Box::into_raw(Box::new(1usize)),
+      refcount: Box::into_raw(Box::new(std::sync::atomic::AtomicUsize::new(1))),
     }
   };
   unsafe {
@@ -506,7 +509,7 @@ pub extern "C" fn std__shared_ptr__v8__Platform__COPY(
   let repr = ptr as *const PlatformSharedRepr;
   let (platform, refcount) = unsafe { ((*repr).platform, (*repr).refcount) };
   if !refcount.is_null() {
-    unsafe { *refcount += 1 };
+    unsafe { (*refcount).fetch_add(1, std::sync::atomic::Ordering::Relaxed) };
   }
   let copy = PlatformSharedRepr { platform, refcount };
   unsafe {
@@ -525,8 +528,7 @@ pub extern "C" fn std__shared_ptr__v8__Platform__reset(
   unsafe {
     let refcount = (*repr).refcount;
     if !refcount.is_null() {
-      *refcount -= 1;
-      if *refcount == 0 {
+      if (*refcount).fetch_sub(1, std::sync::atomic::Ordering::AcqRel) == 1 {
         drop(Box::from_raw(refcount));
         drop_platform((*repr).platform as *mut Platform);
       }
@@ -548,6 +550,6 @@ pub extern "C" fn std__shared_ptr__v8__Platform__use_count(
   if refcount.is_null() {
     0
   } else {
-    unsafe { *refcount as long }
+    unsafe { (*refcount).load(std::sync::atomic::Ordering::Relaxed) as long }
   }
 }
