@@ -30,9 +30,13 @@ fn threads_taking_and_dropping_platform_references_at_once_keep_the_count() {
         "export function f() { return 1; }\n",
     )
     .unwrap();
-    let mut sandbox = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
-    let outcome = sandbox.call("hook.mjs".as_ref(), "f", &serde_json::json!(null));
-    assert_eq!(outcome.result, CallResult::Ok(serde_json::json!(1)));
+    let start_and_call = || {
+        let mut sandbox = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
+        let outcome = sandbox.call("hook.mjs".as_ref(), "f", &serde_json::json!(null));
+        assert_eq!(outcome.result, CallResult::Ok(serde_json::json!(1)));
+        sandbox
+    };
+    let sandbox = start_and_call();
 
     let platform = v8::V8::get_current_platform();
     let before = references(&platform);
@@ -53,7 +57,5 @@ fn threads_taking_and_dropping_platform_references_at_once_keep_the_count() {
 
     // Runtimes still start and run on the same platform.
     drop(sandbox);
-    let mut sandbox = Sandbox::new(dir.path(), SandboxOptions::default()).unwrap();
-    let outcome = sandbox.call("hook.mjs".as_ref(), "f", &serde_json::json!(null));
-    assert_eq!(outcome.result, CallResult::Ok(serde_json::json!(1)));
+    start_and_call();
 }
