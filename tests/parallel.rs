@@ -299,3 +299,77 @@ fn the_cli_reports_the_same_with_jobs() {
         .assert()
         .code(2);
 }
+
+/// A result source that answers every request and remembers which it was asked
+/// for, in order.
+#[derive(Default)]
+struct Asked(Vec<(usize, String)>);
+
+impl hookrun::run::ResultSource for Asked {
+    fn result(&mut self, job: &hookrun::run::JobRequest) -> hookrun::run::ProviderResult {
+        self.0.push((job.index, job.unit_id.clone()));
+        hookrun::run::ProviderResult::Succeeded {
+            request_id: Some(format!("asked-{}", job.index)),
+            result_json: Some(json!({"answered": job.index})),
+            bundle: None,
+            extra: Default::default(),
+        }
+    }
+}
+
+#[test]
+fn results_are_fetched_in_unit_order_while_workers_apply() {
+    // A provider the caller answers: each part's results are fetched as soon
+    // as it and the parts before it are built, and its worker applies them
+    // while the next part's are fetched.
+    let dir = tempfile::tempdir().unwrap();
+    let apply = "export function applyResult({ runResult }) { return runResult.resultJson; }";
+    let build = "export function buildRequest({ selectionContext }) {
+        return { kind: \"probe\", title: selectionContext.items[0].title };
+    }";
+    common::probe_workflow(
+        dir.path(),
+        &[("buildRequest", build), ("applyResult", apply)],
+    );
+    let manifest = dir.path().join("workflow.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("\"pass-through\"", "\"skillrunner\"");
+    std::fs::write(&manifest, text).unwrap();
+    let found = hookrun::manifest::discover(&manifest);
+    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+    let workflow = &found.workflows[0];
+    let titles: Vec<String> = (0..11).map(|i| format!("t{i}")).collect();
+    let titles: Vec<&str> = titles.iter().map(String::as_str).collect();
+    let asked = |jobs: usize, window: usize| {
+        let mut source = Asked::default();
+        let options = RunOptions {
+            window,
+            ..options(jobs)
+        };
+        let report = run(
+            workflow,
+            common::probe_input(&titles),
+            &mut source,
+            &options,
+        );
+        assert!(report.ok(), "{:?}", report.errors);
+        let answered: Vec<Value> = applied(&report)
+            .iter()
+            .map(|v| v["answered"].clone())
+            .collect();
+        assert_eq!(answered, (0..11).map(Value::from).collect::<Vec<_>>());
+        (source.0, canonical(&report))
+    };
+    let expected: Vec<(usize, String)> = (0..11).map(|i| (i, format!("unit-{}", i + 1))).collect();
+    for (jobs, window) in [(2, 4), (3, 4), (2, 1), (3, 0)] {
+        let (serial, serial_report) = asked(1, window);
+        assert_eq!(serial, expected, "window {window}");
+        let (threaded, report) = asked(jobs, window);
+        assert_eq!(threaded, expected, "{jobs} jobs, window {window}");
+        // Hook records are listed window by window, as a serial run lists them.
+        assert!(
+            report == serial_report,
+            "{jobs} jobs, window {window}: the reports differ"
+        );
+    }
+}

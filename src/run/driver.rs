@@ -12,11 +12,13 @@
 //! Where a window's hooks run is a [`Crew`]'s business: [`Here`] runs them on
 //! the caller's thread with the run's runtime; the threaded crew of
 //! [`parallel`](super::parallel) cuts each window over worker threads, each
-//! running a [`Here`] of its own. Results are fetched here, on the caller's
-//! thread, in unit order, whoever runs the hooks. Worker threads start on
-//! the next window's preflight while the caller hands the last one over
-//! ([`Crew::start_build`]); what they record is handed over after it, so the
-//! observer sees what a serial run shows it.
+//! running a [`Here`] of its own. Results are fetched on the caller's thread,
+//! in unit order, whoever runs the hooks: the crew hands each stretch of units
+//! to the driver's dispatch as soon as its requests are built, so a worker
+//! applies its part while the caller fetches the next part's results. Worker
+//! threads start on the next window as soon as they are done with this one,
+//! while the caller hands it over; what they record is handed over after it,
+//! so the observer sees what a serial run shows it.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -80,32 +82,24 @@ pub(crate) fn hand_over(
 /// Units a phase has done, for progress.
 pub(crate) type Tick<'a> = &'a mut dyn FnMut(Phase);
 
-/// Units through phases 1–2, then phase 4, with what each phase recorded.
+/// Fetches the results of a stretch of units, in unit order, after their
+/// requests were built; returns the run-wide index of each unit's first job.
+pub(crate) type Dispatch<'a> =
+    &'a mut dyn FnMut(Range<usize>, &mut [UnitState], Tick<'_>) -> Vec<usize>;
+
+/// Takes windows of units through every phase, wherever their hooks run.
 pub(crate) trait Crew {
-    /// Starts preflight and requests of the units `range` where that runs
-    /// beside the caller (worker threads), so they go on while the caller
-    /// hands over the window before; [`build`](Self::build) of the same range
-    /// then collects them. Nothing for a crew on the caller's thread.
-    fn start_build(&mut self, _range: Range<usize>) -> Result<(), RunError> {
-        Ok(())
-    }
-
-    /// Preflight, then requests, of the plan's units `range` (started here
-    /// unless [`start_build`](Self::start_build) started them); the segments
-    /// of both phases, in phase order.
-    fn build(
+    /// Preflight and requests of the plan's units `range`, then their results
+    /// through `dispatch` (called in unit order, stretch after stretch, each
+    /// stretch once its requests are built), then apply and aggregates. `next`
+    /// is the window after this one, which a crew may start on as soon as it
+    /// is free. Returns the units' states and the segments of the four hook
+    /// phases, in phase order.
+    fn window(
         &mut self,
         range: Range<usize>,
-        tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError>;
-
-    /// Applies, then aggregates, of the units `range` with their results;
-    /// `firsts` is the run-wide index of each unit's first job.
-    fn apply(
-        &mut self,
-        range: Range<usize>,
-        states: Vec<UnitState>,
-        firsts: Vec<usize>,
+        next: Option<Range<usize>>,
+        dispatch: Dispatch<'_>,
         tick: Tick<'_>,
     ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError>;
 }
@@ -117,12 +111,10 @@ pub(crate) struct Here<'e, 'b> {
     pub units: &'e [Unit],
 }
 
-impl Crew for Here<'_, '_> {
-    fn build(
-        &mut self,
-        range: Range<usize>,
-        tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
+impl Here<'_, '_> {
+    /// Preflight, then requests, of the plan's units `range`; the segments of
+    /// both phases, in phase order.
+    pub fn build(&mut self, range: Range<usize>, tick: Tick<'_>) -> (Vec<UnitState>, Vec<Segment>) {
         let units = &self.units[range];
         let mut states = Vec::with_capacity(units.len());
         for unit in units {
@@ -135,10 +127,12 @@ impl Crew for Here<'_, '_> {
             tick(Phase::Requests);
         }
         let built = Segment::take(&mut self.env.records, &self.env.host);
-        Ok((states, vec![preflighted, built]))
+        (states, vec![preflighted, built])
     }
 
-    fn apply(
+    /// Applies, then aggregates, of the plan's units `range` with their
+    /// results; `firsts` is the run-wide index of each unit's first job.
+    pub fn apply(
         &mut self,
         range: Range<usize>,
         mut states: Vec<UnitState>,
@@ -158,6 +152,22 @@ impl Crew for Here<'_, '_> {
         }
         let aggregated = Segment::take(&mut apply.hooks.records, &host);
         Ok((states, vec![applied, aggregated]))
+    }
+}
+
+impl Crew for Here<'_, '_> {
+    fn window(
+        &mut self,
+        range: Range<usize>,
+        _next: Option<Range<usize>>,
+        dispatch: Dispatch<'_>,
+        tick: Tick<'_>,
+    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
+        let (mut states, mut segments) = self.build(range.clone(), tick);
+        let firsts = dispatch(range.clone(), &mut states, tick);
+        let (states, applied) = self.apply(range, states, firsts, tick)?;
+        segments.extend(applied);
+        Ok((states, segments))
     }
 }
 
@@ -194,34 +204,26 @@ impl Driver<'_> {
             .step_by(window)
             .map(|start| start..(start + window).min(count))
             .collect();
+        let (phases, units) = (self.phases, self.units);
         for (k, range) in windows.iter().cloned().enumerate() {
-            let (mut states, segments) = crew.build(range.clone(), &mut tick)?;
-            self.hand_over(segments);
-            let firsts: Vec<usize> = states
-                .iter()
-                .map(|state| {
+            let (results, ids) = (&mut *self.results, &mut self.ids);
+            let mut dispatch = |part: Range<usize>, states: &mut [UnitState], tick: Tick<'_>| {
+                let mut firsts = Vec::with_capacity(states.len());
+                for (state, unit) in states.iter_mut().zip(&units[part]) {
                     let first = next_job;
                     next_job += state.jobs.len();
-                    first
-                })
-                .collect();
-            let units = &self.units[range.clone()];
-            for ((state, unit), first) in states.iter_mut().zip(units).zip(&firsts) {
-                self.phases
-                    .dispatch(unit, state, *first, self.results, &mut self.ids);
-                tick(Phase::Results);
-            }
-            let (states, segments) = crew.apply(range, states, firsts, &mut tick)?;
-            // The next window's hooks run while this one is handed over; what
-            // they record is handed over after it, as in a serial run.
-            let ahead = windows
-                .get(k + 1)
-                .map(|next| crew.start_build(next.clone()));
+                    phases.dispatch(unit, state, first, results, ids);
+                    firsts.push(first);
+                    tick(Phase::Results);
+                }
+                firsts
+            };
+            let next = windows.get(k + 1).cloned();
+            let (states, segments) = crew.window(range, next, &mut dispatch, &mut tick)?;
             self.hand_over(segments);
             for state in states {
                 self.finish(state);
             }
-            ahead.transpose()?;
         }
         Ok(())
     }

@@ -18,6 +18,7 @@
 //! interleaved across workers.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -26,7 +27,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use crate::hooks::bridge::HookHost;
 use crate::hooks::{HookEnv, RuntimeInfo};
 use crate::plan::Unit;
-use crate::run::driver::{Crew, Here, Segment, Tick, window_size};
+use crate::run::driver::{Crew, Dispatch, Here, Segment, Tick, window_size};
 use crate::run::progress::Phase;
 use crate::run::report::{RunError, Stage};
 use crate::run::runner::RunOptions;
@@ -44,12 +45,16 @@ enum Order {
     Apply(Range<usize>, Vec<UnitState>, Vec<usize>),
 }
 
+/// A worker's answer to an order: its units' states and the segments of
+/// the order's phases.
+type Answer = Result<(Vec<UnitState>, Vec<Segment>), Box<RunError>>;
+
 /// From a worker to the caller's thread.
 enum Report {
     /// This many units finished a phase.
     Ticks(Phase, usize),
     /// A worker's part of an order is done.
-    Done(usize, Result<(Vec<UnitState>, Vec<Segment>), Box<RunError>>),
+    Done(usize, Answer),
     /// The worker could not start its runtime, or stopped.
     Failed(Box<RunError>),
 }
@@ -103,6 +108,8 @@ pub(crate) fn with_workers<R>(
             inboxes,
             reports,
             started: None,
+            lost: None,
+            early: VecDeque::new(),
         };
         // Dropping the crew closes the inboxes, which ends the workers.
         Ok(drive(&mut crew))
@@ -115,54 +122,27 @@ struct Threads {
     reports: Receiver<Report>,
     /// The units the workers were told to build and not yet collected.
     started: Option<Range<usize>>,
+    /// Why an order for the next window could not be given, reported when
+    /// that window is asked for.
+    lost: Option<RunError>,
+    /// Answers for the next window that came while this one was finishing.
+    early: VecDeque<(usize, Answer)>,
+}
+
+/// One worker's part of a window.
+struct Part {
+    range: Range<usize>,
+    /// Its units' states: built, then applied.
+    states: Vec<UnitState>,
+    /// The segments of its phases so far.
+    segments: Vec<Segment>,
+    /// Whether its results were fetched (and its apply ordered).
+    dispatched: bool,
+    /// Whether the order it is working on was answered.
+    answered: bool,
 }
 
 impl Threads {
-    /// Waits for the answers of the first `parts` workers, passing progress
-    /// on; returns their units in part order and their segments merged phase
-    /// by phase in part order.
-    fn gather(
-        &self,
-        parts: usize,
-        tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
-        let mut done: Vec<Option<(Vec<UnitState>, Vec<Segment>)>> =
-            (0..parts).map(|_| None).collect();
-        let mut missing = parts;
-        let mut failure = None;
-        while missing > 0 {
-            let Ok(report) = self.reports.recv() else {
-                return Err(stopped());
-            };
-            match report {
-                Report::Ticks(phase, units) => (0..units).for_each(|_| tick(phase)),
-                Report::Done(w, answer) => {
-                    missing -= 1;
-                    match answer {
-                        Ok(answer) => done[w] = Some(answer),
-                        Err(error) => failure = failure.or(Some(*error)),
-                    }
-                }
-                Report::Failed(error) => return Err(*error),
-            }
-        }
-        if let Some(error) = failure {
-            return Err(error);
-        }
-        let (states, segments): (Vec<_>, Vec<_>) = done.into_iter().flatten().unzip();
-        let mut merged: Vec<Segment> = Vec::new();
-        for worker in segments {
-            for (phase, mut segment) in worker.into_iter().enumerate() {
-                if merged.len() <= phase {
-                    merged.push(Segment::default());
-                }
-                merged[phase].records.append(&mut segment.records);
-                merged[phase].effects.append(&mut segment.effects);
-            }
-        }
-        Ok((states.into_iter().flatten().collect(), merged))
-    }
-
     /// Sends `order` to worker `w`. A worker that is gone said why before it
     /// went (its runtime could not start), and that is the error.
     fn send(&self, w: usize, order: Order) -> Result<(), RunError> {
@@ -176,9 +156,8 @@ impl Threads {
                 .unwrap_or_else(stopped)
         })
     }
-}
 
-impl Crew for Threads {
+    /// Has each worker build its part of `range`.
     fn start_build(&mut self, range: Range<usize>) -> Result<(), RunError> {
         for (w, part) in parts(&range, self.inboxes.len()).into_iter().enumerate() {
             self.send(w, Order::Build(part))?;
@@ -187,32 +166,121 @@ impl Crew for Threads {
         Ok(())
     }
 
-    fn build(
+    /// Waits for the next answer of a worker, passing progress on.
+    fn answer(&self, tick: Tick<'_>) -> Result<(usize, Answer), RunError> {
+        loop {
+            match self.reports.recv() {
+                Ok(Report::Ticks(phase, units)) => (0..units).for_each(|_| tick(phase)),
+                Ok(Report::Done(w, answer)) => return Ok((w, answer)),
+                Ok(Report::Failed(error)) => return Err(*error),
+                Err(_) => return Err(stopped()),
+            }
+        }
+    }
+}
+
+impl Crew for Threads {
+    fn window(
         &mut self,
         range: Range<usize>,
+        next: Option<Range<usize>>,
+        dispatch: Dispatch<'_>,
         tick: Tick<'_>,
     ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
+        if let Some(error) = self.lost.take() {
+            return Err(error);
+        }
         if self.started.as_ref() != Some(&range) {
             self.start_build(range.clone())?;
         }
         self.started = None;
-        self.gather(parts(&range, self.inboxes.len()).len(), tick)
-    }
-
-    fn apply(
-        &mut self,
-        range: Range<usize>,
-        mut states: Vec<UnitState>,
-        mut firsts: Vec<usize>,
-        tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
-        let parts = parts(&range, self.inboxes.len());
-        for (w, part) in parts.iter().enumerate().rev() {
-            let at = part.start - range.start;
-            let order = Order::Apply(part.clone(), states.split_off(at), firsts.split_off(at));
-            self.send(w, order)?;
+        let workers = self.inboxes.len();
+        let ahead = next
+            .as_ref()
+            .map_or_else(Vec::new, |next| parts(next, workers));
+        let mut parts: Vec<Part> = parts(&range, workers)
+            .into_iter()
+            .map(|range| Part {
+                range,
+                states: Vec::new(),
+                segments: Vec::new(),
+                dispatched: false,
+                answered: false,
+            })
+            .collect();
+        // Results are fetched in unit order: part after part, each as soon as
+        // it and the parts before it are built.
+        let (mut dispatched, mut failure) = (0, None);
+        let mut early = std::mem::take(&mut self.early);
+        while parts.iter().any(|part| !(part.dispatched && part.answered)) {
+            let (w, answer) = match early.pop_front() {
+                Some(answer) => answer,
+                None => self.answer(tick)?,
+            };
+            let part = &mut parts[w];
+            if part.dispatched && part.answered {
+                // The worker's part of the next window, built already.
+                self.early.push_back((w, answer));
+                continue;
+            }
+            part.answered = true;
+            match answer {
+                Ok((states, segments)) => {
+                    part.states = states;
+                    part.segments.extend(segments);
+                }
+                Err(error) => {
+                    failure = failure.or(Some(*error));
+                    // Nothing more is ordered; what was ordered is waited for.
+                    parts.iter_mut().for_each(|part| part.dispatched = true);
+                    continue;
+                }
+            }
+            if part.dispatched && failure.is_none() {
+                // Applied: the worker starts on its part of the next window.
+                if let Some(next) = ahead.get(w)
+                    && let Err(error) = self.send(w, Order::Build(next.clone()))
+                {
+                    self.lost.get_or_insert(error);
+                }
+                continue;
+            }
+            while let Some(part) = parts
+                .get_mut(dispatched)
+                .filter(|p| p.answered && failure.is_none())
+            {
+                let mut states = std::mem::take(&mut part.states);
+                let firsts = dispatch(part.range.clone(), &mut states, tick);
+                let order = Order::Apply(part.range.clone(), states, firsts);
+                (part.dispatched, part.answered) = (true, false);
+                if let Err(error) = self.send(dispatched, order) {
+                    failure = Some(error);
+                    parts.iter_mut().for_each(|part| part.dispatched = true);
+                    parts[dispatched].answered = true;
+                }
+                dispatched += 1;
+            }
         }
-        self.gather(parts.len(), tick)
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        if self.lost.is_none() {
+            self.started = next;
+        }
+        // Segments merged phase by phase in part order, as a serial run records them.
+        let mut states = Vec::with_capacity(range.len());
+        let mut merged: Vec<Segment> = Vec::new();
+        for part in parts {
+            for (phase, mut segment) in part.segments.into_iter().enumerate() {
+                if merged.len() <= phase {
+                    merged.push(Segment::default());
+                }
+                merged[phase].records.append(&mut segment.records);
+                merged[phase].effects.append(&mut segment.effects);
+            }
+            states.extend(part.states);
+        }
+        Ok((states, merged))
     }
 }
 
@@ -275,7 +343,7 @@ fn worker(
     while let Ok(order) = inbox.recv() {
         let mut tick = |phase| ticks.tick(phase);
         let answer = match order {
-            Order::Build(range) => crew.build(range, &mut tick),
+            Order::Build(range) => Ok(crew.build(range, &mut tick)),
             Order::Apply(range, states, firsts) => crew.apply(range, states, firsts, &mut tick),
         }
         .map_err(Box::new);
