@@ -43,17 +43,30 @@ pub fn read_json(path: &Path) -> Result<Value> {
     })
 }
 
-/// Reads a selection file, or standard input for `-`, in one pass: its JSON is
-/// never held whole (see `SelectionContext::from_reader`). A JSON error is
-/// reported as [`read_json`] reports it; a selection error is returned for the
-/// caller to place.
+/// Selection files up to this size are read whole and parsed from memory
+/// (`SelectionContext::from_text`), which is faster than parsing them as they
+/// are read; larger files and standard input are never held whole.
+const READ_WHOLE_BYTES: u64 = 32 << 20;
+
+/// Reads a selection file, or standard input for `-`: a file of up to
+/// [`READ_WHOLE_BYTES`] whole, anything larger in one pass without holding its
+/// JSON (see `SelectionContext::from_reader`). A JSON error is reported as
+/// [`read_json`] reports it; a selection error is returned for the caller to
+/// place.
 pub fn read_selection(path: &Path) -> Result<Result<SelectionContext, SelectionError>> {
+    let cannot_read = || format!("cannot read {}", path.display());
     let read = if path == Path::new("-") {
         SelectionContext::from_reader(std::io::stdin().lock())
     } else {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        SelectionContext::from_reader(file)
+        let mut file = std::fs::File::open(path).with_context(cannot_read)?;
+        let size = file.metadata().with_context(cannot_read)?.len();
+        if size <= READ_WHOLE_BYTES {
+            let mut text = String::with_capacity(size as usize);
+            file.read_to_string(&mut text).with_context(cannot_read)?;
+            SelectionContext::from_text(&text)
+        } else {
+            SelectionContext::from_reader(file)
+        }
     };
     match read {
         Ok(selection) => Ok(Ok(selection)),

@@ -367,6 +367,10 @@ fn text_reads_as_its_parsed_value_reads() {
         assert!(e.starts_with(": invalid JSON: "), "{bad}: {e}");
         let e = SelectionContext::from_reader(bad.as_bytes()).unwrap_err();
         assert!(matches!(e, ReadError::Json(_)), "{bad}: {e}");
+        // Text held in memory fails as a reader of it does, at the same place.
+        let held = SelectionContext::from_text(bad).unwrap_err();
+        assert!(matches!(held, ReadError::Json(_)), "{bad}: {held}");
+        assert_eq!(held.to_string(), e.to_string(), "{bad}");
     }
 }
 
