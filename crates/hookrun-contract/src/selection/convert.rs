@@ -169,7 +169,7 @@ pub fn canonical_to_grouped(canonical: &CanonicalSelection) -> GroupedSelection 
         });
         let mut entry = GroupedEntry::synthetic(fact.kind, item, parent.as_ref());
         if fact.kind == ItemKind::Attachment {
-            entry.mime_type = fact.content_type.clone();
+            entry.mime_type = fact.content_type.as_deref().map(Arc::from);
             let mut members = entry.raw.to_map();
             members.insert("mimeType".into(), fact.content_type.clone().into());
             entry.raw = ItemJson::of(&members);

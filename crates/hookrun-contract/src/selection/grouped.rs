@@ -157,10 +157,10 @@ pub struct GroupedEntry {
     pub item: Arc<ItemBase>,
     /// `parent` (children, attachments, notes), shared by the entry's copies.
     pub parent: Option<Arc<ItemBase>>,
-    /// `filePath` (attachments).
-    pub file_path: Option<String>,
-    /// `mimeType` (attachments).
-    pub mime_type: Option<String>,
+    /// `filePath` (attachments), shared by the entry's copies.
+    pub file_path: Option<Arc<str>>,
+    /// `mimeType` (attachments), shared by the entry's copies.
+    pub mime_type: Option<Arc<str>>,
     /// Nested `attachments` (parents, children).
     pub attachments: Vec<GroupedEntry>,
     /// Nested `notes` as `NoteLite` (parents, children).
@@ -221,8 +221,8 @@ impl GroupedEntry {
             raw: ItemJson::of(&without_items(obj.map, parent.is_some())),
             item: Arc::new(ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?),
             parent,
-            file_path: obj.opt_str("filePath")?.map(str::to_owned),
-            mime_type: obj.opt_str("mimeType")?.map(str::to_owned),
+            file_path: obj.opt_str("filePath")?.map(Arc::from),
+            mime_type: obj.opt_str("mimeType")?.map(Arc::from),
             attachments: read_list(&obj, "attachments", |v, p| {
                 Self::parse(ItemKind::Attachment, v, p)
             })?,
@@ -249,7 +249,7 @@ impl GroupedEntry {
             raw: ItemJson::of(raw.as_object().unwrap_or(&Map::new())),
             item: item.clone(),
             parent: parent.cloned(),
-            file_path: item.data.path.clone(),
+            file_path: item.data.path.as_deref().map(Arc::from),
             mime_type: None,
             attachments: Vec::new(),
             notes: Vec::new(),

@@ -125,9 +125,9 @@ impl Readable<ItemSource> for Fields {
 pub(super) struct ItemSource {
     item: Arc<ItemBase>,
     /// A grouped entry's `filePath`, which stands for the item's path.
-    file_path: Option<String>,
+    file_path: Option<Arc<str>>,
     /// A grouped entry's `mimeType`, which stands for the item's content type.
-    mime_type: Option<String>,
+    mime_type: Option<Arc<str>>,
 }
 
 impl ItemSource {
