@@ -38,7 +38,7 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     if args.json {
         // Serialised as it is written, without a copy of the text in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        serde_json::to_writer(&mut out, &plan)
+        hookrun::selection::write_compact(&mut out, &plan)
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out))
             .and_then(|()| out.flush())

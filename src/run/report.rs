@@ -304,7 +304,7 @@ impl RunReport {
         if deterministic {
             serde_json::to_writer(&mut out, &self.to_json(true))?;
         } else {
-            serde_json::to_writer(&mut out, self)?;
+            crate::selection::write_compact(&mut out, self)?;
         }
         writeln!(out)?;
         out.flush()

@@ -17,6 +17,7 @@ use crate::host::effects::Effect;
 use crate::plan::Plan;
 use crate::run::observer::RunObserver;
 use crate::run::report::{RunError, SettingsReport, Summary, UnitReport, drop_figures};
+use crate::selection::write_compact;
 
 /// Writes a run report's JSON to `W` as the run goes; see the module docs.
 pub struct JsonReportWriter<W: Write> {
@@ -51,7 +52,7 @@ impl Spill {
             file.write_all(b",")?;
         }
         self.count += 1;
-        serde_json::to_writer(file, value).map_err(io::Error::from)
+        write_compact(file, value).map_err(io::Error::from)
     }
 
     /// Copies the list's elements to `out`.
@@ -114,12 +115,12 @@ impl<W: Write> JsonReportWriter<W> {
         }
         let out = &mut self.out;
         out.write_all(b"{\"workflowId\":")?;
-        serde_json::to_writer(&mut *out, &self.workflow_id)?;
+        write_compact(&mut *out, &self.workflow_id)?;
         out.write_all(b",\"settings\":")?;
-        serde_json::to_writer(&mut *out, &self.settings)?;
+        write_compact(&mut *out, &self.settings)?;
         if let Some(plan) = plan {
             out.write_all(b",\"plan\":")?;
-            serde_json::to_writer(&mut *out, plan)?;
+            write_compact(&mut *out, plan)?;
         }
         out.write_all(b",\"units\":[")
     }
@@ -130,7 +131,7 @@ impl<W: Write> JsonReportWriter<W> {
             self.out.write_all(b",")?;
         }
         self.units += 1;
-        serde_json::to_writer(&mut self.out, unit).map_err(io::Error::from)
+        write_compact(&mut self.out, unit).map_err(io::Error::from)
     }
 
     fn write_hook(&mut self, record: &HookRecord) -> io::Result<()> {
@@ -152,7 +153,7 @@ impl<W: Write> JsonReportWriter<W> {
         out.write_all(b"],\"errors\":[")?;
         self.errors.copy_to(out)?;
         out.write_all(b"],\"summary\":")?;
-        serde_json::to_writer(&mut *out, summary)?;
+        write_compact(&mut *out, summary)?;
         out.write_all(b"}\n")?;
         out.flush()
     }

@@ -244,7 +244,12 @@ impl Plan {
 
     /// Byte-stable JSON text of the plan.
     pub fn to_json_string(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        let mut text = Vec::new();
+        // Writing JSON into memory cannot fail, and writes UTF-8.
+        match crate::selection::write_compact(&mut text, self) {
+            Ok(()) => String::from_utf8(text).unwrap_or_default(),
+            Err(_) => String::new(),
+        }
     }
 
     /// The preview summary (contract §9.3): `{state, reasonCode,
