@@ -2,10 +2,11 @@
 //! grouped-shape selections of 1,000, 10,000 and 100,000 attachments (each with
 //! its parent and an abstract in `data`), as whole `hookrun run --json`
 //! processes, next to the Node.js harness calling the same hooks without a
-//! sandbox, measured in the same run. Prints units/s, the ratio to Node.js and
-//! the peak RSS of each process, a `--jobs 2` row, and `hookrun plan` of 10,000
-//! units (planning time in process, peak RSS of the `hookrun plan --json`
-//! process). Needs GNU time (`/usr/bin/time`, Debian's `time` package).
+//! sandbox, measured in the same run, the commands taking turns run by run.
+//! Prints units/s, the ratio to Node.js and the peak RSS of each process, a
+//! `--jobs 2` row, and `hookrun plan` of 10,000 units (planning time in
+//! process, peak RSS of the `hookrun plan --json` process). Needs GNU time
+//! (`/usr/bin/time`, Debian's `time` package).
 //!
 //! `cargo bench --bench scale` (or `bench/run.sh scale`); sizes can be given:
 //! `cargo bench --bench scale -- 1000 10000`.
@@ -99,13 +100,30 @@ fn measure(command: &mut Command) -> Sample {
 }
 
 /// The median wall time of `runs` runs, with the highest peak RSS.
-fn repeat(runs: usize, mut command: impl FnMut() -> Command) -> Sample {
-    let mut samples: Vec<Sample> = (0..runs).map(|_| measure(&mut command())).collect();
-    samples.sort_by_key(|s| s.wall);
-    Sample {
-        wall: samples[samples.len() / 2].wall,
-        rss: samples.iter().map(|s| s.rss).max().unwrap_or(0),
+fn repeat(runs: usize, command: impl Fn() -> Command) -> Sample {
+    interleaved(runs, &[&command]).remove(0)
+}
+
+/// For each of `commands`, the median wall time of `runs` runs and the
+/// highest peak RSS, the commands taking turns run by run: the ratios between
+/// them come from the same minutes of a machine whose speed drifts.
+fn interleaved(runs: usize, commands: &[&dyn Fn() -> Command]) -> Vec<Sample> {
+    let mut samples: Vec<Vec<Sample>> = commands.iter().map(|_| Vec::new()).collect();
+    for _ in 0..runs {
+        for (command, taken) in commands.iter().zip(&mut samples) {
+            taken.push(measure(&mut command()));
+        }
     }
+    samples
+        .into_iter()
+        .map(|mut taken| {
+            taken.sort_by_key(|s| s.wall);
+            Sample {
+                wall: taken[taken.len() / 2].wall,
+                rss: taken.iter().map(|s| s.rss).max().unwrap_or(0),
+            }
+        })
+        .collect()
 }
 
 fn mib(bytes: u64) -> String {
@@ -157,8 +175,15 @@ impl Bench {
         for &n in sizes {
             let file = self.write(n);
             let runs = if n <= 10_000 { 5 } else { 1 };
-            let hookrun = repeat(runs, || self.hookrun(&file, 1));
-            let node = repeat(runs, || self.node(&file));
+            let serial = || self.hookrun(&file, 1);
+            let node = || self.node(&file);
+            let two = || self.hookrun(&file, 2);
+            let mut commands: Vec<&dyn Fn() -> Command> = vec![&serial, &node];
+            if n == 10_000 {
+                commands.push(&two);
+            }
+            let samples = interleaved(runs, &commands);
+            let (hookrun, node) = (samples[0], samples[1]);
             println!(
                 "| {n} | {:.2} s | {} | {} | {:.2} s | {:.2}x | {} |",
                 hookrun.wall.as_secs_f64(),
@@ -168,8 +193,7 @@ impl Bench {
                 hookrun.wall.as_secs_f64() / node.wall.as_secs_f64(),
                 mib(node.rss),
             );
-            if n == 10_000 {
-                let two = repeat(runs, || self.hookrun(&file, 2));
+            if let Some(two) = samples.get(2) {
                 println!(
                     "| {n}, `--jobs 2` | {:.2} s | {} | {} | | {:.2}x serial | |",
                     two.wall.as_secs_f64(),
