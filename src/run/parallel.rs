@@ -132,14 +132,21 @@ struct Threads {
 /// One worker's part of a window.
 struct Part {
     range: Range<usize>,
+    step: Step,
     /// Its units' states: built, then applied.
     states: Vec<UnitState>,
     /// The segments of its phases so far.
     segments: Vec<Segment>,
-    /// Whether its results were fetched (and its apply ordered).
-    dispatched: bool,
-    /// Whether the order it is working on was answered.
-    answered: bool,
+}
+
+/// Where a part is: its worker on an order (building, applying), or waiting
+/// on the caller (built), or done with the window (applied, or failed).
+#[derive(PartialEq)]
+enum Step {
+    Building,
+    Built,
+    Applying,
+    Done,
 }
 
 impl Threads {
@@ -202,62 +209,71 @@ impl Crew for Threads {
             .into_iter()
             .map(|range| Part {
                 range,
+                step: Step::Building,
                 states: Vec::new(),
                 segments: Vec::new(),
-                dispatched: false,
-                answered: false,
             })
             .collect();
         // Results are fetched in unit order: part after part, each as soon as
-        // it and the parts before it are built.
+        // it and the parts before it are built. After a failure nothing more
+        // is ordered, and what was ordered is waited for.
         let (mut dispatched, mut failure) = (0, None);
         let mut early = std::mem::take(&mut self.early);
-        while parts.iter().any(|part| !(part.dispatched && part.answered)) {
+        let working = |parts: &[Part]| {
+            parts
+                .iter()
+                .any(|p| matches!(p.step, Step::Building | Step::Applying))
+        };
+        let unfinished = |parts: &[Part]| parts.iter().any(|p| p.step != Step::Done);
+        while working(&parts) || (failure.is_none() && unfinished(&parts)) {
             let (w, answer) = match early.pop_front() {
                 Some(answer) => answer,
                 None => self.answer(tick)?,
             };
             let part = &mut parts[w];
-            if part.dispatched && part.answered {
+            let applied = match part.step {
+                Step::Building => false,
+                Step::Applying => true,
                 // The worker's part of the next window, built already.
-                self.early.push_back((w, answer));
-                continue;
-            }
-            part.answered = true;
-            match answer {
-                Ok((states, segments)) => {
-                    part.states = states;
-                    part.segments.extend(segments);
-                }
-                Err(error) => {
-                    failure = failure.or(Some(*error));
-                    // Nothing more is ordered; what was ordered is waited for.
-                    parts.iter_mut().for_each(|part| part.dispatched = true);
+                Step::Built | Step::Done => {
+                    self.early.push_back((w, answer));
                     continue;
                 }
-            }
-            if part.dispatched && failure.is_none() {
-                // Applied: the worker starts on its part of the next window.
-                if let Some(next) = ahead.get(w)
+            };
+            let (states, segments) = match answer {
+                Ok(answer) => answer,
+                Err(error) => {
+                    part.step = Step::Done;
+                    failure = failure.or(Some(*error));
+                    continue;
+                }
+            };
+            part.states = states;
+            part.segments.extend(segments);
+            if applied {
+                part.step = Step::Done;
+                // The worker starts on its part of the next window.
+                if let Some(next) = ahead.get(w).filter(|_| failure.is_none())
                     && let Err(error) = self.send(w, Order::Build(next.clone()))
                 {
                     self.lost.get_or_insert(error);
                 }
                 continue;
             }
-            while let Some(part) = parts
-                .get_mut(dispatched)
-                .filter(|p| p.answered && failure.is_none())
+            part.step = Step::Built;
+            while failure.is_none()
+                && let Some(part) = parts.get_mut(dispatched).filter(|p| p.step == Step::Built)
             {
                 let mut states = std::mem::take(&mut part.states);
                 let firsts = dispatch(part.range.clone(), &mut states, tick);
                 let order = Order::Apply(part.range.clone(), states, firsts);
-                (part.dispatched, part.answered) = (true, false);
-                if let Err(error) = self.send(dispatched, order) {
-                    failure = Some(error);
-                    parts.iter_mut().for_each(|part| part.dispatched = true);
-                    parts[dispatched].answered = true;
-                }
+                part.step = match self.send(dispatched, order) {
+                    Ok(()) => Step::Applying,
+                    Err(error) => {
+                        failure = Some(error);
+                        Step::Done
+                    }
+                };
                 dispatched += 1;
             }
         }
