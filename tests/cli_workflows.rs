@@ -351,3 +351,48 @@ fn run_reports_bad_usage_with_exit_two() {
         .code(2)
         .stderr(predicate::str::contains("README.md"));
 }
+
+/// `--refs` writes a repeated value once; resolved, the report and the plan
+/// are the ones written without it.
+#[test]
+fn refs_write_repeats_once_and_resolve_to_the_full_report_and_plan() {
+    let args = |command: &'static str| {
+        let mut args = vec![
+            command,
+            "workflows/skip-processed",
+            "--fixture",
+            "workflows/skip-processed/cases/two-papers.json",
+            "--json",
+        ];
+        if command == "run" {
+            args.push("--deterministic");
+        }
+        args
+    };
+    for (command, status) in [("run", 0), ("plan", 0)] {
+        let full = stdout_json(hookrun().args(args(command)), status);
+        let output = hookrun()
+            .args(args(command))
+            .arg("--refs")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(status));
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(text.contains("{\"$ref\":\"/"), "{command}: {text}");
+        assert!(text.len() < serde_json::to_string(&full).unwrap().len());
+        let written: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            hookrun::run::refs::resolve_refs(&written).unwrap(),
+            full,
+            "{command}"
+        );
+    }
+    // References belong to the JSON output.
+    hookrun()
+        .args(["plan", "workflows/skip-processed", "--fixture"])
+        .arg("workflows/skip-processed/cases/two-papers.json")
+        .arg("--refs")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--json"));
+}

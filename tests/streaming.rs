@@ -74,6 +74,41 @@ fn the_written_report_has_the_collected_reports_bytes_for_every_fixture_case() {
     }
 }
 
+/// A report written with references resolves to the report written without
+/// them, and refers to what repeats.
+#[test]
+fn every_fixture_cases_report_with_refs_resolves_to_its_report() {
+    let mut referred = 0;
+    for (workflow, case) in common::fixture_cases() {
+        let (collected, _) = both_ways(&workflow, &case, &options(2, 1));
+        let found = hookrun::manifest::discover(&workflow);
+        let workflow = &found.workflows[0];
+        let loaded = Case::load(&case).unwrap();
+        let options = RunOptions {
+            mode: loaded.mode().unwrap(),
+            ..options(2, 1)
+        };
+        let mut writer = JsonReportWriter::new(Vec::new(), &workflow.id, true).with_refs();
+        run_observed(
+            workflow,
+            loaded.input(None).unwrap(),
+            &mut loaded.result_source(),
+            &options,
+            &mut writer,
+        );
+        let written = writer.into_inner().unwrap();
+        assert!(written.len() <= collected.len(), "{}", case.display());
+        referred += String::from_utf8_lossy(&written)
+            .matches("{\"$ref\":")
+            .count();
+        let written: serde_json::Value = serde_json::from_slice(&written).unwrap();
+        let collected: serde_json::Value = serde_json::from_slice(&collected).unwrap();
+        let resolved = hookrun::run::refs::resolve_refs(&written).unwrap();
+        assert!(resolved == collected, "{}", case.display());
+    }
+    assert!(referred > 10, "{referred} references in all the cases");
+}
+
 const COUNTING: &[(&str, &str)] = &[
     (
         "preflight",

@@ -7,6 +7,7 @@ use clap::Args;
 
 use hookrun::plan::{Plan, PlanState, plan};
 use hookrun::run::normalize_params;
+use hookrun::run::refs::RefEncoder;
 
 use super::inputs::TargetArgs;
 
@@ -17,6 +18,10 @@ pub struct PlanArgs {
     /// Print the plan as JSON.
     #[arg(long)]
     json: bool,
+    /// In the JSON plan, write a value that repeats one written before it as
+    /// {"$ref": "<JSON Pointer>"} to the first one.
+    #[arg(long, requires = "json")]
+    refs: bool,
 }
 
 pub fn run(args: PlanArgs) -> Result<u8> {
@@ -38,8 +43,11 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     if args.json {
         // Serialised as it is written, without a copy of the text in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        hookrun::selection::write_compact(&mut out, &plan)
-            .map_err(std::io::Error::from)
+        let written = match args.refs {
+            true => RefEncoder::new().write(&mut out, &[], &plan, true),
+            false => hookrun::selection::write_compact(&mut out, &plan).map_err(Into::into),
+        };
+        written
             .and_then(|()| writeln!(out))
             .and_then(|()| out.flush())
             .map_err(super::unwritten("the plan to standard output"))?;

@@ -46,6 +46,10 @@ pub struct RunArgs {
     /// Print the run report as JSON.
     #[arg(long)]
     json: bool,
+    /// In the JSON report, write a value that repeats one written before it
+    /// as {"$ref": "<JSON Pointer>"} to the first one.
+    #[arg(long, requires = "json")]
+    refs: bool,
 }
 
 pub fn run_command(args: RunArgs) -> Result<u8> {
@@ -76,6 +80,9 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         // Each unit is written as soon as it is done.
         let stdout = std::io::BufWriter::new(std::io::stdout().lock());
         let mut writer = JsonReportWriter::new(stdout, &workflow.id, args.deterministic);
+        if args.refs {
+            writer = writer.with_refs();
+        }
         run_observed(&workflow, input, results, &options, &mut writer);
         let errors = writer.errors();
         writer

@@ -22,6 +22,7 @@ mod normalize;
 mod observer;
 mod parallel;
 mod progress;
+pub mod refs;
 mod report;
 mod results;
 mod runner;

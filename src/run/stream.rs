@@ -6,6 +6,9 @@
 //! is done. Effects, hook records and errors come after the units in the
 //! report, so they wait in anonymous temporary files, already serialised, and
 //! are copied out at the end; memory holds none of them.
+//!
+//! [`with_refs`](JsonReportWriter::with_refs) writes a value that repeats one
+//! before it in the report as a reference to it ([`super::refs`]).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
@@ -16,6 +19,7 @@ use crate::hooks::HookRecord;
 use crate::host::effects::Effect;
 use crate::plan::Plan;
 use crate::run::observer::RunObserver;
+use crate::run::refs::RefEncoder;
 use crate::run::report::{RunError, SettingsReport, Summary, UnitReport, drop_figures};
 use crate::selection::write_compact;
 
@@ -33,6 +37,8 @@ pub struct JsonReportWriter<W: Write> {
     errors: Spill,
     /// The first write that failed; nothing is written after it.
     failure: Option<io::Error>,
+    /// Writes repeats as references, when asked to.
+    refs: Option<Box<RefEncoder>>,
 }
 
 /// One list of the report kept aside until the units are written.
@@ -44,6 +50,14 @@ struct Spill {
 
 impl Spill {
     fn push(&mut self, value: &impl Serialize) -> io::Result<()> {
+        self.push_with(|file, _| write_compact(file, value).map_err(io::Error::from))
+    }
+
+    /// Appends an element `write` writes, handed the file and the element's index.
+    fn push_with(
+        &mut self,
+        write: impl FnOnce(&mut BufWriter<File>, usize) -> io::Result<()>,
+    ) -> io::Result<()> {
         let file = match &mut self.file {
             Some(file) => file,
             None => self.file.insert(BufWriter::new(tempfile::tempfile()?)),
@@ -52,7 +66,7 @@ impl Spill {
             file.write_all(b",")?;
         }
         self.count += 1;
-        write_compact(file, value).map_err(io::Error::from)
+        write(file, self.count - 1)
     }
 
     /// Copies the list's elements to `out`.
@@ -83,7 +97,17 @@ impl<W: Write> JsonReportWriter<W> {
             hooks: Spill::default(),
             errors: Spill::default(),
             failure: None,
+            refs: None,
         }
+    }
+
+    /// Writes each object or array that repeats one before it in the report
+    /// as `{"$ref": "<JSON Pointer>"}` to its first occurrence (the format is
+    /// [`super::refs`]'s; [`resolve_refs`](super::refs::resolve_refs) reads it
+    /// back). The plan and the units are referred to; effects refer to them.
+    pub fn with_refs(mut self) -> JsonReportWriter<W> {
+        self.refs = Some(Box::new(RefEncoder::new()));
+        self
     }
 
     /// How many errors the report lists so far (none: the run went well).
@@ -120,7 +144,10 @@ impl<W: Write> JsonReportWriter<W> {
         write_compact(&mut *out, &self.settings)?;
         if let Some(plan) = plan {
             out.write_all(b",\"plan\":")?;
-            write_compact(&mut *out, plan)?;
+            match &mut self.refs {
+                Some(refs) => refs.write(out, &["plan"], plan, true)?,
+                None => write_compact(&mut *out, plan)?,
+            }
         }
         out.write_all(b",\"units\":[")
     }
@@ -131,7 +158,25 @@ impl<W: Write> JsonReportWriter<W> {
             self.out.write_all(b",")?;
         }
         self.units += 1;
-        write_compact(&mut self.out, unit).map_err(io::Error::from)
+        match &mut self.refs {
+            Some(refs) => refs.write(
+                &mut self.out,
+                &["units", &(self.units - 1).to_string()],
+                unit,
+                true,
+            ),
+            None => write_compact(&mut self.out, unit).map_err(io::Error::from),
+        }
+    }
+
+    fn write_effect(&mut self, effect: &Effect) -> io::Result<()> {
+        let Some(refs) = &mut self.refs else {
+            return self.effects.push(effect);
+        };
+        // Effects follow the units, so they refer to them but are not referred to.
+        self.effects.push_with(|file, index| {
+            refs.write(file, &["effects", &index.to_string()], effect, false)
+        })
     }
 
     fn write_hook(&mut self, record: &HookRecord) -> io::Result<()> {
@@ -173,7 +218,7 @@ impl<W: Write> RunObserver for JsonReportWriter<W> {
     }
 
     fn effect(&mut self, effect: Effect) {
-        self.attempt(|w| w.effects.push(&effect));
+        self.attempt(|w| w.write_effect(&effect));
     }
 
     fn hook(&mut self, record: HookRecord) {
