@@ -35,14 +35,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Values are told apart by a SHA-256 digest of their compact JSON, so equal
-//! values are found however far apart they are. The encoder writes as the
+//! Values are told apart by a digest of their compact JSON (64 bits of SHA-256
+//! keyed with a secret of the encoder's), so equal values are found however
+//! far apart they are. The encoder writes as the
 //! value is serialised, holding back at most the open values that may still
 //! turn out to be repeats (each at most [`MAX_SHARED_BYTES`]), and remembers
-//! the first [`MAX_SHARED_VALUES`] values it meets (128 bits of a digest and
-//! a place each); it writes later new values in full.
+//! the first [`MAX_SHARED_VALUES`] values it meets (a digest and a place,
+//! about 30 bytes, each); it writes later new values in full.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::BuildHasher;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -59,16 +61,17 @@ pub const MAX_SHARED_BYTES: usize = 1 << 20;
 
 /// The most values a [`RefEncoder`] remembers; it writes values it meets after
 /// that in full unless they repeat one it remembers.
-pub const MAX_SHARED_VALUES: usize = 1 << 19;
+pub const MAX_SHARED_VALUES: usize = 7 << 18;
 
 /// Bytes are scanned, and those that may be written out are, once there are
 /// this many.
 const WRITE_OUT_BYTES: usize = 16 << 10;
 
-/// A value's digest: SHA-256 of its compact JSON, in which each shared-size
-/// descendant's text stands as `0xFF` and that descendant's digest; its first
-/// 128 bits, so that finding two values with the same takes about 2^64 tries.
-type Fingerprint = u128;
+/// A value's digest: the first 64 bits of SHA-256 of a secret of the encoder's
+/// and the value's compact JSON, in which each shared-size descendant's text
+/// stands as `0xFF` and that descendant's digest. Without the secret, values
+/// cannot be made to share one on purpose.
+type Fingerprint = u64;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
@@ -79,12 +82,16 @@ enum Step {
     Index(u32),
 }
 
-/// A place in the document: its parent place and the step from there. Place
-/// 0 is the document itself.
+/// Marks an index in a [`Place`]'s step.
+const INDEX_STEP: u32 = 1 << 31;
+
+/// A place in the document: its parent place and the step from there (an
+/// index or'ed with [`INDEX_STEP`], or a name's id). Place 0 is the document
+/// itself.
 #[derive(Clone, Copy)]
 struct Place {
     parent: u32,
-    step: Step,
+    step: u32,
 }
 
 /// An open object or array while a piece is scanned. Positions count bytes
@@ -144,6 +151,8 @@ impl Edit {
 /// written before as a reference to it; see the module docs.
 pub struct RefEncoder {
     seen: FastMap<Fingerprint, u32>,
+    /// The secret every digest starts with.
+    salt: [u8; 16],
     places: Vec<Place>,
     names: Vec<Box<str>>,
     name_ids: FastMap<Box<str>, u32>,
@@ -223,10 +232,14 @@ impl RefEncoder {
     pub fn new() -> RefEncoder {
         RefEncoder {
             seen: FastMap::default(),
-            places: vec![Place {
-                parent: 0,
-                step: Step::Index(0),
-            }],
+            places: vec![Place { parent: 0, step: 0 }],
+            salt: {
+                let random = std::collections::hash_map::RandomState::new();
+                let mut salt = [0; 16];
+                salt[..8].copy_from_slice(&random.hash_one(1u8).to_le_bytes());
+                salt[8..].copy_from_slice(&random.hash_one(2u8).to_le_bytes());
+                salt
+            },
             names: Vec::new(),
             name_ids: FastMap::default(),
             scan: Scan::default(),
@@ -323,7 +336,7 @@ impl RefEncoder {
             .open
             .last()
             .is_none_or(|parent| end - parent.start <= MAX_SHARED_BYTES);
-        let fingerprint = shared.then(|| self.scan.fingerprint(&closed, end));
+        let fingerprint = shared.then(|| self.scan.fingerprint(&self.salt, &closed, end));
         let scan = &mut self.scan;
         scan.descendants.truncate(
             closed
@@ -344,7 +357,11 @@ impl RefEncoder {
                     self.refer(&closed, end, pointer);
                     return;
                 }
-            } else if remember && self.seen.len() < MAX_SHARED_VALUES {
+            } else if remember
+                && self.seen.len() < MAX_SHARED_VALUES
+                && self.places.len() < 4 * MAX_SHARED_VALUES
+                && self.scan.open.iter().all(|open| open.before < INDEX_STEP)
+            {
                 let place = self.place_of_closed(at);
                 self.seen.insert(fingerprint, place);
                 self.scan.remembered.push_back((start, fingerprint));
@@ -439,7 +456,10 @@ impl RefEncoder {
         }
         let mut place = 0;
         for token in at {
-            let step = Step::Member(self.name_id(token.to_string()));
+            let step = match token.parse::<u32>() {
+                Ok(index) if index < INDEX_STEP => Step::Index(index),
+                _ => Step::Member(self.name_id(token.to_string())),
+            };
             place = self.new_place(place, step);
         }
         self.scan.place = Some(place);
@@ -447,6 +467,10 @@ impl RefEncoder {
     }
 
     fn new_place(&mut self, parent: u32, step: Step) -> u32 {
+        let step = match step {
+            Step::Index(index) => index | INDEX_STEP,
+            Step::Member(id) => id,
+        };
         self.places.push(Place { parent, step });
         (self.places.len() - 1) as u32
     }
@@ -463,8 +487,10 @@ impl RefEncoder {
         for step in steps.iter().rev() {
             pointer.push('/');
             match *step {
-                Step::Index(index) => pointer.push_str(&index.to_string()),
-                Step::Member(id) => push_token(&mut pointer, &self.names[id as usize]),
+                index if index & INDEX_STEP != 0 => {
+                    pointer.push_str(&(index & !INDEX_STEP).to_string())
+                }
+                id => push_token(&mut pointer, &self.names[id as usize]),
             }
         }
         pointer
@@ -523,8 +549,9 @@ impl Scan {
 
     /// The digest of the value `closed` that ends at `end`: its text, each
     /// descendant of shared size standing as `0xFF` and its digest.
-    fn fingerprint(&self, closed: &Open, end: usize) -> Fingerprint {
+    fn fingerprint(&self, salt: &[u8; 16], closed: &Open, end: usize) -> Fingerprint {
         let mut hash = Sha256::new();
+        hash.update(salt);
         let mut from = closed.start;
         let first = closed.descendants_from - self.descendants_done;
         for descendant in self.descendants.range(first..) {
@@ -535,9 +562,9 @@ impl Scan {
         }
         hash.update(&self.text[from - self.base..end - self.base]);
         let digest: [u8; 32] = hash.finalize().into();
-        let mut first = [0; 16];
-        first.copy_from_slice(&digest[..16]);
-        u128::from_le_bytes(first)
+        let mut first = [0; 8];
+        first.copy_from_slice(&digest[..8]);
+        u64::from_le_bytes(first)
     }
 
     /// Where the bytes that may still change start: at the outermost open
