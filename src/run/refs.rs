@@ -1112,6 +1112,19 @@ mod tests {
     }
 
     #[test]
+    fn each_encoder_keys_its_digests_with_its_own_secret() {
+        let value = json!({"title": long(200)});
+        let digests = || {
+            let mut encoder = RefEncoder::new();
+            encoder.write(&mut Vec::new(), &[], &value, true).unwrap();
+            encoder.seen.keys().copied().collect::<Vec<_>>()
+        };
+        let (first, second) = (digests(), digests());
+        assert_eq!(first.len(), 1);
+        assert_ne!(first, second);
+    }
+
+    #[test]
     fn a_report_without_references_resolves_to_itself() {
         let report = json!({"units": [{"a": [1, 2, {"b": null}]}], "x": "y"});
         assert_eq!(resolve_refs(&report).unwrap(), report);
