@@ -5,8 +5,9 @@
 //! sandbox, measured in the same run, the commands taking turns run by run.
 //! Prints units/s, the ratio to Node.js and the peak RSS of each process, a
 //! `--jobs 2` row, and `hookrun plan` of 10,000 units (planning time in
-//! process, peak RSS of the `hookrun plan --json` process). Needs GNU time
-//! (`/usr/bin/time`, Debian's `time` package).
+//! process, peak RSS of the `hookrun plan --json` process), then the same
+//! 10,000-unit run with and without `--refs` (time, peak RSS, report size).
+//! Needs GNU time (`/usr/bin/time`, Debian's `time` package).
 //!
 //! `cargo bench --bench scale` (or `bench/run.sh scale`); sizes can be given:
 //! `cargo bench --bench scale -- 1000 10000`.
@@ -205,6 +206,44 @@ impl Bench {
         }
     }
 
+    /// A run of `n` units written in full and with references, in turns.
+    fn refs_rows(&self, n: usize) {
+        let file = self.scratch.path().join(format!("selection-{n}.json"));
+        if !file.exists() {
+            self.write(n);
+        }
+        let full = || self.hookrun(&file, 1);
+        let refs = || {
+            let mut command = self.hookrun(&file, 1);
+            command.arg("--refs");
+            command
+        };
+        let samples = interleaved(5, &[&full, &refs]);
+        println!();
+        println!("| `hookrun run --json`, {n} units | time | peak RSS | report |");
+        println!("|---|---:|---:|---:|");
+        for ((name, command), sample) in [
+            ("in full", &full as &dyn Fn() -> Command),
+            ("`--refs`", &refs),
+        ]
+        .into_iter()
+        .zip(samples)
+        {
+            let report = command()
+                .stderr(Stdio::null())
+                .output()
+                .expect("hookrun runs")
+                .stdout
+                .len();
+            println!(
+                "| {name} | {:.2} s | {} | {:.1} MB |",
+                sample.wall.as_secs_f64(),
+                mib(sample.rss),
+                report as f64 / 1e6
+            );
+        }
+    }
+
     fn plan_row(&self, n: usize) {
         let value = selection(n);
         let selection = SelectionContext::from_value(&value).expect("a valid selection");
@@ -272,4 +311,5 @@ fn main() {
     };
     bench.run_rows(&sizes);
     bench.plan_row(10_000);
+    bench.refs_rows(10_000);
 }
