@@ -102,7 +102,7 @@ struct Open {
     object: bool,
     /// Members or elements before the current one.
     before: u32,
-    /// An object's current member name: where it starts in `names` and its
+    /// An object's current member name: where it starts in `open_names` and its
     /// length (JSON string contents, escapes as written).
     name_from: usize,
     name_len: usize,
@@ -177,7 +177,7 @@ struct Scan {
     string_is_name: bool,
     open: Vec<Open>,
     /// The open values' current member names, outermost first.
-    names: Vec<u8>,
+    open_names: Vec<u8>,
     /// Descendants a value still open may need for its digest, and how many
     /// were let go of before.
     descendants: VecDeque<Descendant>,
@@ -425,7 +425,7 @@ impl RefEncoder {
         if !open.object {
             return Step::Index(open.before);
         }
-        let raw = &self.scan.names[open.name_from..open.name_from + open.name_len];
+        let raw = &self.scan.open_names[open.name_from..open.name_from + open.name_len];
         let name: String = match std::str::from_utf8(raw) {
             Ok(plain) if !plain.contains('\\') => plain.to_string(),
             _ => {
@@ -506,7 +506,7 @@ impl Scan {
         self.in_string = false;
         self.escaped = false;
         self.open.clear();
-        self.names.clear();
+        self.open_names.clear();
         self.descendants.clear();
         self.descendants_done = 0;
         self.edits.clear();
@@ -521,7 +521,7 @@ impl Scan {
             start: pos,
             object,
             before: 0,
-            name_from: self.names.len(),
+            name_from: self.open_names.len(),
             name_len: 0,
             want_name: object,
             literal: false,
@@ -538,8 +538,8 @@ impl Scan {
             return;
         };
         let name = &self.text[self.string_start + 1 - self.base..pos - self.base];
-        self.names.truncate(top.name_from);
-        self.names.extend_from_slice(name);
+        self.open_names.truncate(top.name_from);
+        self.open_names.extend_from_slice(name);
         top.name_len = name.len();
         if top.before == 0 && (name == b"$ref" || name == b"$literal") {
             top.literal = true;
@@ -706,12 +706,22 @@ enum Shape<'a> {
     Object(&'a Map<String, Value>),
 }
 
+/// A step of the path to the value being resolved, written out only for an
+/// error.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Name(&'a str),
+    Index(usize),
+    /// A token of a pointer the report holds, escaped already.
+    Escaped(&'a str),
+}
+
 struct Resolver<'a> {
     root: &'a Value,
     /// Targets already resolved, by pointer.
     resolved: HashMap<String, Value>,
     /// Where the value being resolved is.
-    path: Vec<String>,
+    path: Vec<Token<'a>>,
     following: usize,
 }
 
@@ -723,9 +733,7 @@ impl<'a> Resolver<'a> {
                 Shape::Literal(map) | Shape::Object(map) => {
                     let mut out = Map::with_capacity(map.len());
                     for (name, member) in map {
-                        let mut token = String::new();
-                        push_token(&mut token, name);
-                        self.path.push(token);
+                        self.path.push(Token::Name(name));
                         let member = self.resolve(member);
                         self.path.pop();
                         out.insert(name.clone(), member?);
@@ -736,7 +744,7 @@ impl<'a> Resolver<'a> {
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (index, item) in items.iter().enumerate() {
-                    self.path.push(index.to_string());
+                    self.path.push(Token::Index(index));
                     let item = self.resolve(item);
                     self.path.pop();
                     out.push(item?);
@@ -773,10 +781,19 @@ impl<'a> Resolver<'a> {
     }
 
     fn here(&self) -> String {
-        self.path.iter().map(|token| format!("/{token}")).collect()
+        let mut at = String::new();
+        for token in &self.path {
+            at.push('/');
+            match *token {
+                Token::Name(name) => push_token(&mut at, name),
+                Token::Index(index) => at.push_str(&index.to_string()),
+                Token::Escaped(token) => at.push_str(token),
+            }
+        }
+        at
     }
 
-    fn follow(&mut self, pointer: &str) -> Result<Value, RefError> {
+    fn follow(&mut self, pointer: &'a str) -> Result<Value, RefError> {
         if let Some(done) = self.resolved.get(pointer) {
             return Ok(done.clone());
         }
@@ -792,7 +809,7 @@ impl<'a> Resolver<'a> {
         self.following += 1;
         let saved = std::mem::replace(
             &mut self.path,
-            pointer.split('/').skip(1).map(str::to_string).collect(),
+            pointer.split('/').skip(1).map(Token::Escaped).collect(),
         );
         let value = self.resolve(target);
         self.path = saved;

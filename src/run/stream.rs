@@ -41,6 +41,21 @@ pub struct JsonReportWriter<W: Write> {
     refs: Option<Box<RefEncoder>>,
 }
 
+/// Writes `value`, the report's piece at `at`, compactly, or with `refs` when
+/// there are references ([`RefEncoder::write`]).
+fn write_piece(
+    out: &mut impl Write,
+    refs: Option<&mut RefEncoder>,
+    at: &[&str],
+    value: &impl Serialize,
+    remember: bool,
+) -> io::Result<()> {
+    match refs {
+        Some(refs) => refs.write(out, at, value, remember),
+        None => write_compact(out, value).map_err(io::Error::from),
+    }
+}
+
 /// One list of the report kept aside until the units are written.
 #[derive(Default)]
 struct Spill {
@@ -144,10 +159,7 @@ impl<W: Write> JsonReportWriter<W> {
         write_compact(&mut *out, &self.settings)?;
         if let Some(plan) = plan {
             out.write_all(b",\"plan\":")?;
-            match &mut self.refs {
-                Some(refs) => refs.write(out, &["plan"], plan, true)?,
-                None => write_compact(&mut *out, plan)?,
-            }
+            write_piece(out, self.refs.as_deref_mut(), &["plan"], plan, true)?;
         }
         out.write_all(b",\"units\":[")
     }
@@ -158,24 +170,15 @@ impl<W: Write> JsonReportWriter<W> {
             self.out.write_all(b",")?;
         }
         self.units += 1;
-        match &mut self.refs {
-            Some(refs) => refs.write(
-                &mut self.out,
-                &["units", &(self.units - 1).to_string()],
-                unit,
-                true,
-            ),
-            None => write_compact(&mut self.out, unit).map_err(io::Error::from),
-        }
+        let at = ["units", &(self.units - 1).to_string()];
+        write_piece(&mut self.out, self.refs.as_deref_mut(), &at, unit, true)
     }
 
     fn write_effect(&mut self, effect: &Effect) -> io::Result<()> {
-        let Some(refs) = &mut self.refs else {
-            return self.effects.push(effect);
-        };
+        let refs = self.refs.as_deref_mut();
         // Effects follow the units, so they refer to them but are not referred to.
         self.effects.push_with(|file, index| {
-            refs.write(file, &["effects", &index.to_string()], effect, false)
+            write_piece(file, refs, &["effects", &index.to_string()], effect, false)
         })
     }
 
