@@ -162,9 +162,12 @@ impl Bench {
         command
     }
 
-    fn write(&self, n: usize) -> PathBuf {
+    /// The selection of `n` units as a file, written when first asked.
+    fn selection_file(&self, n: usize) -> PathBuf {
         let path = self.scratch.path().join(format!("selection-{n}.json"));
-        fs::write(&path, selection(n).to_string()).expect("scratch file");
+        if !path.exists() {
+            fs::write(&path, selection(n).to_string()).expect("scratch file");
+        }
         path
     }
 
@@ -174,7 +177,7 @@ impl Bench {
         );
         println!("|---:|---:|---:|---:|---:|---:|---:|");
         for &n in sizes {
-            let file = self.write(n);
+            let file = self.selection_file(n);
             let runs = if n <= 10_000 { 5 } else { 1 };
             let serial = || self.hookrun(&file, 1);
             let node = || self.node(&file);
@@ -208,10 +211,7 @@ impl Bench {
 
     /// A run of `n` units written in full and with references, in turns.
     fn refs_rows(&self, n: usize) {
-        let file = self.scratch.path().join(format!("selection-{n}.json"));
-        if !file.exists() {
-            self.write(n);
-        }
+        let file = self.selection_file(n);
         let full = || self.hookrun(&file, 1);
         let refs = || {
             let mut command = self.hookrun(&file, 1);
@@ -267,10 +267,7 @@ impl Bench {
             })
             .collect();
         times.sort();
-        let file = self.scratch.path().join(format!("selection-{n}.json"));
-        if !file.exists() {
-            self.write(n);
-        }
+        let file = self.selection_file(n);
         let process = repeat(3, || {
             let mut command = Command::new(env!("CARGO_BIN_EXE_hookrun"));
             command
