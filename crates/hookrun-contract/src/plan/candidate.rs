@@ -110,9 +110,8 @@ impl Candidate {
     /// The grouped entry the facts are read from, or the facts kept.
     fn fact_source(&self) -> Result<&GroupedEntry, Option<&Facts>> {
         match (&self.facts, &self.value) {
-            (FactSource::Entry, CandidateValue::Entry(entry)) => Ok(entry),
             (FactSource::Owned(facts), _) => Err(Some(facts)),
-            (FactSource::Entry, CandidateValue::Object(_)) => Err(None),
+            (FactSource::Entry, value) => value.entry().ok_or(None),
         }
     }
 
@@ -209,10 +208,46 @@ pub enum CandidateValue {
     /// A JSON object of its own (a fact, a note target, the whole selection).
     Object(Arc<Map<String, Value>>),
     /// A grouped entry, whose JSON it shares with the selection.
-    Entry(Arc<GroupedEntry>),
+    Entry(ScopedEntry),
+}
+
+/// A grouped entry held as the only entry of a candidate's scoped context, so
+/// that a candidate keeps its entry once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScopedEntry {
+    /// A grouped context whose `kind` array holds just the entry.
+    scope: Arc<SelectionContext>,
+    kind: ItemKind,
+}
+
+impl ScopedEntry {
+    /// The only entry of `scope`, a one-entry grouped context.
+    pub(crate) fn of(scope: &Arc<SelectionContext>, kind: ItemKind) -> ScopedEntry {
+        ScopedEntry {
+            scope: Arc::clone(scope),
+            kind,
+        }
+    }
+
+    /// The entry (`None` only for a scope that is not a grouped context with
+    /// an entry of its kind, which the planner never makes).
+    pub fn entry(&self) -> Option<&GroupedEntry> {
+        match &*self.scope {
+            SelectionContext::Grouped(g) => g.entries(self.kind).first(),
+            SelectionContext::Canonical(_) => None,
+        }
+    }
 }
 
 impl CandidateValue {
+    /// The grouped entry it stands for, if it is one.
+    pub fn entry(&self) -> Option<&GroupedEntry> {
+        match self {
+            CandidateValue::Entry(entry) => entry.entry(),
+            CandidateValue::Object(_) => None,
+        }
+    }
+
     /// The value of a JSON object (anything else stands for an empty one).
     pub(crate) fn of(value: Value) -> CandidateValue {
         match value {
@@ -231,7 +266,10 @@ impl Serialize for CandidateValue {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             CandidateValue::Object(map) => map.serialize(serializer),
-            CandidateValue::Entry(entry) => entry.serialize(serializer),
+            CandidateValue::Entry(entry) => match entry.entry() {
+                Some(entry) => entry.serialize(serializer),
+                None => Map::new().serialize(serializer),
+            },
         }
     }
 }
@@ -326,6 +364,7 @@ pub(crate) fn from_entry(
 ) -> Candidate {
     let kind = entry.kind.as_str();
     let parent_title = entry.parent.as_deref().and_then(ItemBase::display_title);
+    let scope = Arc::new(grouped_scope(base, entry));
     Candidate {
         kind: kind.to_owned(),
         identity: entry.identity(index),
@@ -341,8 +380,8 @@ pub(crate) fn from_entry(
         ),
         parent_identity: entry.parent_identity(),
         target_parent: entry.target_parent_id().map(TargetParent::Id),
-        scoped_context: Arc::new(grouped_scope(base, entry)),
-        value: CandidateValue::Entry(Arc::new(entry.clone())),
+        value: CandidateValue::Entry(ScopedEntry::of(&scope, entry.kind)),
+        scoped_context: scope,
         facts: FactSource::Entry,
     }
 }

@@ -26,6 +26,39 @@ pub(crate) struct Grouped {
     pub placed: Vec<Candidate>,
 }
 
+/// Unit number `order` made of `members` (never empty), which sit at
+/// `start..` in the plan's candidates.
+fn unit(
+    order: usize,
+    task_name: String,
+    members: &[Candidate],
+    start: usize,
+    shared_parent: bool,
+    fallback: &SelectionContext,
+) -> Unit {
+    let member_identities: Vec<String> = members.iter().map(|m| m.identity.clone()).collect();
+    let input_unit_identity = match member_identities.as_slice() {
+        [one] => one.clone(),
+        many => format!("group:{}", many.join("+")),
+    };
+    let (target_parent_identity, target_parent) = match members.first() {
+        Some(f) if shared_parent => (f.parent_identity.clone(), f.target_parent.clone()),
+        _ => (None, None),
+    };
+    Unit {
+        unit_id: format!("unit-{}", order + 1),
+        order,
+        task_name,
+        input_unit_identity,
+        member_count: members.len(),
+        member_identities,
+        target_parent_identity,
+        target_parent,
+        selection_context: unit_context(members, fallback),
+        members: start..start + members.len(),
+    }
+}
+
 impl Grouped {
     /// Adds unit number `units.len()` made of `members` (never empty).
     fn push(
@@ -35,29 +68,9 @@ impl Grouped {
         shared_parent: bool,
         fallback: &SelectionContext,
     ) {
-        let order = self.units.len();
-        let member_identities: Vec<String> = members.iter().map(|m| m.identity.clone()).collect();
-        let input_unit_identity = match member_identities.as_slice() {
-            [one] => one.clone(),
-            many => format!("group:{}", many.join("+")),
-        };
-        let (target_parent_identity, target_parent) = match members.first() {
-            Some(f) if shared_parent => (f.parent_identity.clone(), f.target_parent.clone()),
-            _ => (None, None),
-        };
-        let start = self.placed.len();
-        self.units.push(Unit {
-            unit_id: format!("unit-{}", order + 1),
-            order,
-            task_name,
-            input_unit_identity,
-            member_count: members.len(),
-            member_identities,
-            target_parent_identity,
-            target_parent,
-            selection_context: unit_context(&members, fallback),
-            members: start..start + members.len(),
-        });
+        let (order, start) = (self.units.len(), self.placed.len());
+        let unit = unit(order, task_name, &members, start, shared_parent, fallback);
+        self.units.push(unit);
         self.placed.extend(members);
     }
 }
@@ -101,11 +114,17 @@ pub(crate) fn group(
     let mut grouped = Grouped::default();
     match mode {
         GroupingMode::Each => {
-            grouped.units.reserve_exact(candidates.len());
-            grouped.placed.reserve_exact(candidates.len());
-            for c in candidates {
-                grouped.push(c.label.clone(), vec![c], true, fallback);
-            }
+            // One unit per candidate, in order: the candidates are placed as
+            // they are, without a second vector of them.
+            grouped.units = candidates
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let members = std::slice::from_ref(c);
+                    unit(i, c.label.clone(), members, i, true, fallback)
+                })
+                .collect();
+            grouped.placed = candidates;
         }
         GroupingMode::All if candidates.is_empty() => {}
         GroupingMode::All => {

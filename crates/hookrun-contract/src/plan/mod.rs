@@ -22,7 +22,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub use candidate::{Candidate, CandidateValue, TargetParent};
+pub use candidate::{Candidate, CandidateValue, ScopedEntry, TargetParent};
 pub use error::{NoValidInputUnitsError, PlanError};
 pub use result::{CandidateStats, Plan, PlanState, PlanStats, ReasonCode, Skip, Unit, UnitStats};
 pub use world::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};

@@ -248,6 +248,8 @@ impl<'de> Visitor<'de> for ArraySeed {
                 }
             }
         }
+        // Kept for the whole run: without the room it grew into.
+        entries.shrink_to_fit();
         Ok(Array::Read(Ok(entries)))
     }
 }

@@ -219,7 +219,7 @@ fn plan_json_shape_and_determinism() {
         }
         let mut entries = 0;
         for candidate in &planned.candidates {
-            if let crate::plan::CandidateValue::Entry(entry) = &candidate.value {
+            if let Some(entry) = candidate.value.entry() {
                 entries += 1;
                 let map = serde_json::Value::Object(entry.to_map());
                 assert_eq!(candidate.value.to_value(), map);
