@@ -44,6 +44,7 @@
 mod collections;
 mod dto;
 mod files;
+mod index;
 mod lazy;
 mod paging;
 mod reads;
@@ -142,7 +143,7 @@ pub type HostResult<T> = Result<T, HostWorldError>;
 #[derive(Debug, Clone, Default)]
 pub struct HostWorld {
     records: Vec<Record>,
-    by_ref: HashMap<PortableItemRef, usize>,
+    by_ref: index::RefIndex,
     by_id: HashMap<i64, usize>,
     children: HashMap<usize, Vec<usize>>,
     collections: Vec<collections::Collection>,
@@ -185,7 +186,7 @@ impl HostWorld {
 
     fn reserve(&mut self, items: usize) {
         self.records.reserve_exact(items);
-        self.by_ref.reserve(items);
+        self.by_ref.reserve(items, &self.records);
         self.by_id.reserve(items);
     }
 
@@ -260,9 +261,8 @@ impl HostWorld {
         record
             .reference
             .as_ref()
-            .and_then(|r| self.by_ref.get(r))
-            .or_else(|| record.id.and_then(|id| self.by_id.get(&id)))
-            .copied()
+            .and_then(|r| self.by_ref.get(r, &self.records))
+            .or_else(|| record.id.and_then(|id| self.by_id.get(&id).copied()))
     }
 
     fn upsert(&mut self, record: Record) {
@@ -278,10 +278,8 @@ impl HostWorld {
                 self.records.len() - 1
             }
         };
+        self.by_ref.insert(index, &self.records);
         if let Some(r) = self.records.get(index) {
-            if let Some(reference) = r.reference.clone() {
-                self.by_ref.entry(reference).or_insert(index);
-            }
             if let Some(id) = r.id {
                 self.by_id.entry(id).or_insert(index);
             }
@@ -295,10 +293,10 @@ impl HostWorld {
             .records
             .iter()
             .filter_map(|r| r.parent_ref.clone())
-            .filter(|p| !self.by_ref.contains_key(p))
+            .filter(|p| !self.by_ref.contains(p, &self.records))
             .collect();
         for reference in implied {
-            if !self.by_ref.contains_key(&reference) {
+            if !self.by_ref.contains(&reference, &self.records) {
                 self.upsert(Record {
                     reference: Some(reference),
                     kind: Some(DetailKind::Regular),
@@ -325,9 +323,8 @@ impl HostWorld {
         let parent = r
             .parent_ref
             .as_ref()
-            .and_then(|p| self.by_ref.get(p))
-            .or_else(|| r.parent_id.and_then(|id| self.by_id.get(&id)))
-            .copied();
+            .and_then(|p| self.by_ref.get(p, &self.records))
+            .or_else(|| r.parent_id.and_then(|id| self.by_id.get(&id).copied()));
         if let Some(p) = parent {
             // In record order, as `reindex` lists them.
             let siblings = self.children.entry(p).or_default();
@@ -339,10 +336,10 @@ impl HostWorld {
 
     fn find(&self, locator: &ItemLocator) -> Option<&Record> {
         let index = match locator {
-            ItemLocator::Ref(r) => self.by_ref.get(r),
-            ItemLocator::GroupedId(id) => self.by_id.get(id),
+            ItemLocator::Ref(r) => self.by_ref.get(r, &self.records),
+            ItemLocator::GroupedId(id) => self.by_id.get(id).copied(),
         };
-        index.and_then(|i| self.records.get(*i))
+        index.and_then(|i| self.records.get(i))
     }
 
     fn find_required(&self, locator: &ItemLocator, kind: &str) -> HostResult<&Record> {
@@ -378,7 +375,9 @@ impl HostWorld {
     /// The record of `record`'s parent.
     fn parent_record(&self, record: &Record) -> Option<&Record> {
         let parent = record.parent_ref.as_ref()?;
-        self.by_ref.get(parent).and_then(|i| self.records.get(*i))
+        self.by_ref
+            .get(parent, &self.records)
+            .and_then(|i| self.records.get(i))
     }
 
     /// The files-directory-relative path of an attachment record.

@@ -322,8 +322,7 @@ impl HostWorld {
             let known = record
                 .reference
                 .as_ref()
-                .and_then(|r| self.by_ref.get(r))
-                .copied();
+                .and_then(|r| self.by_ref.get(r, &self.records));
             let index = match known {
                 Some(i) => {
                     let moved = self.records[i].parent_ref != record.parent_ref;
@@ -339,9 +338,7 @@ impl HostWorld {
                 None => {
                     self.records.push(record.clone());
                     let i = self.records.len() - 1;
-                    if let Some(r) = &record.reference {
-                        self.by_ref.insert(r.clone(), i);
-                    }
+                    self.by_ref.insert(i, &self.records);
                     self.index_child(i);
                     i
                 }
@@ -355,7 +352,7 @@ impl HostWorld {
     fn remove_items(&mut self, removed: &[PortableItemRef]) {
         let mut gone: std::collections::HashSet<usize> = removed
             .iter()
-            .filter_map(|r| self.by_ref.get(r).copied())
+            .filter_map(|r| self.by_ref.get(r, &self.records))
             .collect();
         let mut frontier: Vec<usize> = gone.iter().copied().collect();
         while let Some(i) = frontier.pop() {
@@ -373,9 +370,7 @@ impl HostWorld {
         self.by_ref.clear();
         self.by_id.clear();
         for (i, record) in self.records.iter().enumerate() {
-            if let Some(r) = &record.reference {
-                self.by_ref.entry(r.clone()).or_insert(i);
-            }
+            self.by_ref.insert(i, &self.records);
             if let Some(id) = record.id {
                 self.by_id.entry(id).or_insert(i);
             }
