@@ -153,8 +153,9 @@ pub struct CanonicalSelection {
     pub sampled_at: String,
     /// `exportCandidates` (planner-scoped contexts only).
     pub export_candidates: Option<Vec<Value>>,
-    /// `digestRepresentativeImageTarget` (planner-scoped contexts only).
-    pub digest_representative_image_target: Option<Value>,
+    /// `digestRepresentativeImageTarget` (planner-scoped contexts only; boxed,
+    /// so that the many contexts without one stay small).
+    pub digest_representative_image_target: Option<Box<Value>>,
 }
 
 /// Checks a `GeneratedNoteCandidate` at `ptr`.
@@ -198,7 +199,7 @@ impl CanonicalSelection {
             None => None,
             Some(v) => {
                 check_note_candidate(v, &child(obj.ptr, "digestRepresentativeImageTarget"))?;
-                Some(v.clone())
+                Some(Box::new(v.clone()))
             }
         };
         Ok(Self {
@@ -221,7 +222,7 @@ impl CanonicalSelection {
             m.insert("exportCandidates".into(), Value::Array(list.clone()));
         }
         if let Some(target) = &self.digest_representative_image_target {
-            m.insert("digestRepresentativeImageTarget".into(), target.clone());
+            m.insert("digestRepresentativeImageTarget".into(), (**target).clone());
         }
         Value::Object(m)
     }

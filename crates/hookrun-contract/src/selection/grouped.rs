@@ -369,8 +369,9 @@ pub struct GroupedSelection {
     pub sampled_at: String,
     /// `exportCandidates` (planner-scoped contexts only).
     pub export_candidates: Option<Vec<Value>>,
-    /// `digestRepresentativeImageTarget` (planner-scoped contexts only).
-    pub digest_representative_image_target: Option<Value>,
+    /// `digestRepresentativeImageTarget` (planner-scoped contexts only; boxed,
+    /// so that the many contexts without one stay small).
+    pub digest_representative_image_target: Option<Box<Value>>,
 }
 
 impl GroupedSelection {
@@ -466,7 +467,10 @@ impl GroupedSelection {
                 None => None,
                 Some(v) => Some(as_array(v, &child(obj.ptr, "exportCandidates"))?.clone()),
             },
-            digest_representative_image_target: obj.get("digestRepresentativeImageTarget").cloned(),
+            digest_representative_image_target: obj
+                .get("digestRepresentativeImageTarget")
+                .cloned()
+                .map(Box::new),
             ..Self::default()
         };
         for kind in ItemKind::ALL {
@@ -529,7 +533,7 @@ impl GroupedSelection {
             m.insert("exportCandidates".into(), Value::Array(list.clone()));
         }
         if let Some(target) = &self.digest_representative_image_target {
-            m.insert("digestRepresentativeImageTarget".into(), target.clone());
+            m.insert("digestRepresentativeImageTarget".into(), (**target).clone());
         }
         Value::Object(m)
     }

@@ -61,13 +61,13 @@ impl Mergeable for CanonicalSelection {
     fn extras(&self) -> (Option<&Vec<Value>>, Option<&Value>) {
         (
             self.export_candidates.as_ref(),
-            self.digest_representative_image_target.as_ref(),
+            self.digest_representative_image_target.as_deref(),
         )
     }
 
     fn set_extras(&mut self, exports: Option<Vec<Value>>, digest: Option<Value>) {
         self.export_candidates = exports;
-        self.digest_representative_image_target = digest;
+        self.digest_representative_image_target = digest.map(Box::new);
     }
 }
 
@@ -92,12 +92,12 @@ impl Mergeable for GroupedSelection {
     fn extras(&self) -> (Option<&Vec<Value>>, Option<&Value>) {
         (
             self.export_candidates.as_ref(),
-            self.digest_representative_image_target.as_ref(),
+            self.digest_representative_image_target.as_deref(),
         )
     }
 
     fn set_extras(&mut self, exports: Option<Vec<Value>>, digest: Option<Value>) {
         self.export_candidates = exports;
-        self.digest_representative_image_target = digest;
+        self.digest_representative_image_target = digest.map(Box::new);
     }
 }

@@ -209,7 +209,7 @@ impl SelectionContext {
             ),
         };
         *exports = export_candidates;
-        *digest = digest_target;
+        *digest = digest_target.map(Box::new);
         out
     }
 
