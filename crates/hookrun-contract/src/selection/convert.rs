@@ -74,9 +74,10 @@ fn entry_to_fact(
         item_type: entry
             .item
             .item_type
-            .clone()
-            .unwrap_or_else(|| entry.kind.as_str().to_owned()),
-        title: entry.item.title.clone(),
+            .as_deref()
+            .unwrap_or(entry.kind.as_str())
+            .to_owned(),
+        title: entry.item.title.as_deref().map(str::to_owned),
         parent_ref: entry.parent.as_deref().and_then(ItemBase::portable_ref),
         filename: attachment_str(entry.filename()),
         content_type: attachment_str(entry.content_type()),

@@ -21,11 +21,11 @@ pub struct ItemBase {
     /// `id`.
     pub id: Option<i64>,
     /// `key`.
-    pub key: Option<String>,
+    pub key: Option<Box<str>>,
     /// `itemType`.
-    pub item_type: Option<String>,
+    pub item_type: Option<Box<str>>,
     /// `title`.
-    pub title: Option<String>,
+    pub title: Option<Box<str>>,
     /// `libraryID`.
     pub library_id: Option<i64>,
     /// `parentItemID`.
@@ -40,13 +40,13 @@ pub struct ItemBase {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ItemData {
     /// `data.title`.
-    pub title: Option<String>,
+    pub title: Option<Box<str>>,
     /// `data.path`.
-    pub path: Option<String>,
+    pub path: Option<Box<str>>,
     /// `data.contentType`.
-    pub content_type: Option<String>,
+    pub content_type: Option<Box<str>>,
     /// `data.dateAdded`.
-    pub date_added: Option<String>,
+    pub date_added: Option<Box<str>>,
 }
 
 impl ItemBase {
@@ -69,7 +69,7 @@ impl ItemBase {
     pub(crate) fn of_map(map: &Map<String, Value>) -> Self {
         let int = |key: &str| map.get(key).and_then(Value::as_i64);
         let text = |map: &Map<String, Value>, key: &str| {
-            map.get(key).and_then(Value::as_str).map(str::to_owned)
+            map.get(key).and_then(Value::as_str).map(Box::from)
         };
         let data = match map.get("data") {
             Some(Value::Object(data)) => ItemData {
@@ -108,7 +108,7 @@ impl ItemBase {
     /// The portable ref when `libraryID ≥ 1` and a non-empty `key` are known.
     pub fn portable_ref(&self) -> Option<PortableItemRef> {
         let library_id = u64::try_from(self.library_id?).ok().filter(|l| *l >= 1)?;
-        let key = self.key.clone().filter(|k| !k.is_empty())?;
+        let key = self.key.as_deref().filter(|k| !k.is_empty())?.to_owned();
         Some(PortableItemRef { library_id, key })
     }
 

@@ -147,10 +147,10 @@ fn fields_of(item: &ItemBase, file_path: Option<&str>, mime_type: Option<&str>) 
     let path = owned(file_path.or(item.data.path.as_deref()));
     Fields {
         title: owned(item.display_title()),
-        item_type: item.item_type.clone(),
+        item_type: owned(item.item_type.as_deref()),
         filename: owned(path.as_deref().map(base_name)),
         content_type: owned(mime_type.or(item.data.content_type.as_deref())),
-        created_at: item.data.date_added.clone(),
+        created_at: owned(item.data.date_added.as_deref()),
         path,
         html: item.note_html(),
         ..Fields::default()
