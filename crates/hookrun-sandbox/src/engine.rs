@@ -44,6 +44,8 @@ pub(crate) struct Engine {
     /// Loaded modules by the path callers name them with, so a warm call does
     /// not resolve its module against the file system again.
     entries: HashMap<PathBuf, (ModuleId, String)>,
+    /// Loaded modules' namespace objects, asked of the runtime once each.
+    namespaces: HashMap<ModuleId, v8::Global<v8::Object>>,
     watchdog: Watchdog,
     memory_hit: Rc<Cell<bool>>,
     tokio: tokio::runtime::Runtime,
@@ -218,6 +220,7 @@ impl Engine {
             take_settled: prelude.take_settled,
             modules: HashMap::new(),
             entries: HashMap::new(),
+            namespaces: HashMap::new(),
             watchdog,
             memory_hit,
             tokio,
@@ -358,10 +361,7 @@ impl Engine {
 
     fn list_exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
         let (id, _) = self.load(module)?;
-        let namespace = self
-            .runtime
-            .get_module_namespace(id)
-            .map_err(|e| CallResult::LoadError(errors::from_core(&e)))?;
+        let namespace = self.namespace(id)?;
         let text = {
             deno_core::scope!(scope, &mut self.runtime);
             let f = v8::Local::new(scope, &self.exports_of);
@@ -545,11 +545,21 @@ impl Engine {
         Ok((id, name))
     }
 
-    fn export(&mut self, id: ModuleId, module: &str, name: &str) -> Result<Export, CallResult> {
+    /// The namespace object of module `id`, a live view of its exports.
+    fn namespace(&mut self, id: ModuleId) -> Result<v8::Global<v8::Object>, CallResult> {
+        if let Some(namespace) = self.namespaces.get(&id) {
+            return Ok(namespace.clone());
+        }
         let namespace = self
             .runtime
             .get_module_namespace(id)
             .map_err(|e| CallResult::LoadError(errors::from_core(&e)))?;
+        self.namespaces.insert(id, namespace.clone());
+        Ok(namespace)
+    }
+
+    fn export(&mut self, id: ModuleId, module: &str, name: &str) -> Result<Export, CallResult> {
+        let namespace = self.namespace(id)?;
         deno_core::scope!(scope, &mut self.runtime);
         let namespace = v8::Local::new(scope, namespace);
         let missing = || {
