@@ -81,7 +81,7 @@ fn module_state_persists_across_calls_of_one_sandbox_only() {
 #[test]
 fn a_call_sees_the_export_a_module_has_now() {
     let mut sb = sandbox();
-    let mut phase = |sb: &mut Sandbox| call(sb, "happy.mjs", "phase", Value::Null).result;
+    let phase = |sb: &mut Sandbox| call(sb, "happy.mjs", "phase", Value::Null).result;
     assert_eq!(phase(&mut sb), CallResult::Ok(json!("first")));
     let missing = call(&mut sb, "happy.mjs", "later", Value::Null);
     assert_eq!(load_error(&missing).name, "ExportError");

@@ -279,10 +279,8 @@ impl HostWorld {
             }
         };
         self.by_ref.insert(index, &self.records);
-        if let Some(r) = self.records.get(index) {
-            if let Some(id) = r.id {
-                self.by_id.entry(id).or_insert(index);
-            }
+        if let Some(id) = self.records.get(index).and_then(|r| r.id) {
+            self.by_id.entry(id).or_insert(index);
         }
     }
 
