@@ -5,6 +5,7 @@
 use std::hash::{BuildHasher, RandomState};
 
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 use super::record::Record;
 use crate::selection::PortableItemRef;
@@ -48,13 +49,13 @@ impl RefIndex {
         let Some(reference) = ref_of(records, i) else {
             return;
         };
-        if self.contains(reference, records) {
-            return;
-        }
         let hasher = &self.hasher;
         let hash = hasher.hash_one(Some(reference));
-        self.table
-            .insert_unique(hash, i, |j| hasher.hash_one(ref_of(records, *j)));
+        let listed = |j: &usize| ref_of(records, *j) == Some(reference);
+        let rehash = |j: &usize| hasher.hash_one(ref_of(records, *j));
+        if let Entry::Vacant(slot) = self.table.entry(hash, listed, rehash) {
+            slot.insert(i);
+        }
     }
 
     /// Lists no record.
