@@ -164,7 +164,7 @@ impl Candidate {
 
     /// Date added.
     pub(crate) fn created_at(&self) -> Option<&str> {
-        self.fact(|e| e.item.data.date_added.as_deref(), |f| &f.created_at)
+        self.fact(|e| e.item.data_date_added(), |f| &f.created_at)
     }
 
     /// Parent title.
@@ -370,8 +370,8 @@ pub(crate) fn from_entry(
         identity: entry.identity(index),
         label: pick_label(
             &[
-                entry.item.title.as_deref(),
-                entry.item.data.title.as_deref(),
+                entry.item.title(),
+                entry.item.data_title(),
                 parent_title,
                 entry.filename(),
             ],

@@ -73,15 +73,14 @@ fn entry_to_fact(
         reference,
         item_type: entry
             .item
-            .item_type
-            .as_deref()
+            .item_type()
             .unwrap_or(entry.kind.as_str())
             .to_owned(),
-        title: entry.item.title.as_deref().map(str::to_owned),
+        title: entry.item.title().map(str::to_owned),
         parent_ref: entry.parent.as_deref().and_then(ItemBase::portable_ref),
         filename: attachment_str(entry.filename()),
         content_type: attachment_str(entry.content_type()),
-        created_at: attachment_str(entry.item.data.date_added.as_deref()),
+        created_at: attachment_str(entry.item.data_date_added()),
         file_state: is_attachment.then(|| match entry.path() {
             Some(path) => FileState::from_exists(file_exists(path)),
             None => FileState::NotApplicable,

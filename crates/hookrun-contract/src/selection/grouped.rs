@@ -7,12 +7,16 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::error::SelectionError;
-use super::item_json::ItemJson;
+use super::item_json::{ItemJson, Member, Span};
 use super::json::{Obj, Read, as_array, as_object, child, index};
 use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
 use super::stream::ReadEntries;
 
 /// An open `ItemBase` (or `NoteLite`) with its original JSON.
+///
+/// The string members planning and the host world read are read from the
+/// item's JSON text, not kept a second time: a selection of 100,000 items would
+/// otherwise hold a million more small strings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemBase {
     /// The original object, serialised back unchanged; shared by the
@@ -20,34 +24,41 @@ pub struct ItemBase {
     pub raw: ItemJson,
     /// `id`.
     pub id: Option<i64>,
-    /// `key`.
-    pub key: Option<Box<str>>,
-    /// `itemType`.
-    pub item_type: Option<Box<str>>,
-    /// `title`.
-    pub title: Option<Box<str>>,
     /// `libraryID`.
     pub library_id: Option<i64>,
     /// `parentItemID`.
     pub parent_item_id: Option<i64>,
-    /// The string members of `data` (the item's Zotero export) that planning and
-    /// the host world read.
-    pub data: ItemData,
+    strings: ItemStrings,
 }
 
-/// The string members of an item's `data` that planning and the host world read
-/// (others are read from [`ItemBase::raw`] when needed).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ItemData {
-    /// `data.title`.
-    pub title: Option<Box<str>>,
-    /// `data.path`.
-    pub path: Option<Box<str>>,
-    /// `data.contentType`.
-    pub content_type: Option<Box<str>>,
-    /// `data.dateAdded`.
-    pub date_added: Option<Box<str>>,
+/// The string members an item reads, in [`STRING_MEMBERS`] order.
+#[derive(Debug, Clone, PartialEq)]
+enum ItemStrings {
+    /// Where they are in the item's text.
+    Spans([Span; STRING_MEMBERS.len()]),
+    /// Kept apart, when one of them is written with escapes.
+    Owned(Box<[Option<Box<str>>; STRING_MEMBERS.len()]>),
 }
+
+/// The string members of an item (and of its `data`, the item's Zotero export)
+/// that planning and the host world read; others are read from
+/// [`ItemBase::raw`] when needed.
+const STRING_MEMBERS: [Member; 7] = [
+    ("key", None),
+    ("itemType", None),
+    ("title", None),
+    ("data", Some("title")),
+    ("data", Some("path")),
+    ("data", Some("contentType")),
+    ("data", Some("dateAdded")),
+];
+const KEY: usize = 0;
+const ITEM_TYPE: usize = 1;
+const TITLE: usize = 2;
+const DATA_TITLE: usize = 3;
+const DATA_PATH: usize = 4;
+const DATA_CONTENT_TYPE: usize = 5;
+const DATA_DATE_ADDED: usize = 6;
 
 impl ItemBase {
     /// Reads an item at `ptr`.
@@ -68,36 +79,75 @@ impl ItemBase {
     /// An item of `map`, unchecked: members of the wrong type read as absent.
     pub(crate) fn of_map(map: &Map<String, Value>) -> Self {
         let int = |key: &str| map.get(key).and_then(Value::as_i64);
-        let text = |map: &Map<String, Value>, key: &str| {
-            map.get(key).and_then(Value::as_str).map(Box::from)
-        };
-        let data = match map.get("data") {
-            Some(Value::Object(data)) => ItemData {
-                title: text(data, "title"),
-                path: text(data, "path"),
-                content_type: text(data, "contentType"),
-                date_added: text(data, "dateAdded"),
-            },
-            _ => ItemData::default(),
+        let (raw, strings) = match ItemJson::of_marking(map, &STRING_MEMBERS) {
+            Some((raw, spans)) => (raw, ItemStrings::Spans(spans)),
+            None => {
+                let owned = STRING_MEMBERS.map(|(member, inner)| {
+                    let outer = map.get(member);
+                    let value = match inner {
+                        None => outer,
+                        Some(inner) => outer.and_then(Value::as_object).and_then(|o| o.get(inner)),
+                    };
+                    value.and_then(Value::as_str).map(Box::from)
+                });
+                (ItemJson::of(map), ItemStrings::Owned(Box::new(owned)))
+            }
         };
         Self {
-            raw: ItemJson::of(map),
+            raw,
             id: int("id"),
-            key: text(map, "key"),
-            item_type: text(map, "itemType"),
-            title: text(map, "title"),
             library_id: int("libraryID"),
             parent_item_id: int("parentItemID"),
-            data,
+            strings,
         }
+    }
+
+    /// The string member number `index` of [`STRING_MEMBERS`].
+    fn string(&self, index: usize) -> Option<&str> {
+        match &self.strings {
+            ItemStrings::Spans(spans) => spans[index].read(self.raw.as_str()),
+            ItemStrings::Owned(owned) => owned[index].as_deref(),
+        }
+    }
+
+    /// `key`.
+    pub fn key(&self) -> Option<&str> {
+        self.string(KEY)
+    }
+
+    /// `itemType`.
+    pub fn item_type(&self) -> Option<&str> {
+        self.string(ITEM_TYPE)
+    }
+
+    /// `title`.
+    pub fn title(&self) -> Option<&str> {
+        self.string(TITLE)
+    }
+
+    /// `data.title`.
+    pub fn data_title(&self) -> Option<&str> {
+        self.string(DATA_TITLE)
+    }
+
+    /// `data.path`.
+    pub fn data_path(&self) -> Option<&str> {
+        self.string(DATA_PATH)
+    }
+
+    /// `data.contentType`.
+    pub fn data_content_type(&self) -> Option<&str> {
+        self.string(DATA_CONTENT_TYPE)
+    }
+
+    /// `data.dateAdded`.
+    pub fn data_date_added(&self) -> Option<&str> {
+        self.string(DATA_DATE_ADDED)
     }
 
     /// `title`, else `data.title` (empty strings count as absent).
     pub fn display_title(&self) -> Option<&str> {
-        self.title
-            .as_deref()
-            .or(self.data.title.as_deref())
-            .filter(|t| !t.is_empty())
+        self.title().or(self.data_title()).filter(|t| !t.is_empty())
     }
 
     /// Note HTML: `note` (NoteLite), else `data.note`.
@@ -108,13 +158,13 @@ impl ItemBase {
     /// The portable ref when `libraryID ≥ 1` and a non-empty `key` are known.
     pub fn portable_ref(&self) -> Option<PortableItemRef> {
         let library_id = u64::try_from(self.library_id?).ok().filter(|l| *l >= 1)?;
-        let key = self.key.as_deref().filter(|k| !k.is_empty())?.to_owned();
+        let key = self.key().filter(|k| !k.is_empty())?.to_owned();
         Some(PortableItemRef { library_id, key })
     }
 
     /// The key-based identity part: `"<libraryID>:<key>"` or `"<key>"`.
     fn key_part(&self) -> Option<String> {
-        let key = self.key.as_deref().filter(|k| !k.is_empty())?;
+        let key = self.key().filter(|k| !k.is_empty())?;
         Some(match self.library_id {
             Some(lib) => format!("{lib}:{key}"),
             None => key.to_owned(),
@@ -240,7 +290,7 @@ impl GroupedEntry {
             ItemKind::Child => json!({"item": null, "parent": null,
                 "attachments": [], "notes": [], "tags": [], "collections": []}),
             ItemKind::Attachment => json!({"item": null, "parent": null,
-                "filePath": item.data.path, "mimeType": null}),
+                "filePath": item.data_path(), "mimeType": null}),
             ItemKind::Note => json!({"item": null, "parent": null,
                 "tags": [], "collections": []}),
         };
@@ -249,7 +299,7 @@ impl GroupedEntry {
             raw: ItemJson::of(raw.as_object().unwrap_or(&Map::new())),
             item: item.clone(),
             parent: parent.cloned(),
-            file_path: item.data.path.as_deref().map(Arc::from),
+            file_path: item.data_path().map(Arc::from),
             mime_type: None,
             attachments: Vec::new(),
             notes: Vec::new(),
@@ -307,14 +357,12 @@ impl GroupedEntry {
 
     /// Attachment path: `filePath`, else `item.data.path`.
     pub fn path(&self) -> Option<&str> {
-        self.file_path.as_deref().or(self.item.data.path.as_deref())
+        self.file_path.as_deref().or(self.item.data_path())
     }
 
     /// Attachment content type: `mimeType`, else `item.data.contentType`.
     pub fn content_type(&self) -> Option<&str> {
-        self.mime_type
-            .as_deref()
-            .or(self.item.data.content_type.as_deref())
+        self.mime_type.as_deref().or(self.item.data_content_type())
     }
 
     /// Base name of [`GroupedEntry::path`].

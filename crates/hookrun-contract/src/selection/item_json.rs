@@ -28,6 +28,24 @@ impl ItemJson {
         Self(Arc::from(serde_json::to_string(map).unwrap_or_default()))
     }
 
+    /// The compact JSON of `map` (the bytes [`of`](Self::of) writes), with where
+    /// each string member `members` names is in it ([`Span::ABSENT`] for one that
+    /// is missing or not a string); `None` when one of them is written with
+    /// escapes, so that its text is not its characters.
+    pub(crate) fn of_marking<const N: usize>(
+        map: &Map<String, Value>,
+        members: &[Member; N],
+    ) -> Option<(Self, [Span; N])> {
+        let mut marking = Marking {
+            members,
+            spans: [Span::ABSENT; N],
+            out: Vec::with_capacity(256),
+        };
+        marking.object(map, None)?;
+        let text = String::from_utf8(marking.out).ok()?;
+        Some((Self(Arc::from(text)), marking.spans))
+    }
+
     /// The compact JSON text.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -70,6 +88,84 @@ impl ItemJson {
             _ => None,
         };
         text(item.note).or_else(|| text(item.data?.note))
+    }
+}
+
+/// A string member of an item object: `(member, None)` at its top level,
+/// `(member, Some(inner))` inside its object member `member`.
+pub(crate) type Member = (&'static str, Option<&'static str>);
+
+/// Where a string member's characters are in an [`ItemJson`]'s text (a string
+/// written without escapes is its own characters there), so that an item need
+/// not keep a second copy of the strings it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    /// No such string member.
+    pub(crate) const ABSENT: Span = Span {
+        start: u32::MAX,
+        len: 0,
+    };
+
+    /// The string in `text`, the item's JSON text.
+    pub(crate) fn read(self, text: &str) -> Option<&str> {
+        if self == Self::ABSENT {
+            return None;
+        }
+        let start = self.start as usize;
+        text.get(start..start + self.len as usize)
+    }
+}
+
+/// Writes an item object's compact JSON, noting where the members it looks for are.
+struct Marking<'m, const N: usize> {
+    members: &'m [Member; N],
+    spans: [Span; N],
+    out: Vec<u8>,
+}
+
+impl<const N: usize> Marking<'_, N> {
+    /// Writes `map`, the object member `outer` (the item itself when `None`).
+    fn object(&mut self, map: &Map<String, Value>, outer: Option<&str>) -> Option<()> {
+        let members = self.members;
+        self.out.push(b'{');
+        for (i, (key, value)) in map.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            serde_json::to_writer(&mut self.out, key).ok()?;
+            self.out.push(b':');
+            let looked_into = |m: &Member| m.0 == key && m.1.is_some();
+            match value {
+                Value::Object(inner) if outer.is_none() && members.iter().any(looked_into) => {
+                    self.object(inner, Some(key))?
+                }
+                Value::String(text) => {
+                    let at = self.out.len();
+                    serde_json::to_writer(&mut self.out, text).ok()?;
+                    let wanted = |m: &Member| match outer {
+                        None => m.0 == key && m.1.is_none(),
+                        Some(outer) => m.0 == outer && m.1 == Some(key.as_str()),
+                    };
+                    if let Some(j) = members.iter().position(wanted) {
+                        if self.out.len() - at != text.len() + 2 {
+                            return None;
+                        }
+                        self.spans[j] = Span {
+                            start: u32::try_from(at + 1).ok()?,
+                            len: u32::try_from(text.len()).ok()?,
+                        };
+                    }
+                }
+                other => serde_json::to_writer(&mut self.out, other).ok()?,
+            }
+        }
+        self.out.push(b'}');
+        Some(())
     }
 }
 
@@ -354,6 +450,31 @@ mod tests {
         assert_eq!(serde_json::to_string(&spaced).unwrap(), "{\"a\":[1,2]}");
         let _restore = Verbatim(VERBATIM.replace(true));
         assert_eq!(serde_json::to_value(&spaced).unwrap(), json!({"a": [1, 2]}));
+    }
+
+    #[test]
+    fn marking_writes_the_same_text_and_finds_the_strings() {
+        let mut map = sample();
+        map.insert("itemType".into(), json!("book"));
+        const MEMBERS: [Member; 5] = [
+            ("key", None),
+            ("itemType", None),
+            ("id", None),
+            ("data", Some("path")),
+            ("data", Some("missing")),
+        ];
+        let (item, spans) = ItemJson::of_marking(&map, &MEMBERS).unwrap();
+        assert_eq!(item, ItemJson::of(&map));
+        let read: Vec<_> = spans.iter().map(|s| s.read(item.as_str())).collect();
+        assert_eq!(read, [Some("A"), Some("book"), None, Some("a/b.pdf"), None]);
+        // A string written with escapes is not its own text: no spans.
+        assert!(ItemJson::of_marking(&map, &[("title", None)]).is_none());
+        // Members not looked for may hold anything.
+        assert!(ItemJson::of_marking(&map, &[("key", None)]).is_some());
+        let nested = json!({"data": {"path": "x"}, "other": {"path": "y\n"}});
+        let (_, [span]) =
+            ItemJson::of_marking(nested.as_object().unwrap(), &[("data", Some("path"))]).unwrap();
+        assert_eq!(span, Span { start: 17, len: 1 });
     }
 
     #[test]

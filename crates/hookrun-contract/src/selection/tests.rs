@@ -207,6 +207,35 @@ fn grouped_identities() {
 }
 
 #[test]
+fn items_read_their_strings_from_their_text_or_keep_escaped_ones() {
+    let item = |v: Value| ItemBase::parse(&v, "").unwrap();
+    let data = json!({"title": "D", "path": "a/b.pdf", "contentType": "application/pdf",
+        "dateAdded": "2026-01-01", "extra": "x"});
+    let plain = item(json!({"key": "K", "itemType": "book", "title": "T", "data": data}));
+    // One string written with escapes keeps all of them apart; they read the same.
+    let escaped = item(json!({"key": "K", "itemType": "book", "title": "\"T\"\n", "data": data}));
+    for (i, it) in [plain, escaped].iter().enumerate() {
+        assert_eq!(it.key(), Some("K"));
+        assert_eq!(it.item_type(), Some("book"));
+        assert_eq!(it.title(), Some(["T", "\"T\"\n"][i]));
+        assert_eq!(it.data_title(), Some("D"));
+        assert_eq!(it.data_path(), Some("a/b.pdf"));
+        assert_eq!(it.data_content_type(), Some("application/pdf"));
+        assert_eq!(it.data_date_added(), Some("2026-01-01"));
+    }
+    // Members of other types, and `data` members outside `data`, read as absent.
+    let other = item(json!({"key": "K", "path": "top", "data": {"title": 5, "path": ["p"]}}));
+    assert_eq!((other.data_title(), other.data_path()), (None, None));
+    assert_eq!((other.title(), other.item_type()), (None, None));
+    let unchecked = json!({"data": "not an object", "title": "é"});
+    let nested_data = ItemBase::of_map(unchecked.as_object().unwrap());
+    assert_eq!(
+        (nested_data.data_title(), nested_data.title()),
+        (None, Some("é"))
+    );
+}
+
+#[test]
 fn malformed_selections_name_the_pointer() {
     let t = "2026-01-01T00:00:00Z";
     let grouped = |items: Value| json!({"selectionType": "none", "items": items, "warnings": [], "sampledAt": t});

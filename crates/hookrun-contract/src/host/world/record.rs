@@ -144,13 +144,13 @@ impl ItemSource {
 /// `mimeType` standing for its path and content type.
 fn fields_of(item: &ItemBase, file_path: Option<&str>, mime_type: Option<&str>) -> Fields {
     let owned = |s: Option<&str>| s.map(str::to_owned);
-    let path = owned(file_path.or(item.data.path.as_deref()));
+    let path = owned(file_path.or(item.data_path()));
     Fields {
         title: owned(item.display_title()),
-        item_type: owned(item.item_type.as_deref()),
+        item_type: owned(item.item_type()),
         filename: owned(path.as_deref().map(base_name)),
-        content_type: owned(mime_type.or(item.data.content_type.as_deref())),
-        created_at: owned(item.data.date_added.as_deref()),
+        content_type: owned(mime_type.or(item.data_content_type())),
+        created_at: owned(item.data_date_added()),
         path,
         html: item.note_html(),
         ..Fields::default()
@@ -254,7 +254,7 @@ impl Record {
         Self {
             reference: item.portable_ref(),
             id: item.id,
-            kind: kind.map(|k| DetailKind::of(k, item.item_type.as_deref())),
+            kind: kind.map(|k| DetailKind::of(k, item.item_type())),
             parent_ref: parent.and_then(ItemBase::portable_ref),
             parent_id: parent.and_then(|p| p.id).or(item.parent_item_id),
             zotero: Zotero::of(item.raw.clone()),

@@ -16,7 +16,7 @@ pub(crate) struct GroupedSource<'a> {
 
 /// De-duplication key of a grouped item: `id:<id>`, else `<libraryID>:<key>`.
 fn item_key(item: &ItemBase) -> Option<String> {
-    match (item.id, &item.key) {
+    match (item.id, item.key()) {
         (Some(id), _) => Some(format!("id:{id}")),
         (None, Some(key)) => Some(format!("{}:{key}", item.library_id.unwrap_or_default())),
         (None, None) => None,

@@ -56,9 +56,7 @@ fn source_fields(ctx: &Context<'_>) -> Map<String, Value> {
             "source_attachment_item_id",
             entry.and_then(|e| e.item.id).into(),
         );
-        let key = entry
-            .and_then(|e| e.item.key.as_deref())
-            .unwrap_or_default();
+        let key = entry.and_then(|e| e.item.key()).unwrap_or_default();
         put("source_attachment_item_key", key.into());
     } else {
         let reference = match primary {
