@@ -116,12 +116,7 @@ fn preflight_context(
 /// `selection_json` is the unit's selection as hooks receive it.
 pub fn jobs_for(unit: &Unit, outcome: &PreflightOutcome, selection_json: &Arc<Value>) -> Vec<Job> {
     let plan_id = unit.unit_id.as_str();
-    let own = || {
-        (
-            Arc::clone(&unit.selection_context),
-            Arc::clone(selection_json),
-        )
-    };
+    let own = || (unit.selection_context.context(), Arc::clone(selection_json));
     match outcome {
         PreflightOutcome::Skip { .. } => Vec::new(),
         PreflightOutcome::Continue { context } => vec![Job::new(

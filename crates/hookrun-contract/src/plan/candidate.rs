@@ -6,10 +6,11 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::scope::{Scope, ScopeBase};
 use super::world::ItemLocator;
 use crate::selection::{
-    CanonicalSelection, GroupedEntry, GroupedSelection, ItemBase, ItemFact, ItemKind,
-    PortableItemRef, SelectionContext,
+    CanonicalSelection, GroupedEntry, ItemBase, ItemFact, ItemKind, PortableItemRef,
+    SelectionContext,
 };
 
 /// The parent a candidate or unit targets.
@@ -100,7 +101,7 @@ pub struct Candidate {
     pub target_parent: Option<TargetParent>,
     /// A context with only this candidate's item (same shape as the input),
     /// shared with the unit it joins.
-    pub scoped_context: Arc<SelectionContext>,
+    pub scoped_context: Scope,
     /// The fact, entry, generated-note candidate or whole selection.
     pub value: CandidateValue,
     pub(crate) facts: FactSource,
@@ -196,7 +197,7 @@ impl Serialize for Candidate {
             let (key, value) = t.json_entry();
             map.serialize_entry(key, &value)?;
         }
-        map.serialize_entry("scopedContext", &*self.scoped_context)?;
+        map.serialize_entry("scopedContext", &self.scoped_context)?;
         map.serialize_entry("value", &self.value)?;
         map.end()
     }
@@ -214,28 +215,18 @@ pub enum CandidateValue {
 /// A grouped entry held as the only entry of a candidate's scoped context, so
 /// that a candidate keeps its entry once.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ScopedEntry {
-    /// A grouped context whose `kind` array holds just the entry.
-    scope: Arc<SelectionContext>,
-    kind: ItemKind,
-}
+pub struct ScopedEntry(Scope);
 
 impl ScopedEntry {
     /// The only entry of `scope`, a one-entry grouped context.
-    pub(crate) fn of(scope: &Arc<SelectionContext>, kind: ItemKind) -> ScopedEntry {
-        ScopedEntry {
-            scope: Arc::clone(scope),
-            kind,
-        }
+    pub(crate) fn of(scope: &Scope) -> ScopedEntry {
+        ScopedEntry(scope.clone())
     }
 
-    /// The entry (`None` only for a scope that is not a grouped context with
-    /// an entry of its kind, which the planner never makes).
+    /// The entry (`None` only for a scope that is not made of one grouped
+    /// entry, which the planner never makes).
     pub fn entry(&self) -> Option<&GroupedEntry> {
-        match &*self.scope {
-            SelectionContext::Grouped(g) => g.entries(self.kind).first(),
-            SelectionContext::Canonical(_) => None,
-        }
+        self.0.only_entry()
     }
 }
 
@@ -300,19 +291,6 @@ pub(crate) fn canonical_scope(base: &CanonicalSelection, items: Vec<ItemFact>) -
     })
 }
 
-/// A clone of `base` with only `entry` in its array, `selectionType` = its kind.
-pub(crate) fn grouped_scope(base: &GroupedSelection, entry: &GroupedEntry) -> SelectionContext {
-    let mut scoped = GroupedSelection {
-        selection_type: entry.kind.as_str().to_owned(),
-        warnings: base.warnings.clone(),
-        sampled_at: base.sampled_at.clone(),
-        ..GroupedSelection::default()
-    };
-    // Exactly one entry: a pushed-to empty vector would reserve room for four.
-    *scoped.entries_mut(entry.kind) = vec![entry.clone()];
-    SelectionContext::Grouped(scoped)
-}
-
 /// A candidate for a canonical fact; `n` is its 1-based position, `parent_title` the
 /// title of its parent when known.
 pub(crate) fn from_fact(
@@ -340,7 +318,7 @@ pub(crate) fn from_fact(
         ),
         parent_identity: parent_ref.map(|p| p.kind_identity("parent")),
         target_parent: parent_ref.cloned().map(TargetParent::Ref),
-        scoped_context: Arc::new(canonical_scope(base, vec![fact.clone()])),
+        scoped_context: canonical_scope(base, vec![fact.clone()]).into(),
         value: CandidateValue::of(fact.to_value()),
         facts: FactSource::owned(Facts {
             locator: Some(ItemLocator::Ref(fact.reference.clone())),
@@ -355,16 +333,17 @@ pub(crate) fn from_fact(
 }
 
 /// A candidate for a grouped entry; `index` is its array position (identity
-/// fallback), `n` its 1-based candidate position.
+/// fallback), `n` its 1-based candidate position, `base` what its scoped
+/// context repeats from the selection.
 pub(crate) fn from_entry(
     entry: &GroupedEntry,
     index: usize,
-    base: &GroupedSelection,
+    base: &Arc<ScopeBase>,
     n: usize,
 ) -> Candidate {
     let kind = entry.kind.as_str();
     let parent_title = entry.parent.as_deref().and_then(ItemBase::display_title);
-    let scope = Arc::new(grouped_scope(base, entry));
+    let scope = Scope::entry(base, entry);
     Candidate {
         kind: kind.to_owned(),
         identity: entry.identity(index),
@@ -380,7 +359,7 @@ pub(crate) fn from_entry(
         ),
         parent_identity: entry.parent_identity(),
         target_parent: entry.target_parent_id().map(TargetParent::Id),
-        value: CandidateValue::Entry(ScopedEntry::of(&scope, entry.kind)),
+        value: CandidateValue::Entry(ScopedEntry::of(&scope)),
         scoped_context: scope,
         facts: FactSource::Entry,
     }

@@ -5,17 +5,22 @@ use std::sync::Arc;
 
 use super::candidate::Candidate;
 use super::result::{Skip, Unit};
+use super::scope::Scope;
 use crate::manifest::model::GroupingMode;
 use crate::selection::SelectionContext;
 
 /// The merged scoped context of `members`. A single member's scoped context is used
 /// as is, so a single `selection` member passes the whole selection through unchanged.
-fn unit_context(members: &[Candidate], fallback: &SelectionContext) -> Arc<SelectionContext> {
+fn unit_context(members: &[Candidate], fallback: &SelectionContext) -> Scope {
     if let [only] = members {
-        return Arc::clone(&only.scoped_context);
+        return only.scoped_context.clone();
     }
-    let parts: Vec<&SelectionContext> = members.iter().map(|m| &*m.scoped_context).collect();
-    Arc::new(SelectionContext::merge(&parts).unwrap_or_else(|| fallback.clone()))
+    let whole: Vec<Arc<SelectionContext>> =
+        members.iter().map(|m| m.scoped_context.context()).collect();
+    let parts: Vec<&SelectionContext> = whole.iter().map(|c| &**c).collect();
+    SelectionContext::merge(&parts)
+        .unwrap_or_else(|| fallback.clone())
+        .into()
 }
 
 /// Units and the candidates placed in them, members of each unit together and in

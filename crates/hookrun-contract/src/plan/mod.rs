@@ -12,6 +12,7 @@ mod grouping;
 mod mime;
 mod notekind;
 mod result;
+mod scope;
 mod select;
 mod source;
 mod world;
@@ -25,6 +26,7 @@ use serde_json::{Map, Value};
 pub use candidate::{Candidate, CandidateValue, ScopedEntry, TargetParent};
 pub use error::{NoValidInputUnitsError, PlanError};
 pub use result::{CandidateStats, Plan, PlanState, PlanStats, ReasonCode, Skip, Unit, UnitStats};
+pub use scope::Scope;
 pub use world::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};
 
 use crate::manifest::model::{Phase, PlanningSpec};

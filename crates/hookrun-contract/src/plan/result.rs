@@ -1,7 +1,6 @@
 //! The plan result (contract §9): state, reason code, candidates, skips, units, stats.
 
 use std::ops::Range;
-use std::sync::Arc;
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -9,7 +8,8 @@ use serde_json::{Map, Value, json};
 
 use super::candidate::{Candidate, TargetParent};
 use super::error::NoValidInputUnitsError;
-use crate::selection::{SelectionContext, SelectionCounts};
+use super::scope::Scope;
+use crate::selection::SelectionCounts;
 
 /// `state`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -105,7 +105,7 @@ pub struct Unit {
     pub target_parent: Option<TargetParent>,
     /// Merged scoped context, in the input's shape (a single member's is
     /// shared with the member).
-    pub selection_context: Arc<SelectionContext>,
+    pub selection_context: Scope,
 }
 
 impl Unit {
@@ -134,7 +134,7 @@ impl Serialize for Unit {
             let (key, value) = t.json_entry();
             map.serialize_entry(key, &value)?;
         }
-        map.serialize_entry("selectionContext", &*self.selection_context)?;
+        map.serialize_entry("selectionContext", &self.selection_context)?;
         map.end()
     }
 }

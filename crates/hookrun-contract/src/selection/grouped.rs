@@ -591,31 +591,67 @@ impl GroupedSelection {
 /// the entries' own JSON is serialised where it lies.
 impl Serialize for GroupedSelection {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        struct Items<'a>(&'a GroupedSelection);
+        GroupedParts {
+            selection_type: &self.selection_type,
+            entries: ItemKind::ALL.map(|kind| self.entries(kind)),
+            warnings: &self.warnings,
+            sampled_at: &self.sampled_at,
+            export_candidates: self.export_candidates.as_deref(),
+            digest_representative_image_target: self.digest_representative_image_target.as_deref(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// The members of a grouped context, borrowed from wherever they are kept,
+/// written as [`GroupedSelection`] writes them.
+pub(crate) struct GroupedParts<'a> {
+    /// `selectionType`.
+    pub selection_type: &'a str,
+    /// The four arrays, in [`ItemKind::ALL`] order.
+    pub entries: [&'a [GroupedEntry]; 4],
+    /// `warnings`.
+    pub warnings: &'a [String],
+    /// `sampledAt`.
+    pub sampled_at: &'a str,
+    /// `exportCandidates`.
+    pub export_candidates: Option<&'a [Value]>,
+    /// `digestRepresentativeImageTarget`.
+    pub digest_representative_image_target: Option<&'a Value>,
+}
+
+impl Serialize for GroupedParts<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Items<'a>(&'a [&'a [GroupedEntry]; 4]);
         impl Serialize for Items<'_> {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 let mut map = serializer.serialize_map(Some(ItemKind::ALL.len()))?;
-                for kind in ItemKind::ALL {
-                    map.serialize_entry(kind.array_name(), self.0.entries(kind))?;
+                for (kind, entries) in ItemKind::ALL.iter().zip(self.0) {
+                    map.serialize_entry(kind.array_name(), entries)?;
                 }
                 map.end()
             }
         }
-        let counts = self.counts();
+        let counts = SelectionCounts::of_kinds(
+            ItemKind::ALL
+                .iter()
+                .zip(&self.entries)
+                .flat_map(|(kind, entries)| std::iter::repeat_n(*kind, entries.len())),
+        );
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("selectionType", &self.selection_type)?;
-        map.serialize_entry("items", &Items(self))?;
+        map.serialize_entry("selectionType", self.selection_type)?;
+        map.serialize_entry("items", &Items(&self.entries))?;
         map.serialize_entry(
             "summary",
             &json!({"parentCount": counts.parents, "childCount": counts.children,
                     "attachmentCount": counts.attachments, "noteCount": counts.notes}),
         )?;
-        map.serialize_entry("warnings", &self.warnings)?;
-        map.serialize_entry("sampledAt", &self.sampled_at)?;
-        if let Some(list) = &self.export_candidates {
+        map.serialize_entry("warnings", self.warnings)?;
+        map.serialize_entry("sampledAt", self.sampled_at)?;
+        if let Some(list) = self.export_candidates {
             map.serialize_entry("exportCandidates", list)?;
         }
-        if let Some(target) = &self.digest_representative_image_target {
+        if let Some(target) = self.digest_representative_image_target {
             map.serialize_entry("digestRepresentativeImageTarget", target)?;
         }
         map.end()

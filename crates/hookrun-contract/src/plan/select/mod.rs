@@ -4,7 +4,6 @@ mod literature;
 mod notes;
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use super::candidate::{Candidate, CandidateValue, FactSource, Facts};
 use super::error::PlanError;
@@ -72,7 +71,7 @@ fn whole_selection(source: &dyn Source, label: &str) -> Candidate {
         label: label.to_owned(),
         parent_identity: None,
         target_parent: None,
-        scoped_context: Arc::new(context.clone()),
+        scoped_context: context.clone().into(),
         value: CandidateValue::of(context.to_value()),
         facts: FactSource::owned(Facts::default()),
     }

@@ -1,7 +1,6 @@
 //! `generated-note-candidates` and `digest-representative-image`.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -41,7 +40,7 @@ fn target_value(seed: &NoteSeed, note_kind: &str, grouped_kind: Option<&str>) ->
     };
     let parent_title = c.parent_title().map(Value::from);
     let mut m = Map::new();
-    if let SelectionContext::Grouped(_) = *c.scoped_context {
+    if c.scoped_context.is_grouped() {
         put(&mut m, "kind", grouped_kind.map(Value::from));
         m.insert("noteItemID".into(), seed.record.id.into());
         let note_key = seed.record.reference.as_ref().map(|r| r.key.clone());
@@ -87,7 +86,7 @@ fn note_candidate(
         label: pick_label(&[seed.record.title.as_deref(), c.parent_title()], kind, n),
         parent_identity: c.parent_identity.clone(),
         target_parent: c.target_parent.clone(),
-        scoped_context: Arc::new(scoped),
+        scoped_context: scoped.into(),
         value: CandidateValue::of(value),
         facts: FactSource::owned(Facts::of(c)),
     }
@@ -115,6 +114,7 @@ pub(crate) fn generated(
         let scoped = seed
             .candidate
             .scoped_context
+            .context()
             .with_extras(Some(vec![value.clone()]), None);
         out.push(note_candidate(
             &seed,

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{DigestSubject, NoteSeed, Source};
 use crate::plan::candidate::{Candidate, from_entry};
+use crate::plan::scope::ScopeBase;
 use crate::plan::world::{World, WorldNote};
 use crate::selection::{GroupedEntry, GroupedSelection, ItemBase, ItemKind, SelectionContext};
 
@@ -12,6 +13,8 @@ use crate::selection::{GroupedEntry, GroupedSelection, ItemBase, ItemKind, Selec
 pub(crate) struct GroupedSource<'a> {
     whole: &'a SelectionContext,
     selection: &'a GroupedSelection,
+    /// What the candidates' scoped contexts repeat from the selection.
+    base: Arc<ScopeBase>,
 }
 
 /// De-duplication key of a grouped item: `id:<id>`, else `<libraryID>:<key>`.
@@ -38,7 +41,11 @@ fn attachment_key(entry: &GroupedEntry) -> String {
 impl<'a> GroupedSource<'a> {
     /// Wraps `selection` (which is `whole`'s content).
     pub(crate) fn new(whole: &'a SelectionContext, selection: &'a GroupedSelection) -> Self {
-        Self { whole, selection }
+        Self {
+            whole,
+            selection,
+            base: ScopeBase::of(selection),
+        }
     }
 
     fn candidates<'e>(
@@ -48,7 +55,7 @@ impl<'a> GroupedSource<'a> {
         entries
             .into_iter()
             .enumerate()
-            .map(|(i, e)| from_entry(e, i, self.selection, i + 1))
+            .map(|(i, e)| from_entry(e, i, &self.base, i + 1))
             .collect()
     }
 
@@ -67,7 +74,7 @@ impl<'a> GroupedSource<'a> {
 
     fn seed(&self, entry: &GroupedEntry, index: usize) -> NoteSeed {
         NoteSeed {
-            candidate: from_entry(entry, index, self.selection, index + 1),
+            candidate: from_entry(entry, index, &self.base, index + 1),
             record: WorldNote {
                 reference: entry.item.portable_ref(),
                 id: entry.item.id,
@@ -136,7 +143,7 @@ impl Source for GroupedSource<'_> {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let parent = from_entry(p, i, self.selection, i + 1);
+                let parent = from_entry(p, i, &self.base, i + 1);
                 (parent, self.candidates(&p.attachments))
             })
             .collect()
@@ -147,7 +154,7 @@ impl Source for GroupedSource<'_> {
             .parents
             .iter()
             .enumerate()
-            .map(|(i, p)| (from_entry(p, i, self.selection, i + 1), self.note_seeds(p)))
+            .map(|(i, p)| (from_entry(p, i, &self.base, i + 1), self.note_seeds(p)))
             .collect()
     }
 

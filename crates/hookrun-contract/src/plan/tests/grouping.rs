@@ -67,9 +67,9 @@ fn all_makes_one_unit_and_shares_a_parent_only_when_common() {
             (unit.member_count, unit.target_parent_identity.clone()),
             (2, None)
         );
-        assert_eq!(unit.selection_context.counts().attachments, 2);
+        assert_eq!(unit.selection_context.context().counts().attachments, 2);
         assert_eq!(
-            unit.selection_context.sampled_at(),
+            unit.selection_context.context().sampled_at(),
             "2026-03-01T09:00:00.000Z"
         );
         let same = run(
@@ -110,7 +110,10 @@ fn parent_grouping() {
                 "group:attachment:1:ATTPDF01+attachment:1:ATTMD001+attachment:1:ATTPDF02"
             )]
         );
-        assert_eq!(p.units[0].selection_context.counts().attachments, 3);
+        assert_eq!(
+            p.units[0].selection_context.context().counts().attachments,
+            3
+        );
         assert_eq!(
             p.units[0].target_parent_identity.as_deref(),
             Some("parent:1:PARENT01")
@@ -212,6 +215,6 @@ fn merged_contexts_carry_export_candidates() {
             .map(|c| c["noteKind"].clone())
             .collect();
         assert_eq!(kinds, [json!("digest"), json!("references")]);
-        assert_eq!(p.units[0].selection_context.counts().notes, 2);
+        assert_eq!(p.units[0].selection_context.context().counts().notes, 2);
     }
 }

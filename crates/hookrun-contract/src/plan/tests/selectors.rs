@@ -77,7 +77,14 @@ fn related_attachments_of_a_parent() {
         &member("attachment", "related"),
         &selection("grouped-parent-with-attachments-notes"),
     );
-    assert_eq!(grouped.candidates[0].scoped_context.counts().attachments, 1);
+    assert_eq!(
+        grouped.candidates[0]
+            .scoped_context
+            .context()
+            .counts()
+            .attachments,
+        1
+    );
     assert_eq!(
         grouped.candidates[0].scoped_context.to_value()["selectionType"],
         "attachment"
@@ -172,7 +179,7 @@ fn selection_policy_passes_the_whole_selection() {
         let p = run(&s, &sel);
         assert_eq!(ids(&p), ["selection:context"]);
         assert_eq!(units(&p), [("Test Workflow", "selection:context")]);
-        assert_eq!(*p.units[0].selection_context, sel);
+        assert_eq!(*p.units[0].selection_context.context(), sel);
         assert_eq!(value(&p.candidates[0]), sel.to_value());
         assert_eq!(p.units[0].target_parent_identity, None);
     }
