@@ -150,7 +150,7 @@ pub fn run_observed(
     let outcome = execute(
         &mut env,
         workflow,
-        &input.selection,
+        input.selection,
         &input.settings,
         results,
         options,
@@ -174,7 +174,7 @@ pub fn run_observed(
 fn execute(
     env: &mut HookEnv<'_>,
     workflow: &Workflow,
-    selection: &SelectionContext,
+    selection: SelectionContext,
     settings: &Settings,
     results: &mut dyn ResultSource,
     options: &RunOptions,
@@ -191,7 +191,7 @@ fn execute(
         let host = env.host.borrow();
         plan(
             &workflow.planning,
-            selection,
+            &selection,
             options.mode,
             &execution.workflow_params,
             host.world(),
@@ -202,8 +202,14 @@ fn execute(
     if planned.state == PlanState::Disabled || planned.units.is_empty() {
         return Err(no_valid_units(workflow, &planned));
     }
+    // The units are all the phases need: what the selection and the rest of
+    // the plan hold besides (their entry arrays, the candidates) goes before
+    // the first window, instead of staying for the whole run. The units'
+    // scoped contexts and the world share the items.
+    drop(selection);
+    let Plan { units, .. } = planned;
 
-    let total = planned.units.len();
+    let total = units.len();
     let progress = |phase: Phase, done: usize| {
         if let Some(hook) = &options.progress {
             hook.report(phase, done, total);
@@ -216,7 +222,7 @@ fn execute(
     };
     let mut driver = Driver {
         phases: &phases,
-        units: &planned.units,
+        units: &units,
         results,
         ids: RequestIds::new(options.sandbox.determinism.map(|d| (d.now_ms, d.seed))),
         window: options.window,
@@ -226,16 +232,14 @@ fn execute(
     };
     // What the settings phase recorded comes first.
     driver.hand_over(vec![Segment::take(&mut env.records, &env.host)]);
-    let driven = if options.jobs > 1 && planned.units.len() > 1 {
-        parallel::with_workers(env, &phases, &planned.units, options, |crew| {
-            driver.drive(crew)
-        })
-        .and_then(|driven| driven)
+    let driven = if options.jobs > 1 && units.len() > 1 {
+        parallel::with_workers(env, &phases, &units, options, |crew| driver.drive(crew))
+            .and_then(|driven| driven)
     } else {
         let mut here = Here {
             env,
             phases: &phases,
-            units: &planned.units,
+            units: &units,
         };
         driver.drive(&mut here)
     };
