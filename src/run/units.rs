@@ -44,7 +44,7 @@ impl Phases<'_> {
         let mut state = UnitState {
             report: UnitReport {
                 unit_id: unit.unit_id.clone(),
-                task_name: unit.task_name.clone(),
+                task_name: unit.task_name.to_string(),
                 status: UnitStatus::Succeeded,
                 preflight: None,
                 skip_reason: None,

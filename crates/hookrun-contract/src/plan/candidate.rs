@@ -90,13 +90,13 @@ impl FactSource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
     /// Item kind, `selection`, `generated-note` or `digest-image-target`.
-    pub kind: String,
+    pub kind: &'static str,
     /// Identity (`<kind>:<libraryId>:<key>`, grouped variants, `selection:context`).
-    pub identity: String,
+    pub identity: Arc<str>,
     /// Display label.
-    pub label: String,
+    pub label: Arc<str>,
     /// `parent:<libraryId>:<key>` (grouped: or `parent-id:<id>`).
-    pub parent_identity: Option<String>,
+    pub parent_identity: Option<Arc<str>>,
     /// The parent ref (canonical) or id (grouped).
     pub target_parent: Option<TargetParent>,
     /// A context with only this candidate's item (same shape as the input),
@@ -266,12 +266,12 @@ impl Serialize for CandidateValue {
 }
 
 /// The first non-empty of `parts`, else `"<kind> <n>"`.
-pub(crate) fn pick_label(parts: &[Option<&str>], kind: &str, n: usize) -> String {
+pub(crate) fn pick_label(parts: &[Option<&str>], kind: &str, n: usize) -> Arc<str> {
     parts
         .iter()
         .flatten()
         .find(|p| !p.is_empty())
-        .map_or_else(|| format!("{kind} {n}"), |p| (*p).to_owned())
+        .map_or_else(|| format!("{kind} {n}").into(), |p| Arc::from(*p))
 }
 
 /// The locator of a grouped item: its ref when complete, else its numeric id.
@@ -305,8 +305,8 @@ pub(crate) fn from_fact(
         _ => fact.parent_ref.as_ref(),
     };
     Candidate {
-        kind: kind.to_owned(),
-        identity: fact.reference.kind_identity(kind),
+        kind,
+        identity: fact.reference.kind_identity(kind).into(),
         label: pick_label(
             &[
                 fact.title.as_deref(),
@@ -316,7 +316,7 @@ pub(crate) fn from_fact(
             kind,
             n,
         ),
-        parent_identity: parent_ref.map(|p| p.kind_identity("parent")),
+        parent_identity: parent_ref.map(|p| p.kind_identity("parent").into()),
         target_parent: parent_ref.cloned().map(TargetParent::Ref),
         scoped_context: canonical_scope(base, vec![fact.clone()]).into(),
         value: CandidateValue::of(fact.to_value()),
@@ -345,8 +345,8 @@ pub(crate) fn from_entry(
     let parent_title = entry.parent.as_deref().and_then(ItemBase::display_title);
     let scope = Scope::entry(base, entry);
     Candidate {
-        kind: kind.to_owned(),
-        identity: entry.identity(index),
+        kind,
+        identity: entry.identity(index).into(),
         label: pick_label(
             &[
                 entry.item.title(),
@@ -357,7 +357,7 @@ pub(crate) fn from_entry(
             kind,
             n,
         ),
-        parent_identity: entry.parent_identity(),
+        parent_identity: entry.parent_identity().map(Arc::from),
         target_parent: entry.target_parent_id().map(TargetParent::Id),
         value: CandidateValue::Entry(ScopedEntry::of(&scope)),
         scoped_context: scope,

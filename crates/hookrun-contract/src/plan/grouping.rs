@@ -35,16 +35,16 @@ pub(crate) struct Grouped {
 /// `start..` in the plan's candidates.
 fn unit(
     order: usize,
-    task_name: String,
+    task_name: Arc<str>,
     members: &[Candidate],
     start: usize,
     shared_parent: bool,
     fallback: &SelectionContext,
 ) -> Unit {
-    let member_identities: Vec<String> = members.iter().map(|m| m.identity.clone()).collect();
+    let member_identities: Vec<Arc<str>> = members.iter().map(|m| m.identity.clone()).collect();
     let input_unit_identity = match member_identities.as_slice() {
         [one] => one.clone(),
-        many => format!("group:{}", many.join("+")),
+        many => format!("group:{}", many.join("+")).into(),
     };
     let (target_parent_identity, target_parent) = match members.first() {
         Some(f) if shared_parent => (f.parent_identity.clone(), f.target_parent.clone()),
@@ -68,7 +68,7 @@ impl Grouped {
     /// Adds unit number `units.len()` made of `members` (never empty).
     fn push(
         &mut self,
-        task_name: String,
+        task_name: Arc<str>,
         members: Vec<Candidate>,
         shared_parent: bool,
         fallback: &SelectionContext,
@@ -96,15 +96,14 @@ fn share_parent(members: &[Candidate]) -> bool {
 
 /// Task name of a parent group: the first member's label if it is a parent, else its
 /// parent title, else its label.
-fn parent_task_name(first: &Candidate) -> String {
+fn parent_task_name(first: &Candidate) -> Arc<str> {
     if first.kind == "parent" {
         return first.label.clone();
     }
-    first
-        .parent_title()
-        .filter(|t| !t.is_empty())
-        .unwrap_or(&first.label)
-        .to_owned()
+    match first.parent_title().filter(|t| !t.is_empty()) {
+        Some(title) => title.into(),
+        None => first.label.clone(),
+    }
 }
 
 /// Groups `candidates` by `mode`; candidates that cannot be grouped are appended to
@@ -134,15 +133,15 @@ pub(crate) fn group(
         GroupingMode::All if candidates.is_empty() => {}
         GroupingMode::All => {
             let shared = share_parent(&candidates);
-            grouped.push(label.to_owned(), candidates, shared, fallback);
+            grouped.push(label.into(), candidates, shared, fallback);
         }
         GroupingMode::Parent => {
             let mut groups: Vec<Vec<Candidate>> = Vec::new();
-            let mut index: HashMap<String, usize> = HashMap::new();
+            let mut index: HashMap<Arc<str>, usize> = HashMap::new();
             for c in candidates {
                 let Some(parent) = c.parent_identity.clone() else {
                     skipped.push(Skip {
-                        identity: c.identity,
+                        identity: c.identity.to_string(),
                         reason: "missing-parent".to_owned(),
                     });
                     continue;

@@ -68,7 +68,7 @@ fn apply_verdicts(
         .filter_map(|(c, verdict)| match verdict {
             Some(reason) => {
                 skipped.push(Skip {
-                    identity: c.identity,
+                    identity: c.identity.to_string(),
                     reason: (*reason).to_owned(),
                 });
                 None

@@ -1,6 +1,7 @@
 //! The plan result (contract §9): state, reason code, candidates, skips, units, stats.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -89,18 +90,18 @@ pub struct Unit {
     /// 0-based order.
     pub order: usize,
     /// Task name.
-    pub task_name: String,
+    pub task_name: Arc<str>,
     /// The single member's identity, or `group:` + identities joined by `+`.
-    pub input_unit_identity: String,
+    pub input_unit_identity: Arc<str>,
     /// Member identities in order.
-    pub member_identities: Vec<String>,
+    pub member_identities: Vec<Arc<str>>,
     /// Number of members.
     pub member_count: usize,
     /// Where the member candidates are in [`Plan::candidates`] (not serialised;
     /// [`Plan::members`] gives them).
     pub members: Range<usize>,
     /// Shared parent identity.
-    pub target_parent_identity: Option<String>,
+    pub target_parent_identity: Option<Arc<str>>,
     /// Shared parent ref (canonical) or id (grouped).
     pub target_parent: Option<TargetParent>,
     /// Merged scoped context, in the input's shape (a single member's is

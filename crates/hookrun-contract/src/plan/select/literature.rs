@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::plan::candidate::Candidate;
 use crate::plan::mime::{is_markdown, is_pdf};
@@ -60,7 +61,7 @@ pub(crate) fn select(source: &dyn Source, world: &dyn World) -> Vec<Candidate> {
         selected_parents.extend(parent.parent_identity);
         groups.push(attachments);
     }
-    let mut by_parent: HashMap<String, usize> = HashMap::new();
+    let mut by_parent: HashMap<Arc<str>, usize> = HashMap::new();
     for attachment in source.selected(crate::selection::ItemKind::Attachment, world) {
         let Some(parent) = attachment.parent_identity.clone() else {
             continue;

@@ -66,9 +66,9 @@ fn input_member(
 fn whole_selection(source: &dyn Source, label: &str) -> Candidate {
     let context = source.context();
     Candidate {
-        kind: "selection".to_owned(),
-        identity: "selection:context".to_owned(),
-        label: label.to_owned(),
+        kind: "selection",
+        identity: "selection:context".into(),
+        label: label.into(),
         parent_identity: None,
         target_parent: None,
         scoped_context: context.clone().into(),

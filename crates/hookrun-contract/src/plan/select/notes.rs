@@ -74,15 +74,15 @@ fn target_value(seed: &NoteSeed, note_kind: &str, grouped_kind: Option<&str>) ->
 /// A candidate of `kind` derived from a note seed.
 fn note_candidate(
     seed: &NoteSeed,
-    kind: &str,
+    kind: &'static str,
     n: usize,
     value: Value,
     scoped: SelectionContext,
 ) -> Candidate {
     let c = &seed.candidate;
     Candidate {
-        kind: kind.to_owned(),
-        identity: retag(&c.identity, kind),
+        kind,
+        identity: retag(&c.identity, kind).into(),
         label: pick_label(&[seed.record.title.as_deref(), c.parent_title()], kind, n),
         parent_identity: c.parent_identity.clone(),
         target_parent: c.target_parent.clone(),

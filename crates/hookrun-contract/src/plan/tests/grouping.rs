@@ -60,7 +60,10 @@ fn all_makes_one_unit_and_shares_a_parent_only_when_common() {
         );
         let unit = &diff.units[0];
         assert_eq!(
-            unit.member_identities,
+            unit.member_identities
+                .iter()
+                .map(|i| &**i)
+                .collect::<Vec<_>>(),
             ["attachment:1:ATTPDF01", "attachment:1:ATTMD002"]
         );
         assert_eq!(
@@ -171,7 +174,7 @@ fn a_unit_finds_its_members_in_the_plans_candidates() {
     let members = |unit: usize| -> Vec<&str> {
         p.members(&p.units[unit])
             .iter()
-            .map(|c| c.identity.as_str())
+            .map(|c| c.identity.as_ref())
             .collect()
     };
     assert_eq!(

@@ -76,7 +76,7 @@ pub(super) fn run(spec: &PlanningSpec, selection: &SelectionContext) -> Plan {
 pub(super) fn ids(plan: &Plan) -> Vec<&str> {
     plan.candidates
         .iter()
-        .map(|c| c.identity.as_str())
+        .map(|c| c.identity.as_ref())
         .collect()
 }
 
@@ -84,7 +84,7 @@ pub(super) fn ids(plan: &Plan) -> Vec<&str> {
 pub(super) fn skips(plan: &Plan) -> Vec<(&str, &str)> {
     plan.skipped
         .iter()
-        .map(|s| (s.identity.as_str(), s.reason.as_str()))
+        .map(|s| (s.identity.as_ref(), s.reason.as_str()))
         .collect()
 }
 
@@ -92,7 +92,7 @@ pub(super) fn skips(plan: &Plan) -> Vec<(&str, &str)> {
 pub(super) fn units(plan: &Plan) -> Vec<(&str, &str)> {
     plan.units
         .iter()
-        .map(|u| (u.task_name.as_str(), u.input_unit_identity.as_str()))
+        .map(|u| (&*u.task_name, &*u.input_unit_identity))
         .collect()
 }
 

@@ -29,7 +29,7 @@ fn input_member_selected_in_both_shapes() {
             ]
         );
         let c = &p.candidates[1];
-        assert_eq!(c.label, "Full Text PDF");
+        assert_eq!(&*c.label, "Full Text PDF");
         assert_eq!(c.parent_identity.as_deref(), Some("parent:1:PARENT01"));
         assert_eq!(
             ids(&run(&member("note", "selected"), &sel)),
@@ -53,7 +53,7 @@ fn canonical_attachments_without_filename_are_hydrated() {
         "sampledAt": "2026-03-01T09:00:00.000Z"}))
     .unwrap();
     let p = run(&member("attachment", "selected"), &sel);
-    assert_eq!(p.candidates[0].label, "extra.pdf");
+    assert_eq!(&*p.candidates[0].label, "extra.pdf");
     assert_eq!(p.candidates[0].value.to_value()["filename"], "extra.pdf");
 }
 
@@ -123,7 +123,7 @@ fn related_parents() {
         &selection("grouped-attachments-different-parents"),
     );
     assert_eq!(ids(&grouped), ["parent:1:PARENT01", "parent:1:PARENT02"]);
-    assert_eq!(grouped.candidates[0].label, "Deep Learning for Cats");
+    assert_eq!(&*grouped.candidates[0].label, "Deep Learning for Cats");
     let mixed = run(
         &member("parent", "related"),
         &selection("grouped-mixed-same-parent"),
@@ -143,7 +143,7 @@ fn related_parents() {
     .unwrap();
     let walked = run(&member("parent", "related"), &chain);
     assert_eq!(ids(&walked), ["parent:1:PARENT01"]);
-    assert_eq!(walked.candidates[0].label, "parent 1");
+    assert_eq!(&*walked.candidates[0].label, "parent 1");
 }
 
 #[test]
@@ -232,7 +232,7 @@ fn literature_source_rules() {
         let plan = run(&s, &attachments_of_one_parent(files));
         plan.candidates
             .iter()
-            .map(|c| c.label.clone())
+            .map(|c| c.label.to_string())
             .collect::<Vec<_>>()
     };
     let stem_match = [
@@ -397,7 +397,7 @@ fn children_are_selected_in_both_shapes() {
         for source in ["selected", "related"] {
             let p = run(&member("child", source), sel);
             assert_eq!(ids(&p), ["child:1:ANNOT001"]);
-            assert_eq!(p.candidates[0].label, "A highlight");
+            assert_eq!(&*p.candidates[0].label, "A highlight");
             assert_eq!(p.candidates[0].parent_identity.as_deref(), Some(parent));
         }
     }
