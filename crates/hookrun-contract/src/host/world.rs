@@ -74,9 +74,9 @@ use crate::selection::{FileState, GroupedEntry, ItemKind, PortableItemRef, Selec
 /// attachments, notes and children.
 fn mentioned(entry: &GroupedEntry) -> usize {
     1 + usize::from(entry.parent.is_some())
-        + entry.attachments.iter().map(mentioned).sum::<usize>()
-        + entry.notes.len()
-        + entry.children.len()
+        + entry.attachments().iter().map(mentioned).sum::<usize>()
+        + entry.notes().len()
+        + entry.children().len()
 }
 
 /// A host read failure; [`HostWorldError::code`] gives the contract host error code.
@@ -195,14 +195,14 @@ impl HostWorld {
             self.upsert(Record::from_shared(parent, None, None));
         }
         self.upsert(Record::from_entry(entry));
-        for attachment in &entry.attachments {
+        for attachment in entry.attachments() {
             self.add_entry(attachment);
         }
         let nested = entry
-            .notes
+            .notes()
             .iter()
             .map(|n| (n, ItemKind::Note))
-            .chain(entry.children.iter().map(|c| (c, ItemKind::Child)));
+            .chain(entry.children().iter().map(|c| (c, ItemKind::Child)));
         for (item, kind) in nested {
             self.upsert(Record::from_item(item, Some(kind), Some(&entry.item)));
         }

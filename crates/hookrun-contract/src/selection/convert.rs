@@ -28,7 +28,6 @@ use serde_json::{Map, Value, json};
 use super::canonical::{CanonicalSelection, FileState, ItemFact};
 use super::error::SelectionError;
 use super::grouped::{GroupedEntry, GroupedSelection, ItemBase};
-use super::item_json::ItemJson;
 use super::json::{child, index};
 use super::refs::{ItemKind, PortableItemRef};
 
@@ -169,10 +168,9 @@ pub fn canonical_to_grouped(canonical: &CanonicalSelection) -> GroupedSelection 
         });
         let mut entry = GroupedEntry::synthetic(fact.kind, item, parent.as_ref());
         if fact.kind == ItemKind::Attachment {
-            entry.mime_type = fact.content_type.as_deref().map(Arc::from);
             let mut members = entry.raw.to_map();
             members.insert("mimeType".into(), fact.content_type.clone().into());
-            entry.raw = ItemJson::of(&members);
+            entry.set_members(&members);
         }
         grouped.entries_mut(fact.kind).push(entry);
     }

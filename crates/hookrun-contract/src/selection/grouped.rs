@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::error::SelectionError;
-use super::item_json::{ItemJson, Member, Span};
+use super::item_json::{ItemJson, Marked, Member};
 use super::json::{Obj, Read, as_array, as_object, child, index};
 use super::refs::{ItemKind, PortableItemRef, SelectionCounts};
 use super::stream::ReadEntries;
@@ -28,16 +28,8 @@ pub struct ItemBase {
     pub library_id: Option<i64>,
     /// `parentItemID`.
     pub parent_item_id: Option<i64>,
-    strings: ItemStrings,
-}
-
-/// The string members an item reads, in [`STRING_MEMBERS`] order.
-#[derive(Debug, Clone, PartialEq)]
-enum ItemStrings {
-    /// Where they are in the item's text.
-    Spans([Span; STRING_MEMBERS.len()]),
-    /// Kept apart, when one of them is written with escapes.
-    Owned(Box<[Option<Box<str>>; STRING_MEMBERS.len()]>),
+    /// The members of [`STRING_MEMBERS`].
+    strings: Marked<{ STRING_MEMBERS.len() }>,
 }
 
 /// The string members of an item (and of its `data`, the item's Zotero export)
@@ -79,20 +71,7 @@ impl ItemBase {
     /// An item of `map`, unchecked: members of the wrong type read as absent.
     pub(crate) fn of_map(map: &Map<String, Value>) -> Self {
         let int = |key: &str| map.get(key).and_then(Value::as_i64);
-        let (raw, strings) = match ItemJson::of_marking(map, &STRING_MEMBERS) {
-            Some((raw, spans)) => (raw, ItemStrings::Spans(spans)),
-            None => {
-                let owned = STRING_MEMBERS.map(|(member, inner)| {
-                    let outer = map.get(member);
-                    let value = match inner {
-                        None => outer,
-                        Some(inner) => outer.and_then(Value::as_object).and_then(|o| o.get(inner)),
-                    };
-                    value.and_then(Value::as_str).map(Box::from)
-                });
-                (ItemJson::of(map), ItemStrings::Owned(Box::new(owned)))
-            }
-        };
+        let (raw, strings) = Marked::of(map, &STRING_MEMBERS);
         Self {
             raw,
             id: int("id"),
@@ -104,10 +83,7 @@ impl ItemBase {
 
     /// The string member number `index` of [`STRING_MEMBERS`].
     fn string(&self, index: usize) -> Option<&str> {
-        match &self.strings {
-            ItemStrings::Spans(spans) => spans[index].read(self.raw.as_str()),
-            ItemStrings::Owned(owned) => owned[index].as_deref(),
-        }
+        self.strings.get(index, &self.raw)
     }
 
     /// `key`.
@@ -207,17 +183,44 @@ pub struct GroupedEntry {
     pub item: Arc<ItemBase>,
     /// `parent` (children, attachments, notes), shared by the entry's copies.
     pub parent: Option<Arc<ItemBase>>,
-    /// `filePath` (attachments), shared by the entry's copies.
-    pub file_path: Option<Arc<str>>,
-    /// `mimeType` (attachments), shared by the entry's copies.
-    pub mime_type: Option<Arc<str>>,
-    /// Nested `attachments` (parents, children).
-    pub attachments: Vec<GroupedEntry>,
-    /// Nested `notes` as `NoteLite` (parents, children).
-    pub notes: Vec<ItemBase>,
-    /// Nested non-attachment, non-note `children` (parents).
-    pub children: Vec<ItemBase>,
+    /// `filePath` and `mimeType` (attachments), read from [`raw`](Self::raw).
+    strings: Marked<{ ENTRY_STRINGS.len() }>,
+    /// Nested `attachments`, `notes` and `children` (parents, children), when
+    /// the entry has any: most entries have none, and carry no empty lists.
+    nested: Option<Box<Nested>>,
 }
+
+/// The items nested in a parent or child entry.
+#[derive(Debug, Clone, PartialEq)]
+struct Nested {
+    attachments: Vec<GroupedEntry>,
+    notes: Vec<ItemBase>,
+    children: Vec<ItemBase>,
+}
+
+/// A grouped entry's `filePath` and `mimeType`, read from the entry's text.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct EntryFile {
+    raw: ItemJson,
+    strings: Marked<{ ENTRY_STRINGS.len() }>,
+}
+
+impl EntryFile {
+    /// `filePath`.
+    pub(crate) fn file_path(&self) -> Option<&str> {
+        self.strings.get(FILE_PATH, &self.raw)
+    }
+
+    /// `mimeType`.
+    pub(crate) fn mime_type(&self) -> Option<&str> {
+        self.strings.get(MIME_TYPE, &self.raw)
+    }
+}
+
+/// The string members of a context object that planning and the host world read.
+const ENTRY_STRINGS: [Member; 2] = [("filePath", None), ("mimeType", None)];
+const FILE_PATH: usize = 0;
+const MIME_TYPE: usize = 1;
 
 /// Allowed members of each context object.
 fn entry_fields(kind: ItemKind) -> &'static [&'static str] {
@@ -266,19 +269,40 @@ impl GroupedEntry {
             None | Some(Value::Null) => None,
             Some(v) => Some(Arc::new(ItemBase::parse(v, &child(ptr, "parent"))?)),
         };
+        let item = Arc::new(ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?);
+        obj.opt_str("filePath")?;
+        obj.opt_str("mimeType")?;
+        let (raw, strings) = Marked::of(&without_items(obj.map, parent.is_some()), &ENTRY_STRINGS);
         Ok(Self {
             kind,
-            raw: ItemJson::of(&without_items(obj.map, parent.is_some())),
-            item: Arc::new(ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?),
+            raw,
+            item,
             parent,
-            file_path: obj.opt_str("filePath")?.map(Arc::from),
-            mime_type: obj.opt_str("mimeType")?.map(Arc::from),
-            attachments: read_list(&obj, "attachments", |v, p| {
-                Self::parse(ItemKind::Attachment, v, p)
-            })?,
-            notes: read_list(&obj, "notes", ItemBase::parse)?,
-            children: read_list(&obj, "children", ItemBase::parse)?,
+            strings,
+            nested: Some(Box::new(Nested {
+                attachments: read_list(&obj, "attachments", |v, p| {
+                    Self::parse(ItemKind::Attachment, v, p)
+                })?,
+                notes: read_list(&obj, "notes", ItemBase::parse)?,
+                children: read_list(&obj, "children", ItemBase::parse)?,
+            }))
+            .filter(|n| !(n.attachments.is_empty() && n.notes.is_empty() && n.children.is_empty())),
         })
+    }
+
+    /// Nested `attachments` (parents, children).
+    pub fn attachments(&self) -> &[GroupedEntry] {
+        self.nested.as_deref().map_or(&[], |n| &n.attachments)
+    }
+
+    /// Nested `notes` as `NoteLite` (parents, children).
+    pub fn notes(&self) -> &[ItemBase] {
+        self.nested.as_deref().map_or(&[], |n| &n.notes)
+    }
+
+    /// Nested non-attachment, non-note `children` (parents).
+    pub fn children(&self) -> &[ItemBase] {
+        self.nested.as_deref().map_or(&[], |n| &n.children)
     }
 
     /// A minimal entry of `kind` wrapping `item` (with `parent` where the kind has one).
@@ -294,16 +318,14 @@ impl GroupedEntry {
             ItemKind::Note => json!({"item": null, "parent": null,
                 "tags": [], "collections": []}),
         };
+        let (raw, strings) = Marked::of(raw.as_object().unwrap_or(&Map::new()), &ENTRY_STRINGS);
         Self {
             kind,
-            raw: ItemJson::of(raw.as_object().unwrap_or(&Map::new())),
+            raw,
             item: item.clone(),
             parent: parent.cloned(),
-            file_path: item.data_path().map(Arc::from),
-            mime_type: None,
-            attachments: Vec::new(),
-            notes: Vec::new(),
-            children: Vec::new(),
+            strings,
+            nested: None,
         }
     }
 
@@ -355,14 +377,38 @@ impl GroupedEntry {
         }
     }
 
+    /// Replaces the entry's own members (`item` and `parent` stay
+    /// placeholders) with `members`.
+    pub(crate) fn set_members(&mut self, members: &Map<String, Value>) {
+        (self.raw, self.strings) = Marked::of(members, &ENTRY_STRINGS);
+    }
+
+    /// The entry's `filePath` and `mimeType`, to keep apart from it.
+    pub(crate) fn file(&self) -> EntryFile {
+        EntryFile {
+            raw: self.raw.clone(),
+            strings: self.strings.clone(),
+        }
+    }
+
+    /// `filePath` (attachments).
+    pub fn file_path(&self) -> Option<&str> {
+        self.strings.get(FILE_PATH, &self.raw)
+    }
+
+    /// `mimeType` (attachments).
+    pub fn mime_type(&self) -> Option<&str> {
+        self.strings.get(MIME_TYPE, &self.raw)
+    }
+
     /// Attachment path: `filePath`, else `item.data.path`.
     pub fn path(&self) -> Option<&str> {
-        self.file_path.as_deref().or(self.item.data_path())
+        self.file_path().or(self.item.data_path())
     }
 
     /// Attachment content type: `mimeType`, else `item.data.contentType`.
     pub fn content_type(&self) -> Option<&str> {
-        self.mime_type.as_deref().or(self.item.data_content_type())
+        self.mime_type().or(self.item.data_content_type())
     }
 
     /// Base name of [`GroupedEntry::path`].

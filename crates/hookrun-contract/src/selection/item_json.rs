@@ -121,6 +121,45 @@ impl Span {
     }
 }
 
+/// String members of an object read from its [`ItemJson`] text: where they are
+/// in it, or, when one of them is written with escapes, copies of them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Marked<const N: usize> {
+    /// Where they are in the text.
+    Spans([Span; N]),
+    /// Kept apart.
+    Owned(Box<[Option<Box<str>>; N]>),
+}
+
+impl<const N: usize> Marked<N> {
+    /// The compact JSON of `map` and its string `members` (missing, or not
+    /// strings: `None`).
+    pub(crate) fn of(map: &Map<String, Value>, members: &[Member; N]) -> (ItemJson, Self) {
+        match ItemJson::of_marking(map, members) {
+            Some((text, spans)) => (text, Marked::Spans(spans)),
+            None => {
+                let owned = members.map(|(member, inner)| {
+                    let outer = map.get(member);
+                    let value = match inner {
+                        None => outer,
+                        Some(inner) => outer.and_then(Value::as_object).and_then(|o| o.get(inner)),
+                    };
+                    value.and_then(Value::as_str).map(Box::from)
+                });
+                (ItemJson::of(map), Marked::Owned(Box::new(owned)))
+            }
+        }
+    }
+
+    /// Member number `index`, read from `text`, the object's [`ItemJson`].
+    pub(crate) fn get<'a>(&'a self, index: usize, text: &'a ItemJson) -> Option<&'a str> {
+        match self {
+            Marked::Spans(spans) => spans.get(index)?.read(text.as_str()),
+            Marked::Owned(owned) => owned.get(index)?.as_deref(),
+        }
+    }
+}
+
 /// Writes an item object's compact JSON, noting where the members it looks for are.
 struct Marking<'m, const N: usize> {
     members: &'m [Member; N],

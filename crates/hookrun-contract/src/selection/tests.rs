@@ -236,6 +236,29 @@ fn items_read_their_strings_from_their_text_or_keep_escaped_ones() {
 }
 
 #[test]
+fn entries_read_their_file_path_and_type_from_their_text() {
+    let entry = |v: Value| GroupedEntry::parse(ItemKind::Attachment, &v, "").unwrap();
+    let item = json!({"id": 2, "key": "A", "data": {"path": "d.pdf", "contentType": "text/plain"}});
+    let plain = entry(json!({"item": item, "filePath": "a/b.pdf", "mimeType": "application/pdf"}));
+    // A Windows path is written with escapes: the strings are kept apart.
+    let windows =
+        entry(json!({"item": item, "filePath": "C:\\p\\b.pdf", "mimeType": "application/pdf"}));
+    let bare = entry(json!({"item": item}));
+    assert_eq!(
+        (plain.file_path(), plain.mime_type()),
+        (Some("a/b.pdf"), Some("application/pdf"))
+    );
+    assert_eq!(windows.file_path(), Some("C:\\p\\b.pdf"));
+    assert_eq!(windows.filename(), Some("b.pdf"));
+    assert_eq!((bare.file_path(), bare.mime_type()), (None, None));
+    assert_eq!(
+        (bare.path(), bare.content_type()),
+        (Some("d.pdf"), Some("text/plain"))
+    );
+    assert_eq!(plain.to_map()["filePath"], "a/b.pdf");
+}
+
+#[test]
 fn malformed_selections_name_the_pointer() {
     let t = "2026-01-01T00:00:00Z";
     let grouped = |items: Value| json!({"selectionType": "none", "items": items, "warnings": [], "sampledAt": t});

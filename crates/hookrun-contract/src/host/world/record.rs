@@ -9,7 +9,7 @@ use super::HostResult;
 use super::HostWorldError;
 use super::lazy::{Lazy, Readable};
 use super::zotero::{Zotero, ZoteroData, is_export_member};
-use crate::selection::grouped::base_name;
+use crate::selection::grouped::{EntryFile, base_name};
 use crate::selection::{GroupedEntry, ItemBase, ItemFact, ItemKind, PortableItemRef};
 
 /// `getItemDetail` kinds.
@@ -124,18 +124,18 @@ impl Readable<ItemSource> for Fields {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct ItemSource {
     item: Arc<ItemBase>,
-    /// A grouped entry's `filePath`, which stands for the item's path.
-    file_path: Option<Arc<str>>,
-    /// A grouped entry's `mimeType`, which stands for the item's content type.
-    mime_type: Option<Arc<str>>,
+    /// A grouped entry's `filePath` and `mimeType`, which stand for the
+    /// item's path and content type.
+    file: Option<EntryFile>,
 }
 
 impl ItemSource {
     fn read(&self) -> Fields {
+        let file = self.file.as_ref();
         fields_of(
             &self.item,
-            self.file_path.as_deref(),
-            self.mime_type.as_deref(),
+            file.and_then(EntryFile::file_path),
+            file.and_then(EntryFile::mime_type),
         )
     }
 }
@@ -241,8 +241,7 @@ impl Record {
     ) -> Self {
         let source = ItemSource {
             item: Arc::clone(item),
-            file_path: None,
-            mime_type: None,
+            file: None,
         };
         Self::from_source(source, kind, parent)
     }
@@ -273,8 +272,7 @@ impl Record {
     pub(super) fn from_entry(entry: &GroupedEntry) -> Self {
         let source = ItemSource {
             item: Arc::clone(&entry.item),
-            file_path: entry.file_path.clone(),
-            mime_type: entry.mime_type.clone(),
+            file: Some(entry.file()),
         };
         let mut record = Self::from_source(source, Some(entry.kind), entry.parent.as_deref());
         // A grouped parent's `tags` and `collections` sit next to its item. Most

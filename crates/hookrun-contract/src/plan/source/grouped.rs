@@ -61,7 +61,7 @@ impl<'a> GroupedSource<'a> {
 
     fn note_seeds(&self, parent: &GroupedEntry) -> Vec<NoteSeed> {
         parent
-            .notes
+            .notes()
             .iter()
             .enumerate()
             .map(|(i, note)| {
@@ -125,7 +125,7 @@ impl Source for GroupedSource<'_> {
             .parents
             .iter()
             .chain(&self.selection.children)
-            .flat_map(|e| &e.attachments);
+            .flat_map(|e| e.attachments());
         let mut seen = HashSet::new();
         let unique: Vec<&GroupedEntry> = self
             .selection
@@ -144,7 +144,7 @@ impl Source for GroupedSource<'_> {
             .enumerate()
             .map(|(i, p)| {
                 let parent = from_entry(p, i, &self.base, i + 1);
-                (parent, self.candidates(&p.attachments))
+                (parent, self.candidates(p.attachments()))
             })
             .collect()
     }
