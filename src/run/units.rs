@@ -119,11 +119,7 @@ impl Phases<'_> {
         state: &mut UnitState,
         first: usize,
     ) {
-        let target = unit
-            .selection_context
-            .context()
-            .target_ref()
-            .map(|r| r.to_value());
+        let target = unit.selection_context.target_ref().map(|r| r.to_value());
         for (i, job) in state.jobs.iter_mut().enumerate() {
             let ready = job.error.is_none()
                 && (job.run_result.is_some() || matches!(job.kind, JobKind::ShortCircuit(_)));

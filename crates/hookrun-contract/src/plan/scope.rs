@@ -12,7 +12,9 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::selection::grouped::GroupedParts;
-use crate::selection::{GroupedEntry, GroupedSelection, ItemKind, SelectionContext};
+use crate::selection::{
+    GroupedEntry, GroupedSelection, ItemKind, PortableItemRef, SelectionContext,
+};
 
 /// A scoped context: a whole context, or one grouped entry with its
 /// selection's shared members.
@@ -107,6 +109,15 @@ impl Scope {
         }
     }
 
+    /// The context's target ref ([`SelectionContext::target_ref`]), without
+    /// making it whole.
+    pub fn target_ref(&self) -> Option<PortableItemRef> {
+        match &self.0 {
+            Repr::Context(context) => context.target_ref(),
+            Repr::Entry(scope) => scope.entry.target_ref(),
+        }
+    }
+
     /// Whether the context is in the grouped shape.
     pub fn is_grouped(&self) -> bool {
         match &self.0 {
@@ -183,6 +194,8 @@ mod tests {
         );
         assert_eq!(scope.to_value(), whole.to_value());
         assert_eq!(scope.only_entry(), Some(entry));
+        assert_eq!(scope.target_ref(), whole.target_ref());
+        assert_eq!(scope.target_ref().map(|r| r.key), Some("P".to_owned()));
         assert!(scope.is_grouped());
         let kept = Scope::from(whole.clone());
         assert_eq!(kept.only_entry(), None);

@@ -364,6 +364,15 @@ impl GroupedEntry {
         }
     }
 
+    /// The target ref of a context whose first entry this is: a parent's own
+    /// ref, else its parent's (its own without one).
+    pub fn target_ref(&self) -> Option<PortableItemRef> {
+        match (self.kind, &self.parent) {
+            (ItemKind::Parent, _) | (_, None) => self.item.portable_ref(),
+            (_, Some(parent)) => parent.portable_ref(),
+        }
+    }
+
     /// The numeric target parent id: own id for parents, else the parent's id or
     /// `item.parentItemID`.
     pub fn target_parent_id(&self) -> Option<i64> {

@@ -146,10 +146,7 @@ impl SelectionContext {
                 let first = ItemKind::ALL
                     .into_iter()
                     .find_map(|k| g.entries(k).first())?;
-                match (first.kind, &first.parent) {
-                    (ItemKind::Parent, _) | (_, None) => first.item.portable_ref(),
-                    (_, Some(parent)) => parent.portable_ref(),
-                }
+                first.target_ref()
             }
         }
     }
