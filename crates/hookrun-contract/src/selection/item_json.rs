@@ -3,10 +3,13 @@
 //! A selection of tens of thousands of items holds each item's object for as long as
 //! the run needs it, to hand it to hooks and write it back unchanged. As a parsed
 //! `serde_json::Map` an item takes five to seven times its JSON's size (a node, a
-//! string and a map slot per member); as text it takes its size. The text is what
-//! `serde_json` writes for the parsed object, so it reads back to the same value and
-//! serialises to the same bytes, in whatever format the serializer writes.
+//! string and a map slot per member); as text it takes its size, less the member
+//! names Zotero's export repeats in every item, which it holds as two-byte codes
+//! (see `member_names`). The text is what `serde_json` writes for the parsed object,
+//! so it reads back to the same value and serialises to the same bytes, in whatever
+//! format the serializer writes.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
 use std::io;
@@ -17,15 +20,22 @@ use serde::ser::{self, SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-/// An item's JSON object as compact text, shared by the item's copies.
+use super::member_names;
+
+/// An item's JSON object as compact text, shared by the item's copies; the
+/// names of Zotero's members are held as codes and written out by
+/// [`text`](Self::text).
 #[derive(Clone, PartialEq, Eq)]
 pub struct ItemJson(Arc<str>);
 
 impl ItemJson {
     /// The compact JSON of `map`.
     pub fn of(map: &Map<String, Value>) -> Self {
-        // Writing a map of JSON values into a string cannot fail.
-        Self(Arc::from(serde_json::to_string(map).unwrap_or_default()))
+        match Self::of_marking(map, &[]) {
+            Some((item, [])) => item,
+            // Without members to mark, writing cannot stop.
+            None => Self(Arc::from(serde_json::to_string(map).unwrap_or_default())),
+        }
     }
 
     /// The compact JSON of `map` (the bytes [`of`](Self::of) writes), with where
@@ -46,15 +56,26 @@ impl ItemJson {
         Some((Self(Arc::from(text)), marking.spans))
     }
 
-    /// The compact JSON text.
-    pub fn as_str(&self) -> &str {
+    /// The compact JSON text, the bytes `serde_json` writes for the object.
+    pub fn text(&self) -> Cow<'_, str> {
+        member_names::unpack(&self.0)
+    }
+
+    /// The text as held, member names as codes: where a [`Span`] points.
+    pub(crate) fn packed(&self) -> &str {
         &self.0
+    }
+
+    /// Whether the object may have a member named `name` (a name JSON writes
+    /// without escapes), at any depth; read without parsing.
+    pub(crate) fn may_have_key(&self, name: &str) -> bool {
+        member_names::may_have_key(&self.0, name)
     }
 
     /// The object, parsed.
     pub fn to_map(&self) -> Map<String, Value> {
         // The text is what `serde_json` wrote for a map, so it reads back.
-        serde_json::from_str(&self.0).unwrap_or_default()
+        serde_json::from_str(&self.text()).unwrap_or_default()
     }
 
     /// The object's `data` member when it is an object, read without parsing the
@@ -64,7 +85,7 @@ impl ItemJson {
         struct Item {
             data: Option<Value>,
         }
-        match serde_json::from_str::<Item>(&self.0).ok()?.data? {
+        match serde_json::from_str::<Item>(&self.text()).ok()?.data? {
             Value::Object(data) => Some(data),
             _ => None,
         }
@@ -82,7 +103,7 @@ impl ItemJson {
             note: Option<Value>,
             data: Option<Data>,
         }
-        let item = serde_json::from_str::<Item>(&self.0).ok()?;
+        let item = serde_json::from_str::<Item>(&self.text()).ok()?;
         let text = |value: Option<Value>| match value {
             Some(Value::String(text)) => Some(text),
             _ => None,
@@ -154,7 +175,7 @@ impl<const N: usize> Marked<N> {
     /// Member number `index`, read from `text`, the object's [`ItemJson`].
     pub(crate) fn get<'a>(&'a self, index: usize, text: &'a ItemJson) -> Option<&'a str> {
         match self {
-            Marked::Spans(spans) => spans.get(index)?.read(text.as_str()),
+            Marked::Spans(spans) => spans.get(index)?.read(text.packed()),
             Marked::Owned(owned) => owned.get(index)?.as_deref(),
         }
     }
@@ -176,8 +197,7 @@ impl<const N: usize> Marking<'_, N> {
             if i > 0 {
                 self.out.push(b',');
             }
-            serde_json::to_writer(&mut self.out, key).ok()?;
-            self.out.push(b':');
+            member_names::write_key(&mut self.out, key);
             let looked_into = |m: &Member| m.0 == key && m.1.is_some();
             match value {
                 Value::Object(inner) if outer.is_none() && members.iter().any(looked_into) => {
@@ -200,12 +220,42 @@ impl<const N: usize> Marking<'_, N> {
                         };
                     }
                 }
-                other => serde_json::to_writer(&mut self.out, other).ok()?,
+                other => write_value(&mut self.out, other)?,
             }
         }
         self.out.push(b'}');
         Some(())
     }
+}
+
+/// Writes `value` as compact JSON with its member names as [`member_names`]
+/// writes them.
+fn write_value(out: &mut Vec<u8>, value: &Value) -> Option<()> {
+    match value {
+        Value::Object(map) => {
+            out.push(b'{');
+            for (i, (key, value)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                member_names::write_key(out, key);
+                write_value(out, value)?;
+            }
+            out.push(b'}');
+        }
+        Value::Array(list) => {
+            out.push(b'[');
+            for (i, value) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_value(out, value)?;
+            }
+            out.push(b']');
+        }
+        scalar => serde_json::to_writer(&mut *out, scalar).ok()?,
+    }
+    Some(())
 }
 
 impl Default for ItemJson {
@@ -216,7 +266,7 @@ impl Default for ItemJson {
 
 impl fmt::Debug for ItemJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text())
     }
 }
 
@@ -229,7 +279,7 @@ impl Serialize for ItemJson {
             // serde_json's raw value: its serializers write the text as it is
             // (the value serializer parses it).
             let mut raw = serializer.serialize_struct(RAW_VALUE, 1)?;
-            raw.serialize_field(RAW_VALUE, self.as_str())?;
+            raw.serialize_field(RAW_VALUE, &*self.text())?;
             return raw.end();
         }
         self.serialize_placing(serializer, |_| None)
@@ -291,7 +341,8 @@ impl ItemJson {
         serializer: S,
         placed: impl Fn(&str) -> Option<&'a ItemJson>,
     ) -> Result<S::Ok, S::Error> {
-        let mut reader = serde_json::Deserializer::from_str(&self.0);
+        let text = self.text();
+        let mut reader = serde_json::Deserializer::from_str(&text);
         transcode(&mut reader, serializer, &placed)
     }
 }
@@ -452,6 +503,25 @@ mod tests {
     }
 
     #[test]
+    fn holds_zotero_member_names_as_codes_and_writes_them_out() {
+        let map = sample();
+        let item = ItemJson::of(&map);
+        let json = serde_json::to_string(&map).unwrap();
+        assert_eq!(item.text(), json);
+        // `id`, `key`, `title`, `data`, `path` and `tags` are Zotero's names;
+        // `n`, `big`, `neg`, `nested`, `x` and `t` are not.
+        let saved = ["id", "key", "title", "data", "path", "tags"]
+            .iter()
+            .map(|name| name.len() + 3 - 2)
+            .sum::<usize>();
+        assert_eq!(item.packed().len(), json.len() - saved);
+        assert!(item.packed().contains("\"nested\":"));
+        assert_eq!(format!("{item:?}"), json);
+        assert!(item.may_have_key("tags") && item.may_have_key("nested"));
+        assert!(!item.may_have_key("collections") && !item.may_have_key("A"));
+    }
+
+    #[test]
     fn serialises_to_the_bytes_the_parsed_object_does() {
         let map = sample();
         let item = ItemJson::of(&map);
@@ -504,7 +574,7 @@ mod tests {
         ];
         let (item, spans) = ItemJson::of_marking(&map, &MEMBERS).unwrap();
         assert_eq!(item, ItemJson::of(&map));
-        let read: Vec<_> = spans.iter().map(|s| s.read(item.as_str())).collect();
+        let read: Vec<_> = spans.iter().map(|s| s.read(item.packed())).collect();
         assert_eq!(read, [Some("A"), Some("book"), None, Some("a/b.pdf"), None]);
         // A string written with escapes is not its own text: no spans.
         assert!(ItemJson::of_marking(&map, &[("title", None)]).is_none());
@@ -513,7 +583,8 @@ mod tests {
         let nested = json!({"data": {"path": "x"}, "other": {"path": "y\n"}});
         let (_, [span]) =
             ItemJson::of_marking(nested.as_object().unwrap(), &[("data", Some("path"))]).unwrap();
-        assert_eq!(span, Span { start: 17, len: 1 });
+        // `{`, the code of `data`, `{`, the code of `path`, `"`.
+        assert_eq!(span, Span { start: 7, len: 1 });
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod error;
 pub mod grouped;
 pub mod item_json;
 mod json;
+mod member_names;
 mod merge;
 pub mod refs;
 pub mod stream;

@@ -277,10 +277,9 @@ impl Record {
         let mut record = Self::from_source(source, Some(entry.kind), entry.parent.as_deref());
         // A grouped parent's `tags` and `collections` sit next to its item. Most
         // entries have neither, and their own members are not parsed for them.
-        let text = entry.raw.as_str();
-        let may_have = ["\"tags\"", "\"collections\""]
+        let may_have = ["tags", "collections"]
             .iter()
-            .any(|key| text.contains(key));
+            .any(|key| entry.raw.may_have_key(key));
         if !may_have {
             return record;
         }

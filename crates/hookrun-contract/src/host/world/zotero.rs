@@ -227,7 +227,7 @@ fn may_name_collections(item: &ItemJson) -> bool {
     struct Item {
         data: Option<Data>,
     }
-    match serde_json::from_str::<Item>(item.as_str()) {
+    match serde_json::from_str::<Item>(&item.text()) {
         Ok(Item { data: None }) => false,
         Ok(Item { data: Some(data) }) => data.collections.is_some_and(|list| !list.is_empty()),
         Err(_) => true,
