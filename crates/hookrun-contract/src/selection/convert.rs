@@ -168,7 +168,7 @@ pub fn canonical_to_grouped(canonical: &CanonicalSelection) -> GroupedSelection 
         });
         let mut entry = GroupedEntry::synthetic(fact.kind, item, parent.as_ref());
         if fact.kind == ItemKind::Attachment {
-            let mut members = entry.raw.to_map();
+            let mut members = entry.raw().to_map();
             members.insert("mimeType".into(), fact.content_type.clone().into());
             entry.set_members(&members);
         }

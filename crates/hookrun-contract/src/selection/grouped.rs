@@ -173,18 +173,13 @@ impl ItemBase {
 pub struct GroupedEntry {
     /// Which array the entry belongs to.
     pub kind: ItemKind,
-    /// The original context object with `item` (and a non-null `parent`)
-    /// left as `null`: their JSON is [`item`](Self::item)'s and
-    /// [`parent`](Self::parent)'s, put back in place by [`to_map`](Self::to_map)
-    /// and by serialisation. Shared by the entry's copies (scoped contexts,
-    /// candidates, units).
-    pub raw: ItemJson,
+    /// The entry's own members, shared by the entry's copies (scoped contexts,
+    /// candidates, units) and the host world's record of its item.
+    own: Arc<EntryText>,
     /// `item`, shared by the entry's copies.
     pub item: Arc<ItemBase>,
     /// `parent` (children, attachments, notes), shared by the entry's copies.
     pub parent: Option<Arc<ItemBase>>,
-    /// `filePath` and `mimeType` (attachments), read from [`raw`](Self::raw).
-    strings: Marked<{ ENTRY_STRINGS.len() }>,
     /// Nested `attachments`, `notes` and `children` (parents, children), when
     /// the entry has any: most entries have none, and carry no empty lists.
     nested: Option<Box<Nested>>,
@@ -198,14 +193,20 @@ struct Nested {
     children: Vec<ItemBase>,
 }
 
-/// A grouped entry's `filePath` and `mimeType`, read from the entry's text.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct EntryFile {
+/// A grouped entry's own members: its text, and where `filePath` and
+/// `mimeType` are in it.
+#[derive(Debug, PartialEq)]
+pub(crate) struct EntryText {
     raw: ItemJson,
     strings: Marked<{ ENTRY_STRINGS.len() }>,
 }
 
-impl EntryFile {
+impl EntryText {
+    fn of(members: &Map<String, Value>) -> Arc<Self> {
+        let (raw, strings) = Marked::of(members, &ENTRY_STRINGS);
+        Arc::new(Self { raw, strings })
+    }
+
     /// `filePath`.
     pub(crate) fn file_path(&self) -> Option<&str> {
         self.strings.get(FILE_PATH, &self.raw)
@@ -272,13 +273,11 @@ impl GroupedEntry {
         let item = Arc::new(ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?);
         obj.opt_str("filePath")?;
         obj.opt_str("mimeType")?;
-        let (raw, strings) = Marked::of(&without_items(obj.map, parent.is_some()), &ENTRY_STRINGS);
         Ok(Self {
             kind,
-            raw,
+            own: EntryText::of(&without_items(obj.map, parent.is_some())),
             item,
             parent,
-            strings,
             nested: Some(Box::new(Nested {
                 attachments: read_list(&obj, "attachments", |v, p| {
                     Self::parse(ItemKind::Attachment, v, p)
@@ -318,20 +317,18 @@ impl GroupedEntry {
             ItemKind::Note => json!({"item": null, "parent": null,
                 "tags": [], "collections": []}),
         };
-        let (raw, strings) = Marked::of(raw.as_object().unwrap_or(&Map::new()), &ENTRY_STRINGS);
         Self {
             kind,
-            raw,
+            own: EntryText::of(raw.as_object().unwrap_or(&Map::new())),
             item: item.clone(),
             parent: parent.cloned(),
-            strings,
             nested: None,
         }
     }
 
     /// The entry's original JSON object.
     pub fn to_map(&self) -> Map<String, Value> {
-        let mut map = self.raw.to_map();
+        let mut map = self.own.raw.to_map();
         for (key, value) in map.iter_mut() {
             if let Some(item) = self.placed(key) {
                 *value = Value::Object(item.raw.to_map());
@@ -389,25 +386,31 @@ impl GroupedEntry {
     /// Replaces the entry's own members (`item` and `parent` stay
     /// placeholders) with `members`.
     pub(crate) fn set_members(&mut self, members: &Map<String, Value>) {
-        (self.raw, self.strings) = Marked::of(members, &ENTRY_STRINGS);
+        self.own = EntryText::of(members);
     }
 
-    /// The entry's `filePath` and `mimeType`, to keep apart from it.
-    pub(crate) fn file(&self) -> EntryFile {
-        EntryFile {
-            raw: self.raw.clone(),
-            strings: self.strings.clone(),
-        }
+    /// The original context object with `item` (and a non-null `parent`) left
+    /// as `null`: their JSON is [`item`](Self::item)'s and
+    /// [`parent`](Self::parent)'s, put back in place by [`to_map`](Self::to_map)
+    /// and by serialisation.
+    pub fn raw(&self) -> &ItemJson {
+        &self.own.raw
+    }
+
+    /// The entry's own members, to share with what keeps its `filePath` and
+    /// `mimeType` apart from it.
+    pub(crate) fn own(&self) -> &Arc<EntryText> {
+        &self.own
     }
 
     /// `filePath` (attachments).
     pub fn file_path(&self) -> Option<&str> {
-        self.strings.get(FILE_PATH, &self.raw)
+        self.own.file_path()
     }
 
     /// `mimeType` (attachments).
     pub fn mime_type(&self) -> Option<&str> {
-        self.strings.get(MIME_TYPE, &self.raw)
+        self.own.mime_type()
     }
 
     /// Attachment path: `filePath`, else `item.data.path`.
@@ -443,7 +446,8 @@ fn without_items(map: &Map<String, Value>, parent: bool) -> Map<String, Value> {
 /// JSON put in place of their placeholders.
 impl Serialize for GroupedEntry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.raw
+        self.own
+            .raw
             .serialize_placing(serializer, |key| self.placed(key).map(|item| &item.raw))
     }
 }

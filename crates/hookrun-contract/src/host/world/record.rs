@@ -9,7 +9,7 @@ use super::HostResult;
 use super::HostWorldError;
 use super::lazy::{Lazy, Readable};
 use super::zotero::{Zotero, ZoteroData, is_export_member};
-use crate::selection::grouped::{EntryFile, base_name};
+use crate::selection::grouped::{EntryText, base_name};
 use crate::selection::{GroupedEntry, ItemBase, ItemFact, ItemKind, PortableItemRef};
 
 /// `getItemDetail` kinds.
@@ -126,16 +126,16 @@ pub(super) struct ItemSource {
     item: Arc<ItemBase>,
     /// A grouped entry's `filePath` and `mimeType`, which stand for the
     /// item's path and content type.
-    file: Option<EntryFile>,
+    file: Option<Arc<EntryText>>,
 }
 
 impl ItemSource {
     fn read(&self) -> Fields {
-        let file = self.file.as_ref();
+        let file = self.file.as_deref();
         fields_of(
             &self.item,
-            file.and_then(EntryFile::file_path),
-            file.and_then(EntryFile::mime_type),
+            file.and_then(EntryText::file_path),
+            file.and_then(EntryText::mime_type),
         )
     }
 }
@@ -272,18 +272,18 @@ impl Record {
     pub(super) fn from_entry(entry: &GroupedEntry) -> Self {
         let source = ItemSource {
             item: Arc::clone(&entry.item),
-            file: Some(entry.file()),
+            file: Some(Arc::clone(entry.own())),
         };
         let mut record = Self::from_source(source, Some(entry.kind), entry.parent.as_deref());
         // A grouped parent's `tags` and `collections` sit next to its item. Most
         // entries have neither, and their own members are not parsed for them.
         let may_have = ["tags", "collections"]
             .iter()
-            .any(|key| entry.raw.may_have_key(key));
+            .any(|key| entry.raw().may_have_key(key));
         if !may_have {
             return record;
         }
-        if let Ok(extra) = ZoteroData::parse(&entry.raw.to_map(), "") {
+        if let Ok(extra) = ZoteroData::parse(&entry.raw().to_map(), "") {
             let extra = ZoteroData {
                 fields: Default::default(),
                 ..extra
