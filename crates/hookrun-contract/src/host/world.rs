@@ -54,7 +54,6 @@ mod tests;
 mod writes;
 mod zotero;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -144,8 +143,8 @@ pub type HostResult<T> = Result<T, HostWorldError>;
 pub struct HostWorld {
     records: Vec<Record>,
     by_ref: index::RefIndex,
-    by_id: HashMap<i64, usize>,
-    children: HashMap<usize, Vec<usize>>,
+    by_id: index::IdIndex,
+    children: index::ChildIndex,
     collections: Vec<collections::Collection>,
     files_dir: Option<PathBuf>,
 }
@@ -187,7 +186,7 @@ impl HostWorld {
     fn reserve(&mut self, items: usize) {
         self.records.reserve_exact(items);
         self.by_ref.reserve(items, &self.records);
-        self.by_id.reserve(items);
+        self.by_id.reserve(items, &self.records);
     }
 
     fn add_entry(&mut self, entry: &GroupedEntry) {
@@ -262,7 +261,7 @@ impl HostWorld {
             .reference
             .as_ref()
             .and_then(|r| self.by_ref.get(r, &self.records))
-            .or_else(|| record.id.and_then(|id| self.by_id.get(&id).copied()))
+            .or_else(|| record.id.and_then(|id| self.by_id.get(&id, &self.records)))
     }
 
     fn upsert(&mut self, record: Record) {
@@ -279,9 +278,7 @@ impl HostWorld {
             }
         };
         self.by_ref.insert(index, &self.records);
-        if let Some(id) = self.records.get(index).and_then(|r| r.id) {
-            self.by_id.entry(id).or_insert(index);
-        }
+        self.by_id.insert(index, &self.records);
     }
 
     /// A parent named by a known item's `parentRef` exists in the library even when
@@ -322,20 +319,19 @@ impl HostWorld {
             .parent_ref
             .as_ref()
             .and_then(|p| self.by_ref.get(p, &self.records))
-            .or_else(|| r.parent_id.and_then(|id| self.by_id.get(&id).copied()));
+            .or_else(|| {
+                r.parent_id
+                    .and_then(|id| self.by_id.get(&id, &self.records))
+            });
         if let Some(p) = parent {
-            // In record order, as `reindex` lists them.
-            let siblings = self.children.entry(p).or_default();
-            if let Err(at) = siblings.binary_search(&i) {
-                siblings.insert(at, i);
-            }
+            self.children.insert(p, i);
         }
     }
 
     fn find(&self, locator: &ItemLocator) -> Option<&Record> {
         let index = match locator {
             ItemLocator::Ref(r) => self.by_ref.get(r, &self.records),
-            ItemLocator::GroupedId(id) => self.by_id.get(id).copied(),
+            ItemLocator::GroupedId(id) => self.by_id.get(id, &self.records),
         };
         index.and_then(|i| self.records.get(i))
     }
@@ -352,10 +348,8 @@ impl HostWorld {
         let index = self.lookup(parent).unwrap_or_default();
         Ok(self
             .children
-            .get(&index)
-            .into_iter()
-            .flatten()
-            .filter_map(|i| self.records.get(*i))
+            .of(index)
+            .filter_map(|i| self.records.get(i))
             .filter(|r| r.kind == Some(kind))
             .collect())
     }
@@ -364,10 +358,9 @@ impl HostWorld {
     fn child_records<'a>(&'a self, record: &Record) -> impl Iterator<Item = &'a Record> + 'a {
         let index = self.lookup(record);
         index
-            .and_then(|i| self.children.get(&i))
             .into_iter()
-            .flatten()
-            .filter_map(|i| self.records.get(*i))
+            .flat_map(|i| self.children.of(i))
+            .filter_map(|i| self.records.get(i))
     }
 
     /// The record of `record`'s parent.

@@ -328,9 +328,7 @@ impl HostWorld {
                     let moved = self.records[i].parent_ref != record.parent_ref;
                     self.records[i] = record.clone();
                     if moved {
-                        for siblings in self.children.values_mut() {
-                            siblings.retain(|c| *c != i);
-                        }
+                        self.children.remove(i);
                         self.index_child(i);
                     }
                     i
@@ -356,9 +354,9 @@ impl HostWorld {
             .collect();
         let mut frontier: Vec<usize> = gone.iter().copied().collect();
         while let Some(i) = frontier.pop() {
-            for child in self.children.get(&i).into_iter().flatten() {
-                if gone.insert(*child) {
-                    frontier.push(*child);
+            for child in self.children.of(i) {
+                if gone.insert(child) {
+                    frontier.push(child);
                 }
             }
         }
@@ -369,11 +367,9 @@ impl HostWorld {
         });
         self.by_ref.clear();
         self.by_id.clear();
-        for (i, record) in self.records.iter().enumerate() {
+        for i in 0..self.records.len() {
             self.by_ref.insert(i, &self.records);
-            if let Some(id) = record.id {
-                self.by_id.entry(id).or_insert(i);
-            }
+            self.by_id.insert(i, &self.records);
         }
     }
 
