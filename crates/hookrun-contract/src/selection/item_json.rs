@@ -119,10 +119,15 @@ pub(crate) type Member = (&'static str, Option<&'static str>);
 /// Where a string member's characters are in an [`ItemJson`]'s text (a string
 /// written without escapes is its own characters there), so that an item need
 /// not keep a second copy of the strings it reads.
+///
+/// Six bytes, packed: an item's seven spans fit beside its text and ids in the
+/// allocator's 128-byte class. A string longer than `u16::MAX` bytes has no
+/// span (its item keeps its strings apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed(2))]
 pub(crate) struct Span {
     start: u32,
-    len: u32,
+    len: u16,
 }
 
 impl Span {
@@ -216,7 +221,7 @@ impl<const N: usize> Marking<'_, N> {
                         }
                         self.spans[j] = Span {
                             start: u32::try_from(at + 1).ok()?,
-                            len: u32::try_from(text.len()).ok()?,
+                            len: u16::try_from(text.len()).ok()?,
                         };
                     }
                 }
@@ -583,6 +588,14 @@ mod tests {
         let nested = json!({"data": {"path": "x"}, "other": {"path": "y\n"}});
         let (_, [span]) =
             ItemJson::of_marking(nested.as_object().unwrap(), &[("data", Some("path"))]).unwrap();
+        // A string too long for a span is kept apart, and still read.
+        let long = "x".repeat(usize::from(u16::MAX) + 1);
+        let map = json!({"key": "A", "title": long});
+        let map = map.as_object().unwrap();
+        assert!(ItemJson::of_marking(map, &[("title", None)]).is_none());
+        let (item, marked) = Marked::of(map, &[("key", None), ("title", None)]);
+        assert_eq!(marked.get(1, &item), Some(long.as_str()));
+        assert_eq!(marked.get(0, &item), Some("A"));
         // `{`, the code of `data`, `{`, the code of `path`, `"`.
         assert_eq!(span, Span { start: 7, len: 1 });
     }

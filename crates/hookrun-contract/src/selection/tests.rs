@@ -236,6 +236,13 @@ fn items_read_their_strings_from_their_text_or_keep_escaped_ones() {
 }
 
 #[test]
+fn a_shared_item_fits_the_allocator_s_128_byte_class() {
+    // Two of them a unit at 100,000 units: the next class is 160 bytes.
+    let arc_counts = 2 * size_of::<usize>();
+    assert!(size_of::<ItemBase>() + arc_counts <= 128);
+}
+
+#[test]
 fn entries_read_their_file_path_and_type_from_their_text() {
     let entry = |v: Value| GroupedEntry::parse(ItemKind::Attachment, &v, "").unwrap();
     let item = json!({"id": 2, "key": "A", "data": {"path": "d.pdf", "contentType": "text/plain"}});
