@@ -76,7 +76,7 @@ pub(super) struct Record {
     /// Fields, creators, tags, collections, relations and dates.
     pub(super) zotero: Zotero,
     /// Writes of this run that changed the item; its revision counts them.
-    pub(super) edits: u64,
+    pub(super) edits: u32,
     /// An attachment whose file the run stored (its file is there whatever the disk says).
     pub(super) stored: bool,
 }
@@ -200,7 +200,12 @@ impl Record {
 
     /// The item's revision: its Zotero version plus the writes of this run.
     pub(super) fn revision(&self) -> String {
-        (self.zotero.get().version.unwrap_or(1) + self.edits).to_string()
+        self.zotero
+            .get()
+            .version
+            .unwrap_or(1)
+            .saturating_add(u64::from(self.edits))
+            .to_string()
     }
 
     pub(super) fn from_fact(fact: &ItemFact) -> Self {
@@ -229,7 +234,7 @@ impl Record {
     ) -> Self {
         Self {
             fields: fields_of(item, None, None).into(),
-            ..Self::identified(item, kind, parent)
+            ..Self::identified(&Arc::new(item.clone()), kind, parent)
         }
     }
 
@@ -247,7 +252,7 @@ impl Record {
     }
 
     /// A record of `item` with its identity and Zotero data, and no fields.
-    fn identified(item: &ItemBase, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
+    fn identified(item: &Arc<ItemBase>, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
         // The selection's Zotero export, as far as it reads; the selection itself was
         // checked when it was loaded.
         Self {
@@ -256,7 +261,7 @@ impl Record {
             kind: kind.map(|k| DetailKind::of(k, item.item_type())),
             parent_ref: parent.and_then(ItemBase::portable_ref),
             parent_id: parent.and_then(|p| p.id).or(item.parent_item_id),
-            zotero: Zotero::of(item.raw.clone()),
+            zotero: Zotero::of(Arc::clone(item)),
             ..Self::default()
         }
     }

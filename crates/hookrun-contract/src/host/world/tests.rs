@@ -677,3 +677,10 @@ fn a_grouped_entrys_own_tags_and_collections_reach_its_item() {
         json!([{"libraryId": 1, "key": "COLL0001"}])
     );
 }
+
+#[test]
+fn a_record_takes_176_bytes() {
+    // Two a unit in a selection of attachments with their parents: the world of
+    // 100,000 units was 44.8 MB of records at 224 bytes.
+    assert!(size_of::<super::record::Record>() <= 176);
+}

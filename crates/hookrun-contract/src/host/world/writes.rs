@@ -142,7 +142,7 @@ impl Prepared {
         if let Some(b) = before
             && changed
         {
-            after.edits = b.edits + 1;
+            after.edits = b.edits.saturating_add(1);
         }
         let version = |r: &Record| json!({"revision": r.revision(), "state": "active"});
         self.changes.push(json!({
@@ -161,7 +161,7 @@ impl Prepared {
     fn update(op: &str, before: &Record, mut after: Record) -> (Prepared, Record) {
         let mut prepared = Prepared::new(op);
         prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        after.edits = before.edits.saturating_add(u32::from(prepared.changed));
         (prepared, after)
     }
 
@@ -518,7 +518,7 @@ impl HostWorld {
         let mut prepared = Prepared::new(op);
         let created = before.payload.is_none();
         prepared.put(Some(before), after.clone());
-        after.edits = before.edits + u64::from(prepared.changed);
+        after.edits = before.edits.saturating_add(u32::from(prepared.changed));
         prepared.result = json!({"note": self.note_summary(&after),
             "payload": {"payloadType": payload["payloadType"], "noteKind": payload["noteKind"],
                         "format": payload["format"], "state": "available"},
@@ -676,7 +676,7 @@ impl HostWorld {
         after.path = Some(target.clone());
         after.stored = true;
         // A new file is a new revision, even with the same name.
-        after.edits = before.edits + 1;
+        after.edits = before.edits.saturating_add(1);
         let mut prepared = Prepared::new(op);
         prepared.files.push(StoredFile {
             source: path.to_owned(),
@@ -802,7 +802,7 @@ impl HostWorld {
         prepared.changed = false;
         prepared.put(existing, after.clone());
         if let Some(b) = existing {
-            after.edits = b.edits + u64::from(prepared.changed);
+            after.edits = b.edits.saturating_add(u32::from(prepared.changed));
         }
         prepared.changed |= before_changes;
         note_detail(&after, NoteFormat::Html)

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::lazy::{Lazy, Readable};
 use super::{HostResult, HostWorldError};
-use crate::selection::ItemJson;
+use crate::selection::{ItemBase, ItemJson};
 
 /// Zotero's item types with their fields in schema order, and each type-specific
 /// field's base field (`bookTitle` → `publicationTitle`).
@@ -169,11 +169,11 @@ impl Creator {
 
 /// An item's [`ZoteroData`], read from the selection's JSON of the item when first
 /// needed.
-pub(super) type Zotero = Lazy<ItemJson, ZoteroData>;
+pub(super) type Zotero = Lazy<Arc<ItemBase>, ZoteroData>;
 
-impl Readable<ItemJson> for ZoteroData {
-    fn read_from(item: Option<&ItemJson>) -> Self {
-        read_item(item)
+impl Readable<Arc<ItemBase>> for ZoteroData {
+    fn read_from(item: Option<&Arc<ItemBase>>) -> Self {
+        read_item(item.map(|item| &item.raw))
     }
 
     /// Fills what `self` lacks from `other`.
@@ -208,8 +208,8 @@ impl Zotero {
     pub(super) fn collections(&self) -> Cow<'_, [String]> {
         match self.parts() {
             (Some(data), _) => Cow::Borrowed(&data.collections),
-            (None, Some(item)) if may_name_collections(item) => {
-                Cow::Owned(read_item(Some(item)).collections)
+            (None, Some(item)) if may_name_collections(&item.raw) => {
+                Cow::Owned(read_item(Some(&item.raw)).collections)
             }
             _ => Cow::Borrowed(&[]),
         }
@@ -417,8 +417,8 @@ pub(super) fn year_of(date: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn item(value: Value) -> ItemJson {
-        ItemJson::of(value.as_object().unwrap())
+    fn item(value: Value) -> Arc<ItemBase> {
+        Arc::new(ItemBase::of_map(value.as_object().unwrap()))
     }
 
     #[test]
