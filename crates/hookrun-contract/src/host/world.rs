@@ -203,7 +203,7 @@ impl HostWorld {
             .map(|n| (n, ItemKind::Note))
             .chain(entry.children().iter().map(|c| (c, ItemKind::Child)));
         for (item, kind) in nested {
-            self.upsert(Record::from_item(item, Some(kind), Some(&entry.item)));
+            self.upsert(Record::from_shared(item, Some(kind), Some(&entry.item)));
         }
     }
 

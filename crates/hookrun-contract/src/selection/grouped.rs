@@ -189,8 +189,8 @@ pub struct GroupedEntry {
 #[derive(Debug, Clone, PartialEq)]
 struct Nested {
     attachments: Vec<GroupedEntry>,
-    notes: Vec<ItemBase>,
-    children: Vec<ItemBase>,
+    notes: Vec<Arc<ItemBase>>,
+    children: Vec<Arc<ItemBase>>,
 }
 
 /// A grouped entry's own members: its text, and where `filePath` and
@@ -257,6 +257,11 @@ fn read_list<T>(obj: &Obj<'_>, key: &str, read: impl Fn(&Value, &str) -> Read<T>
         .collect()
 }
 
+/// Reads an item at `ptr`, to share.
+fn shared_item(value: &Value, ptr: &str) -> Read<Arc<ItemBase>> {
+    ItemBase::parse(value, ptr).map(Arc::new)
+}
+
 impl GroupedEntry {
     /// Reads a context entry of `kind` at `ptr`.
     pub fn parse(kind: ItemKind, value: &Value, ptr: &str) -> Read<Self> {
@@ -268,9 +273,9 @@ impl GroupedEntry {
         obj.opt_strings("collections")?;
         let parent = match obj.get("parent") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(Arc::new(ItemBase::parse(v, &child(ptr, "parent"))?)),
+            Some(v) => Some(shared_item(v, &child(ptr, "parent"))?),
         };
-        let item = Arc::new(ItemBase::parse(obj.required("item")?, &child(ptr, "item"))?);
+        let item = shared_item(obj.required("item")?, &child(ptr, "item"))?;
         obj.opt_str("filePath")?;
         obj.opt_str("mimeType")?;
         Ok(Self {
@@ -282,8 +287,8 @@ impl GroupedEntry {
                 attachments: read_list(&obj, "attachments", |v, p| {
                     Self::parse(ItemKind::Attachment, v, p)
                 })?,
-                notes: read_list(&obj, "notes", ItemBase::parse)?,
-                children: read_list(&obj, "children", ItemBase::parse)?,
+                notes: read_list(&obj, "notes", shared_item)?,
+                children: read_list(&obj, "children", shared_item)?,
             }))
             .filter(|n| !(n.attachments.is_empty() && n.notes.is_empty() && n.children.is_empty())),
         })
@@ -294,13 +299,15 @@ impl GroupedEntry {
         self.nested.as_deref().map_or(&[], |n| &n.attachments)
     }
 
-    /// Nested `notes` as `NoteLite` (parents, children).
-    pub fn notes(&self) -> &[ItemBase] {
+    /// Nested `notes` as `NoteLite` (parents, children), shared by the entry's
+    /// copies and the host world's records.
+    pub fn notes(&self) -> &[Arc<ItemBase>] {
         self.nested.as_deref().map_or(&[], |n| &n.notes)
     }
 
-    /// Nested non-attachment, non-note `children` (parents).
-    pub fn children(&self) -> &[ItemBase] {
+    /// Nested non-attachment, non-note `children` (parents), shared as
+    /// [`notes`](Self::notes) are.
+    pub fn children(&self) -> &[Arc<ItemBase>] {
         self.nested.as_deref().map_or(&[], |n| &n.children)
     }
 

@@ -226,18 +226,6 @@ impl Record {
         }
     }
 
-    /// A record of a selection item that is not shared, its fields read now.
-    pub(super) fn from_item(
-        item: &ItemBase,
-        kind: Option<ItemKind>,
-        parent: Option<&ItemBase>,
-    ) -> Self {
-        Self {
-            fields: fields_of(item, None, None).into(),
-            ..Self::identified(&Arc::new(item.clone()), kind, parent)
-        }
-    }
-
     /// A record of a shared selection item, its fields read when first asked.
     pub(super) fn from_shared(
         item: &Arc<ItemBase>,
@@ -251,10 +239,12 @@ impl Record {
         Self::from_source(source, kind, parent)
     }
 
-    /// A record of `item` with its identity and Zotero data, and no fields.
-    fn identified(item: &Arc<ItemBase>, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
+    /// A record of `source`'s item with its identity, its fields and Zotero
+    /// data read from the item when first asked.
+    fn from_source(source: ItemSource, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
         // The selection's Zotero export, as far as it reads; the selection itself was
         // checked when it was loaded.
+        let item = &source.item;
         Self {
             reference: item.portable_ref(),
             id: item.id,
@@ -262,15 +252,8 @@ impl Record {
             parent_ref: parent.and_then(ItemBase::portable_ref),
             parent_id: parent.and_then(|p| p.id).or(item.parent_item_id),
             zotero: Zotero::of(Arc::clone(item)),
-            ..Self::default()
-        }
-    }
-
-    fn from_source(source: ItemSource, kind: Option<ItemKind>, parent: Option<&ItemBase>) -> Self {
-        let record = Self::identified(&source.item, kind, parent);
-        Self {
             fields: Lazy::of(source),
-            ..record
+            ..Self::default()
         }
     }
 

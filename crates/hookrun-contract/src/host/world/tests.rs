@@ -1,6 +1,7 @@
 //! Host world tests over the fixtures.
 
 use std::fs;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -676,6 +677,27 @@ fn a_grouped_entrys_own_tags_and_collections_reach_its_item() {
         detail["item"]["collectionRefs"],
         json!([{"libraryId": 1, "key": "COLL0001"}])
     );
+}
+
+#[test]
+fn a_parent_s_notes_are_shared_with_their_records_and_read_when_asked() {
+    let value = json!({"items": {"parents": [{"item": {"id": 1, "key": "P", "libraryID": 1},
+        "notes": [{"id": 2, "key": "N", "libraryID": 1, "note": "<p>Hi</p>",
+                   "data": {"tags": [{"tag": "t"}]}}]}],
+        "children": [], "notes": [], "attachments": []}, "sampledAt": "t"});
+    let selection = SelectionContext::from_value(&value).unwrap();
+    let world = HostWorld::from_selection(&selection);
+    let note = world.records.iter().find(|r| r.id == Some(2)).unwrap();
+    assert!(!note.fields.is_read() && !note.zotero.is_read());
+    let SelectionContext::Grouped(grouped) = &selection else {
+        panic!("a grouped selection");
+    };
+    let shared = &grouped.parents[0].notes()[0];
+    let (_, source) = note.zotero.parts();
+    assert!(source.is_some_and(|item| Arc::ptr_eq(item, shared)));
+    assert_eq!(note.html.as_deref(), Some("<p>Hi</p>"));
+    assert_eq!(note.zotero.get().tags, ["t"]);
+    assert_eq!(note.parent_id, Some(1));
 }
 
 #[test]

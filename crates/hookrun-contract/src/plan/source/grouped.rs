@@ -65,8 +65,7 @@ impl<'a> GroupedSource<'a> {
             .iter()
             .enumerate()
             .map(|(i, note)| {
-                let note = Arc::new(note.clone());
-                let entry = GroupedEntry::synthetic(ItemKind::Note, &note, Some(&parent.item));
+                let entry = GroupedEntry::synthetic(ItemKind::Note, note, Some(&parent.item));
                 self.seed(&entry, i)
             })
             .collect()
