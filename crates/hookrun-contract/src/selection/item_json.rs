@@ -49,10 +49,10 @@ impl ItemJson {
         let mut marking = Marking {
             members,
             spans: [Span::ABSENT; N],
-            out: Vec::with_capacity(256),
         };
-        marking.object(map, None)?;
-        let text = String::from_utf8(marking.out).ok()?;
+        let mut out = Vec::with_capacity(256);
+        marking.object(&mut out, map, None)?;
+        let text = String::from_utf8(out).ok()?;
         Some((Self(Arc::from(text)), marking.spans))
     }
 
@@ -190,33 +190,32 @@ impl<const N: usize> Marked<N> {
 struct Marking<'m, const N: usize> {
     members: &'m [Member; N],
     spans: [Span; N],
-    out: Vec<u8>,
 }
 
 impl<const N: usize> Marking<'_, N> {
     /// Writes `map`, the object member `outer` (the item itself when `None`).
-    fn object(&mut self, map: &Map<String, Value>, outer: Option<&str>) -> Option<()> {
+    fn object(
+        &mut self,
+        out: &mut Vec<u8>,
+        map: &Map<String, Value>,
+        outer: Option<&str>,
+    ) -> Option<()> {
         let members = self.members;
-        self.out.push(b'{');
-        for (i, (key, value)) in map.iter().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            member_names::write_key(&mut self.out, key);
+        write_object(out, map, |out, key, value| {
             let looked_into = |m: &Member| m.0 == key && m.1.is_some();
             match value {
                 Value::Object(inner) if outer.is_none() && members.iter().any(looked_into) => {
-                    self.object(inner, Some(key))?
+                    self.object(out, inner, Some(key))
                 }
                 Value::String(text) => {
-                    let at = self.out.len();
-                    serde_json::to_writer(&mut self.out, text).ok()?;
+                    let at = out.len();
+                    serde_json::to_writer(&mut *out, text).ok()?;
                     let wanted = |m: &Member| match outer {
                         None => m.0 == key && m.1.is_none(),
-                        Some(outer) => m.0 == outer && m.1 == Some(key.as_str()),
+                        Some(outer) => m.0 == outer && m.1 == Some(key),
                     };
                     if let Some(j) = members.iter().position(wanted) {
-                        if self.out.len() - at != text.len() + 2 {
+                        if out.len() - at != text.len() + 2 {
                             return None;
                         }
                         self.spans[j] = Span {
@@ -224,30 +223,38 @@ impl<const N: usize> Marking<'_, N> {
                             len: u16::try_from(text.len()).ok()?,
                         };
                     }
+                    Some(())
                 }
-                other => write_value(&mut self.out, other)?,
+                other => write_value(out, other),
             }
-        }
-        self.out.push(b'}');
-        Some(())
+        })
     }
+}
+
+/// Writes `map` as a JSON object, each member's name as [`member_names`]
+/// writes it and its value by `value`.
+fn write_object(
+    out: &mut Vec<u8>,
+    map: &Map<String, Value>,
+    mut value: impl FnMut(&mut Vec<u8>, &str, &Value) -> Option<()>,
+) -> Option<()> {
+    out.push(b'{');
+    for (i, (key, member)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        member_names::write_key(out, key);
+        value(out, key, member)?;
+    }
+    out.push(b'}');
+    Some(())
 }
 
 /// Writes `value` as compact JSON with its member names as [`member_names`]
 /// writes them.
 fn write_value(out: &mut Vec<u8>, value: &Value) -> Option<()> {
     match value {
-        Value::Object(map) => {
-            out.push(b'{');
-            for (i, (key, value)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                member_names::write_key(out, key);
-                write_value(out, value)?;
-            }
-            out.push(b'}');
-        }
+        Value::Object(map) => write_object(out, map, |out, _, member| write_value(out, member))?,
         Value::Array(list) => {
             out.push(b'[');
             for (i, value) in list.iter().enumerate() {
@@ -588,6 +595,8 @@ mod tests {
         let nested = json!({"data": {"path": "x"}, "other": {"path": "y\n"}});
         let (_, [span]) =
             ItemJson::of_marking(nested.as_object().unwrap(), &[("data", Some("path"))]).unwrap();
+        // `{`, the code of `data`, `{`, the code of `path`, `"`.
+        assert_eq!(span, Span { start: 7, len: 1 });
         // A string too long for a span is kept apart, and still read.
         let long = "x".repeat(usize::from(u16::MAX) + 1);
         let map = json!({"key": "A", "title": long});
@@ -596,8 +605,6 @@ mod tests {
         let (item, marked) = Marked::of(map, &[("key", None), ("title", None)]);
         assert_eq!(marked.get(1, &item), Some(long.as_str()));
         assert_eq!(marked.get(0, &item), Some("A"));
-        // `{`, the code of `data`, `{`, the code of `path`, `"`.
-        assert_eq!(span, Span { start: 7, len: 1 });
     }
 
     #[test]
