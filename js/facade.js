@@ -14,6 +14,7 @@
   const ObjectCreate = Object.create;
   const ObjectFreeze = Object.freeze;
   const ObjectKeys = Object.keys;
+  const ObjectAssign = Object.assign;
   const ObjectDefineProperty = Object.defineProperty;
   const ArrayIsArray = Array.isArray;
   const JSONParse = JSON.parse;
@@ -57,12 +58,10 @@
     for (let i = 0; i < paths.length; i++) INTERNAL[paths[i]] = internalSpec(paths[i]);
   }
 
-  // A prototype-less copy of `source`'s own enumerable properties.
+  // A prototype-less copy of `source`'s own enumerable properties (assigned
+  // natively: the copy has no prototype whose setters could see them).
   function ownCopy(source) {
-    const copy = ObjectCreate(null);
-    const keys = ObjectKeys(source);
-    for (let i = 0; i < keys.length; i++) copy[keys[i]] = source[keys[i]];
-    return copy;
+    return ObjectAssign(ObjectCreate(null), source);
   }
 
   // The Host API as a tree: namespace -> (member -> spec | sub-namespace). A
@@ -405,42 +404,55 @@
       return ObjectFreeze(api);
     }
 
-    // A frozen object costs the engine a shape of its own, so what most hooks
-    // never read is built on first read: `hostApi` and `signal` are getters
-    // that build them once for this call.
-    function lazily(target, key, make) {
-      let made;
-      ObjectDefineProperty(target, key, {
+    // The fields every call shares, which the host keeps in the engine where
+    // the runtime goes (own properties only), read once per base: the base is
+    // kept frozen, and the same object comes back call after call.
+    let fieldsBase;
+    let fieldsOfBase = null;
+    function baseFields(base) {
+      if (fieldsOfBase === null || base !== fieldsBase) {
+        const fields = ObjectCreate(null);
+        const isObject = base !== null && typeof base === "object";
+        for (let i = 0; i < RUNTIME_FIELDS.length; i++) {
+          fields[RUNTIME_FIELDS[i]] = isObject ? own(base, RUNTIME_FIELDS[i]) : undefined;
+        }
+        fieldsBase = base;
+        fieldsOfBase = fields;
+      }
+      return fieldsOfBase;
+    }
+    const RUNTIME_FIELDS = ["interactionMode", "invocationMode", "debugMode", "workflowId", "packageId",
+      "workflowRootDir", "packageRootDir", "workflowSourceKind", "hookName", "locale"];
+
+    // Each field is the call's spec's, else the base's. A frozen object costs
+    // the engine a shape of its own, so what most hooks never read (`hostApi`,
+    // `signal`) is a getter that builds it once for this call.
+    function makeRuntime(callId, spec, base) {
+      const f = baseFields(base);
+      const runtime = ObjectCreate(null);
+      const interactionMode = spec.interactionMode !== undefined ? spec.interactionMode : f.interactionMode;
+      let hostApi;
+      let signal;
+      ObjectDefineProperty(runtime, "hostApi", {
         __proto__: null,
         enumerable: true,
-        get: () => (made === undefined ? (made = make()) : made),
+        get: () => (hostApi === undefined ? (hostApi = makeHostApi(callId, interactionMode)) : hostApi),
       });
-    }
-
-    // A field of the runtime: the call's spec's, else the base's (the fields
-    // every call shares, which the host keeps in the engine where the runtime
-    // goes; own properties only).
-    function field(spec, base, name) {
-      const given = spec[name];
-      if (given !== undefined || base === null || typeof base !== "object") return given;
-      return own(base, name);
-    }
-
-    function makeRuntime(callId, spec, base) {
-      const runtime = ObjectCreate(null);
-      const interactionMode = field(spec, base, "interactionMode");
-      lazily(runtime, "hostApi", () => makeHostApi(callId, interactionMode));
       runtime.hostApiVersion = API.version;
-      runtime.invocationMode = field(spec, base, "invocationMode") || "non-interactive";
-      runtime.debugMode = !!field(spec, base, "debugMode");
-      runtime.workflowId = field(spec, base, "workflowId") || "";
-      runtime.packageId = field(spec, base, "packageId") || "";
-      runtime.workflowRootDir = field(spec, base, "workflowRootDir") || "";
-      runtime.packageRootDir = field(spec, base, "packageRootDir") || "";
-      runtime.workflowSourceKind = field(spec, base, "workflowSourceKind") || "";
-      runtime.hookName = field(spec, base, "hookName") || "";
-      runtime.locale = field(spec, base, "locale") || "en-US";
-      lazily(runtime, "signal", () => makeSignal(callId));
+      runtime.invocationMode = (spec.invocationMode !== undefined ? spec.invocationMode : f.invocationMode) || "non-interactive";
+      runtime.debugMode = !!(spec.debugMode !== undefined ? spec.debugMode : f.debugMode);
+      runtime.workflowId = (spec.workflowId !== undefined ? spec.workflowId : f.workflowId) || "";
+      runtime.packageId = (spec.packageId !== undefined ? spec.packageId : f.packageId) || "";
+      runtime.workflowRootDir = (spec.workflowRootDir !== undefined ? spec.workflowRootDir : f.workflowRootDir) || "";
+      runtime.packageRootDir = (spec.packageRootDir !== undefined ? spec.packageRootDir : f.packageRootDir) || "";
+      runtime.workflowSourceKind = (spec.workflowSourceKind !== undefined ? spec.workflowSourceKind : f.workflowSourceKind) || "";
+      runtime.hookName = (spec.hookName !== undefined ? spec.hookName : f.hookName) || "";
+      runtime.locale = (spec.locale !== undefined ? spec.locale : f.locale) || "en-US";
+      ObjectDefineProperty(runtime, "signal", {
+        __proto__: null,
+        enumerable: true,
+        get: () => (signal === undefined ? (signal = makeSignal(callId)) : signal),
+      });
       runtime.fetch = null;
       runtime.Buffer = null;
       runtime.btoa = btoa;
