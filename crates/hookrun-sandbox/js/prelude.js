@@ -44,7 +44,7 @@
   const MapCtor = Map;
   const MapPrototypeGet = Map.prototype.get;
   const MapPrototypeSet = Map.prototype.set;
-  const MapPrototypeDelete = Map.prototype.delete;
+  const MapPrototypeClear = Map.prototype.clear;
   const WeakMapCtor = WeakMap;
   const WeakMapPrototypeGet = WeakMap.prototype.get;
   const WeakMapPrototypeSet = WeakMap.prototype.set;
@@ -68,10 +68,16 @@
   // Hook code may put setters on `Array.prototype` or `Object.prototype` and change
   // `Array[Symbol.species]`, so the prelude never assigns into fresh objects or arrays
   // and never lets a builtin create its result array: it defines own properties.
+  // One descriptor serves every `put`: the engine reads it before it defines
+  // anything, and no hook code ever sees it.
+  const DATA = { __proto__: null, value: undefined, writable: true, enumerable: true, configurable: true };
   function put(target, key, value) {
-    ObjectDefineProperty(target, key, {
-      __proto__: null, value, writable: true, enumerable: true, configurable: true,
-    });
+    DATA.value = value;
+    try {
+      ObjectDefineProperty(target, key, DATA);
+    } finally {
+      DATA.value = undefined;
+    }
   }
   // Replaces the value at `path` (keys and indexes, at least one) inside `root`.
   function setAt(root, path, value) {
@@ -92,12 +98,16 @@
   const setHas = uncurry(SetPrototypeHas);
   const setAdd = uncurry(SetPrototypeAdd);
   const setDelete = uncurry(SetPrototypeDelete);
-  const mapGet = uncurry(MapPrototypeGet);
-  const mapSet = uncurry(MapPrototypeSet);
-  const mapDelete = uncurry(MapPrototypeDelete);
-  const weakGet = uncurry(WeakMapPrototypeGet);
-  const weakSet = uncurry(WeakMapPrototypeSet);
-  const weakDelete = uncurry(WeakMapPrototypeDelete);
+  // A map whose methods are its own properties, defined while no hook code
+  // has run: its calls go straight to the captured intrinsics, which no later
+  // patch of `Map.prototype` or `WeakMap.prototype` reaches.
+  function ownMethods(map, methods) {
+    const names = ObjectKeys(methods);
+    for (let i = 0; i < names.length; i++) {
+      ObjectDefineProperty(map, names[i], { __proto__: null, value: methods[names[i]] });
+    }
+    return map;
+  }
   const symbolToString = uncurry(SymbolPrototypeToString);
   const promiseThen = uncurry(PromisePrototypeThen);
 
@@ -277,9 +287,13 @@
   // refer to it by id, and a result that returns it is written as a reference
   // the host resolves: `sharedMarker` (a secret the host configures) and the id.
   // Read and written through captured intrinsics only, like everything the
-  // prelude does: a hook that replaces `Map.prototype.get` changes nothing here.
-  const kept = new MapCtor();
-  const keptOf = new WeakMapCtor();
+  // prelude does: a hook that replaces `WeakMap.prototype.get` changes nothing
+  // here. Entries by id are kept in an object without a prototype, read with
+  // the language's own operators, which no hook can patch.
+  const kept = ObjectCreate(null);
+  // Made by `configure` with `ownMethods` (a startup snapshot keeps a map's
+  // entries, not its own properties).
+  let keptOf;
   let sharedMarker = "";
   // Counts calls; a kept value whose `call` is the current one is one the host
   // handed this call, and only those cross back as references.
@@ -335,28 +349,28 @@
     }
     const drop = sharing.drop;
     for (let i = 0; i < drop.length; i++) {
-      const entry = mapGet(kept, drop[i]);
+      const entry = kept[drop[i]];
       if (entry !== undefined) {
-        weakDelete(keptOf, entry.value);
-        mapDelete(kept, drop[i]);
+        keptOf.delete(entry.value);
+        delete kept[drop[i]];
       }
     }
     for (let i = 0; i < keep.length; i++) {
       const value = shared[i + 1];
       const template = keep[i][3] === true;
       const entry = { __proto__: null, id: keep[i][0], bytes: keep[i][1], depth: keep[i][2], value, call: 0, template };
-      mapSet(kept, entry.id, entry);
+      kept[entry.id] = entry;
       // A template is never handed out, so no result can return it.
-      if (!template) weakSet(keptOf, value, entry);
+      if (!template) keptOf.set(value, entry);
     }
     const current = sharing.current;
     for (let i = 0; i < current.length; i++) {
-      const entry = mapGet(kept, current[i]);
+      const entry = kept[current[i]];
       if (entry !== undefined) entry.call = sharingCall;
     }
     const refs = sharing.refs;
     for (let i = 0; i < refs.length; i++) {
-      const entry = mapGet(kept, refs[i][0]);
+      const entry = kept[refs[i][0]];
       if (entry === undefined) throw new ErrorCtor(`the shared value ${refs[i][0]} is not kept in this runtime`);
       const path = refs[i][1];
       const value = entry.template ? copyOf(entry.value) : entry.value;
@@ -384,47 +398,57 @@
   // References to kept values the last `serialize` wrote.
   let sharedRefs = 0;
 
+  // The state of the `serialize` running now: what is left of the output's
+  // bytes, its limit and the nesting of each object written so far. The
+  // replacer is made once: it runs for every value of every result.
+  let budget = 0;
+  let budgetLimit = 0;
+  let depths;
+
+  // Names the offending value only when there is one.
+  function where(key) {
+    return key === "" ? "the returned value" : `property ${JSONStringify(key)}`;
+  }
+
+  function replacer(key, v) {
+    const t = typeof v;
+    if (t === "string") {
+      budget -= v.length + 2;
+    } else {
+      if (t === "object" && v !== null) {
+        const depth = (depths.get(this) || 0) + 1;
+        if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+        const entry = keptOf.get(v);
+        if (entry !== undefined && entry.call === sharingCall) {
+          // The host has the value: it crosses back as a reference, weighed as
+          // the value itself.
+          if (depth + entry.depth - 1 > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+          budget -= entry.bytes + key.length + 4;
+          if (budget < 0) throw new OutputTooLarge(budgetLimit);
+          sharedRefs += 1;
+          return `${sharedMarker}${entry.id}`;
+        }
+        depths.set(v, depth);
+      } else if (t === "number") {
+        if (!NumberIsFinite(v)) throw new InvalidOutput(`${where(key)} is ${StringCtor(v)}, which JSON cannot represent`);
+      } else if (t === "function") {
+        throw new InvalidOutput(`${where(key)} is a function, which cannot cross the sandbox boundary as JSON`);
+      } else if (t === "symbol") {
+        throw new InvalidOutput(`${where(key)} is a symbol, which cannot cross the sandbox boundary as JSON`);
+      } else if (t === "bigint") {
+        throw new InvalidOutput(`${where(key)} is a BigInt; convert it to a number or string first`);
+      }
+      budget -= key.length + 4;
+    }
+    if (budget < 0) throw new OutputTooLarge(budgetLimit);
+    return v;
+  }
+
   function serialize(value, maxBytes) {
     sharedRefs = 0;
     if (value === undefined) return "null";
-    let budget = maxBytes;
-    const depths = new MapCtor();
-    // Names the offending value only when there is one: the replacer runs for
-    // every value of every result.
-    const where = (key) => (key === "" ? "the returned value" : `property ${JSONStringify(key)}`);
-    const replacer = function (key, v) {
-      const t = typeof v;
-      if (t === "string") {
-        budget -= v.length + 2;
-      } else {
-        if (t === "object" && v !== null) {
-          const depth = (mapGet(depths, this) || 0) + 1;
-          if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
-          const entry = weakGet(keptOf, v);
-          if (entry !== undefined && entry.call === sharingCall) {
-            // The host has the value: it crosses back as a reference, weighed as
-            // the value itself.
-            if (depth + entry.depth - 1 > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
-            budget -= entry.bytes + key.length + 4;
-            if (budget < 0) throw new OutputTooLarge(maxBytes);
-            sharedRefs += 1;
-            return `${sharedMarker}${entry.id}`;
-          }
-          mapSet(depths, v, depth);
-        } else if (t === "number") {
-          if (!NumberIsFinite(v)) throw new InvalidOutput(`${where(key)} is ${StringCtor(v)}, which JSON cannot represent`);
-        } else if (t === "function") {
-          throw new InvalidOutput(`${where(key)} is a function, which cannot cross the sandbox boundary as JSON`);
-        } else if (t === "symbol") {
-          throw new InvalidOutput(`${where(key)} is a symbol, which cannot cross the sandbox boundary as JSON`);
-        } else if (t === "bigint") {
-          throw new InvalidOutput(`${where(key)} is a BigInt; convert it to a number or string first`);
-        }
-        budget -= key.length + 4;
-      }
-      if (budget < 0) throw new OutputTooLarge(maxBytes);
-      return v;
-    };
+    budget = maxBytes;
+    budgetLimit = maxBytes;
     let text;
     try {
       text = JSONStringify(value, replacer);
@@ -432,6 +456,8 @@
       if (e instanceof InvalidOutput || e instanceof OutputTooLarge) throw e;
       if (e instanceof TypeError) throw new InvalidOutput(`the returned value cannot be serialised as JSON: ${safely(() => e.message, "TypeError")}`);
       throw e;
+    } finally {
+      depths.clear();
     }
     return text === undefined ? "null" : text;
   }
@@ -560,6 +586,12 @@
         typeof op_hookrun_deep_freeze !== "function" || typeof op_hookrun_deep_copy !== "function") {
       throw new ErrorCtor("the hookrun ops are not bound in this runtime");
     }
+    keptOf = ownMethods(new WeakMapCtor(), {
+      __proto__: null, get: WeakMapPrototypeGet, set: WeakMapPrototypeSet, delete: WeakMapPrototypeDelete,
+    });
+    depths = ownMethods(new MapCtor(), {
+      __proto__: null, get: MapPrototypeGet, set: MapPrototypeSet, clear: MapPrototypeClear,
+    });
     removeNonStandardGlobals();
     // The web-platform globals (js/web.js), over the crates' ops, after the removal.
     installWeb(globalThis, {
