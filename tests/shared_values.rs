@@ -151,6 +151,23 @@ fn many_units_keep_a_bounded_table_and_stay_correct() {
 }
 
 #[test]
+fn a_runtime_keeps_a_bounded_table_of_paths_and_stays_correct() {
+    let mut sb = sandbox();
+    let shared = [selection("A")];
+    // A new path at every call: the table the engine keeps of them starts
+    // over after 1,024, and every hole is still filled with the kept value.
+    for i in 0..1_100 {
+        let arg = json!({"selection": *shared[0], format!("member{i}"): {"inner": *shared[0]}});
+        let outcome = run(&mut sb, "twice", &arg, &shared);
+        assert_eq!(
+            outcome.result,
+            CallResult::Ok(json!({"same": true, "value": *shared[0]})),
+            "call {i}"
+        );
+    }
+}
+
+#[test]
 fn polluted_prototypes_do_not_reach_the_kept_values() {
     let mut sb = sandbox();
     let polluted = run(&mut sb, "pollute", &Value::Null, &[]);

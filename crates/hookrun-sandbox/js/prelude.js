@@ -332,47 +332,66 @@
     return out;
   }
 
-  // Applies the host's `[{refs, keep, drop, current}, ...new values]` to a call's
-  // argument: drops and keeps values (the new ones in `keep` order; a template,
-  // `keep[i][3]`, is neither frozen nor ever handed out), marks the ones the
-  // call may return, then puts kept values (a template: a copy of it) into the
-  // holes `refs` name ([id, path]; an empty path is the argument).
+  // Paths into arguments by number: the host sends each once, and starts the
+  // table over when it tells to (crates/hookrun-sandbox/src/shared.rs).
+  let paths = ObjectCreate(null);
+
+  // Applies the host's `[description, ...new values, ...new paths]` to a
+  // call's argument: drops and keeps values (a template is neither frozen nor
+  // ever handed out), learns the new paths, marks the values the call may
+  // return, then puts kept values (a template: a copy of it) into the holes
+  // the refs name ([id, path number]; an empty path is the argument). The
+  // description is one array of integers (`Sharing::describe`): `clear`, then
+  // counted groups of new path numbers, refs [id, path], kept values [id,
+  // bytes, depth, copied], dropped ids and the ids a result may return.
   function share(arg, shared) {
     sharingCall += 1;
     if (shared === undefined) return arg;
-    const sharing = shared[0];
-    const keep = sharing.keep;
-    // Everything that can throw comes first, so the table changes whole or not
-    // at all.
-    for (let i = 0; i < keep.length; i++) {
-      if (!keep[i][3]) deepFreeze(shared[i + 1]);
+    const d = shared[0];
+    const clear = d[0] === 1;
+    const newPaths = 2;
+    const newPathCount = d[1];
+    const refs = newPaths + newPathCount + 1;
+    const refCount = d[refs - 1];
+    const keep = refs + 2 * refCount + 1;
+    const keepCount = d[keep - 1];
+    const drop = keep + 4 * keepCount + 1;
+    const dropCount = d[drop - 1];
+    const current = drop + dropCount + 1;
+    const currentCount = d[current - 1];
+    // Everything that can throw comes first, so the tables change whole or
+    // not at all.
+    for (let i = 0; i < keepCount; i++) {
+      if (d[keep + 4 * i + 3] !== 1) deepFreeze(shared[i + 1]);
     }
-    const drop = sharing.drop;
-    for (let i = 0; i < drop.length; i++) {
-      const entry = kept[drop[i]];
+    for (let i = 0; i < dropCount; i++) {
+      const entry = kept[d[drop + i]];
       if (entry !== undefined) {
         keptOf.delete(entry.value);
-        delete kept[drop[i]];
+        delete kept[d[drop + i]];
       }
     }
-    for (let i = 0; i < keep.length; i++) {
+    for (let i = 0; i < keepCount; i++) {
+      const at = keep + 4 * i;
       const value = shared[i + 1];
-      const template = keep[i][3] === true;
-      const entry = { __proto__: null, id: keep[i][0], bytes: keep[i][1], depth: keep[i][2], value, call: 0, template };
+      const template = d[at + 3] === 1;
+      const entry = { __proto__: null, id: d[at], bytes: d[at + 1], depth: d[at + 2], value, call: 0, template };
       kept[entry.id] = entry;
       // A template is never handed out, so no result can return it.
       if (!template) keptOf.set(value, entry);
     }
-    const current = sharing.current;
-    for (let i = 0; i < current.length; i++) {
-      const entry = kept[current[i]];
+    if (clear) paths = ObjectCreate(null);
+    for (let i = 0; i < newPathCount; i++) paths[d[newPaths + i]] = shared[1 + keepCount + i];
+    for (let i = 0; i < currentCount; i++) {
+      const entry = kept[d[current + i]];
       if (entry !== undefined) entry.call = sharingCall;
     }
-    const refs = sharing.refs;
-    for (let i = 0; i < refs.length; i++) {
-      const entry = kept[refs[i][0]];
-      if (entry === undefined) throw new ErrorCtor(`the shared value ${refs[i][0]} is not kept in this runtime`);
-      const path = refs[i][1];
+    for (let i = 0; i < refCount; i++) {
+      const id = d[refs + 2 * i];
+      const entry = kept[id];
+      if (entry === undefined) throw new ErrorCtor(`the shared value ${id} is not kept in this runtime`);
+      const path = paths[d[refs + 2 * i + 1]];
+      if (path === undefined) throw new ErrorCtor(`the path ${d[refs + 2 * i + 1]} is not known in this runtime`);
       const value = entry.template ? copyOf(entry.value) : entry.value;
       if (path.length === 0) arg = value;
       else setAt(arg, path, value);

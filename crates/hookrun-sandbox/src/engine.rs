@@ -93,7 +93,7 @@ fn start_runtime(
     Ok(runtime)
 }
 
-/// `[description, ...kept values]` of `sharing` as one engine array
+/// `[description, ...kept values, ...new paths]` of `sharing` as one engine array
 /// (`undefined` when the call shares nothing); `None` when the engine cannot
 /// build it. A call's `argBytes` leaves it out: what a runtime already keeps
 /// differs between runtimes, the argument does not.
@@ -107,6 +107,7 @@ fn cross_sharing<'s>(
     let described = sharing.describe();
     let mut list: Vec<&serde_json::Value> = vec![&described];
     list.extend(sharing.keep.iter().map(|kept| &**kept.value));
+    list.extend(sharing.new_paths());
     crossing::cross_list(scope, &list)
 }
 

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::Placed;
 
@@ -42,6 +42,10 @@ pub(crate) const MIN_NODES: usize = 8;
 /// Values nested deeper are not kept (freezing them recurses), nor returned
 /// by reference deeper than the output's own limit.
 pub(crate) const MAX_DEPTH: usize = 64;
+
+/// Paths to holes the engine knows by number; past this many the table
+/// starts over (paths come from arguments, and results a hook shaped).
+pub(crate) const PATH_CAPACITY: usize = 1024;
 
 /// The address that names a kept value while the keeper holds it.
 type Address = *const Value;
@@ -91,6 +95,13 @@ pub(crate) struct Sharing<'v> {
     /// `[id, path]`: where a kept value fills a hole (an empty path: the whole
     /// argument).
     pub refs: Vec<Value>,
+    /// The number of each ref's path in the engine's table of paths.
+    path_ids: Vec<u32>,
+    /// Paths the engine does not know yet: their number, the ref that names
+    /// them and their [`path_key`].
+    new_paths: Vec<(u32, usize, Vec<u8>)>,
+    /// Whether the engine's table of paths starts over before `new_paths`.
+    clear_paths: bool,
     /// Values the engine does not hold yet.
     pub keep: Vec<Kept<'v>>,
     /// Ids the engine lets go of.
@@ -120,32 +131,52 @@ impl Sharing<'_> {
         self.refs.is_empty() && self.drop.is_empty()
     }
 
-    /// The description the prelude reads: `{refs, keep: [[id, bytes, depth,
-    /// copied]], drop, current}` (the kept values themselves cross beside
-    /// it); `current` lists the ids a result may refer to.
+    /// The description the prelude reads, which crosses before the values to
+    /// keep (in `keep` order) and the [`new_paths`](Self::new_paths).
+    ///
+    /// It is one array of integers, so that it crosses as little more than
+    /// its bytes: `clear` (1 when the table of paths starts over), then a
+    /// count and that many groups of each of these in turn: new paths
+    /// `[number]`, refs `[id, path number]`, kept values `[id, bytes, depth,
+    /// copied]`, dropped ids `[id]` and the ids a result may refer to `[id]`.
     pub fn describe(&self) -> Value {
-        let keep = self
-            .keep
-            .iter()
-            .map(|k| {
-                let m = &k.measure;
-                Value::from(vec![
-                    Value::from(k.id),
-                    m.bytes.into(),
-                    m.depth.into(),
-                    k.copied.into(),
-                ])
-            })
-            .collect::<Vec<_>>();
-        let mut described = Map::new();
-        described.insert("refs".into(), Value::Array(self.refs.clone()));
-        described.insert("keep".into(), Value::Array(keep));
-        described.insert("drop".into(), self.drop.iter().copied().collect());
-        described.insert(
-            "current".into(),
-            self.used.iter().map(|(id, _)| *id).collect(),
-        );
-        Value::Object(described)
+        let mut ints: Vec<u64> = vec![u64::from(self.clear_paths)];
+        ints.push(self.new_paths.len() as u64);
+        ints.extend(self.new_paths.iter().map(|(number, ..)| u64::from(*number)));
+        ints.push(self.refs.len() as u64);
+        for (i, id) in self.ref_ids().enumerate() {
+            ints.extend([u64::from(id), u64::from(self.path_ids[i])]);
+        }
+        ints.push(self.keep.len() as u64);
+        for k in &self.keep {
+            let m = &k.measure;
+            ints.extend([
+                u64::from(k.id),
+                m.bytes as u64,
+                m.depth as u64,
+                u64::from(k.copied),
+            ]);
+        }
+        ints.push(self.drop.len() as u64);
+        ints.extend(self.drop.iter().map(|id| u64::from(*id)));
+        ints.push(self.used.len() as u64);
+        ints.extend(self.used.iter().map(|(id, _)| u64::from(*id)));
+        Value::Array(ints.into_iter().map(Value::from).collect())
+    }
+
+    /// The paths the engine does not know yet, in the description's order:
+    /// each an array of keys and indexes.
+    pub fn new_paths(&self) -> impl Iterator<Item = &Value> {
+        self.new_paths.iter().map(|(_, at, _)| &self.refs[*at][1])
+    }
+
+    /// The kept value's id of each ref.
+    fn ref_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.refs.iter().map(|r| {
+            r[0].as_u64()
+                .and_then(|id| u32::try_from(id).ok())
+                .unwrap_or(0)
+        })
     }
 
     /// Replaces every reference in a call's result to a value the call used
@@ -194,6 +225,8 @@ pub(crate) struct Keeper {
     by_use: BTreeMap<u64, Vec<Address>>,
     next_id: u32,
     calls: u64,
+    /// The paths the engine knows, by [`path_key`] ([`PATH_CAPACITY`]).
+    paths: HashMap<Vec<u8>, u32, foldhash::fast::RandomState>,
     /// What a returned reference starts with: NUL, the runtime's secret, `:`.
     marker: String,
 }
@@ -222,6 +255,7 @@ impl Keeper {
             by_use: BTreeMap::new(),
             next_id: 1,
             calls: 0,
+            paths: HashMap::default(),
             marker: format!("\u{0}{:032x}:", secret()),
         }
     }
@@ -312,8 +346,44 @@ impl Keeper {
         sharing.holes.sort_unstable();
         if !sharing.refs.is_empty() {
             sharing.drop = self.drops(&sharing);
+            self.number_paths(&mut sharing);
         }
         sharing
+    }
+
+    /// Numbers each ref's path: as the engine's table does, or anew (the
+    /// table starting over when it would grow past [`PATH_CAPACITY`]).
+    fn number_paths(&self, sharing: &mut Sharing<'_>) {
+        let keys: Vec<Vec<u8>> = sharing.refs.iter().map(|r| path_key(&r[1])).collect();
+        let missing = keys.iter().filter(|k| !self.paths.contains_key(*k)).count();
+        sharing.clear_paths = missing > 0 && self.paths.len() + missing > PATH_CAPACITY;
+        let first = if sharing.clear_paths {
+            0
+        } else {
+            self.paths.len()
+        };
+        for (at, key) in keys.into_iter().enumerate() {
+            let known = match sharing.clear_paths {
+                true => None,
+                false => self.paths.get(&key).copied(),
+            };
+            let fresh = || {
+                sharing
+                    .new_paths
+                    .iter()
+                    .find(|(.., text)| *text == key)
+                    .map(|(number, ..)| *number)
+            };
+            let number = match known.or_else(fresh) {
+                Some(number) => number,
+                None => {
+                    let number = (first + sharing.new_paths.len()) as u32;
+                    sharing.new_paths.push((number, at, key));
+                    number
+                }
+            };
+            sharing.path_ids.push(number);
+        }
     }
 
     /// The ids to let go of before `sharing` keeps its new values: every dead
@@ -361,6 +431,12 @@ impl Keeper {
             return;
         }
         self.calls += 1;
+        if sharing.clear_paths {
+            self.paths.clear();
+        }
+        for (number, _, text) in &sharing.new_paths {
+            self.paths.insert(text.clone(), *number);
+        }
         for id in &sharing.drop {
             let address = self
                 .entries
@@ -405,6 +481,26 @@ impl Keeper {
             }
         }
     }
+}
+
+/// A path's steps as bytes, each told apart from the next whatever it holds:
+/// a key as `k`, its length and itself; an index as `i` and its value.
+fn path_key(path: &Value) -> Vec<u8> {
+    let mut key = Vec::with_capacity(64);
+    for step in path.as_array().map(Vec::as_slice).unwrap_or_default() {
+        match step {
+            Value::String(name) => {
+                key.push(b'k');
+                key.extend_from_slice(&(name.len() as u64).to_le_bytes());
+                key.extend_from_slice(name.as_bytes());
+            }
+            other => {
+                key.push(b'i');
+                key.extend_from_slice(&other.as_u64().unwrap_or(u64::MAX).to_le_bytes());
+            }
+        }
+    }
+    key
 }
 
 /// Whether `value` has at least [`MIN_NODES`] nodes.
@@ -696,6 +792,47 @@ mod tests {
             keeper.plan(&shared[0], &[], &shared, &[]).refs,
             [json!([1, []])]
         );
+    }
+
+    #[test]
+    fn each_path_crosses_once_in_a_description_of_integers() {
+        let mut keeper = Keeper::new(1 << 20);
+        let shared = [selection("A")];
+        let arg = json!({"selectionContext": *shared[0], "request": {"copy": *shared[0]}});
+        let first = keeper.plan(&arg, &[], &shared, &[]);
+        assert_eq!(
+            first.new_paths().collect::<Vec<_>>(),
+            [&json!(["selectionContext"]), &json!(["request", "copy"])]
+        );
+        keeper.commit(&first);
+        let second = keeper.plan(&arg, &[], &shared, &[]);
+        assert_eq!(second.new_paths().count(), 0);
+        // No new paths; refs [1, path 0] and [1, path 1]; nothing kept or
+        // dropped; value 1 may come back.
+        assert_eq!(second.describe(), json!([0, 0, 2, 1, 0, 1, 1, 0, 0, 1, 1]));
+    }
+
+    #[test]
+    fn the_table_of_paths_starts_over_when_full() {
+        let mut keeper = Keeper::new(1 << 20);
+        let shared = [selection("A")];
+        for i in 0..PATH_CAPACITY {
+            let arg = json!({ format!("k{i}"): *shared[0] });
+            let sharing = keeper.plan(&arg, &[], &shared, &[]);
+            assert!(!sharing.clear_paths);
+            assert_eq!(sharing.path_ids, [i as u32]);
+            keeper.commit(&sharing);
+        }
+        let again = json!({"k7": *shared[0]});
+        let known = keeper.plan(&again, &[], &shared, &[]);
+        assert_eq!((known.clear_paths, known.path_ids), (false, vec![7]));
+        let over = json!({"k7": *shared[0], "new": *shared[0]});
+        let sharing = keeper.plan(&over, &[], &shared, &[]);
+        assert!(sharing.clear_paths);
+        assert_eq!(sharing.path_ids, [0, 1]);
+        assert_eq!(sharing.new_paths().count(), 2);
+        keeper.commit(&sharing);
+        assert_eq!(keeper.paths.len(), 2);
     }
 
     #[test]
