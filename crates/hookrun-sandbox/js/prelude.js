@@ -80,10 +80,14 @@
     }
   }
   // Replaces the value at `path` (keys and indexes, at least one) inside `root`.
+  // The host's holes are own data properties, and assigning one reaches no
+  // setter a hook put on a prototype; anything else is defined.
   function setAt(root, path, value) {
     let node = root;
     for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
-    put(node, path[path.length - 1], value);
+    const key = path[path.length - 1];
+    if (ObjectHasOwn(node, key)) node[key] = value;
+    else put(node, key, value);
   }
   function append(list, value) {
     put(list, list.length, value);
