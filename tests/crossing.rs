@@ -109,17 +109,52 @@ fn random_value(state: &mut u64, depth: u32) -> Value {
     }
 }
 
+/// The corner values and 300 random ones from `seed`.
+fn test_values(seed: u64) -> Vec<Value> {
+    let mut state = seed;
+    let mut values = corner_values();
+    values.extend((0..300).map(|_| random_value(&mut state, 0)));
+    values
+}
+
 #[test]
 fn arguments_reach_hooks_as_json_parse_builds_them() {
     let mut sb = sandbox();
-    let mut state = 0x9e37_79b9_7f4a_7c15;
-    let mut values = corner_values();
-    values.extend((0..300).map(|_| random_value(&mut state, 0)));
-    for value in values {
+    for value in test_values(0x9e37_79b9_7f4a_7c15) {
         let text = serde_json::to_string(&value).unwrap();
         let arg = json!({"value": value, "text": text});
         let outcome = call(&mut sb, "crossing.mjs", "sameAsJsonParse", arg);
         assert_eq!(outcome.result, CallResult::Ok(json!([])), "{text}");
+    }
+}
+
+#[test]
+fn results_cross_back_as_the_engine_writes_them() {
+    let mut sb = sandbox();
+    fn nesting(value: &Value) -> usize {
+        match value {
+            Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+            Value::Object(members) => 1 + members.values().map(nesting).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+    // A result may nest 100 levels; the echo adds one.
+    let values = test_values(0x2545_f491_4f6c_dd1d);
+    for value in values.into_iter().filter(|v| nesting(v) < 100) {
+        let outcome = call(
+            &mut sb,
+            "crossing.mjs",
+            "echoWithText",
+            json!({ "value": value }),
+        );
+        let CallResult::Ok(result) = outcome.result else {
+            panic!("{value}: {:?}", outcome.result)
+        };
+        // ASCII and wider text alike: the result read back equals the text
+        // the engine wrote of the same value.
+        let text = result["text"].as_str().unwrap();
+        let written: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(result["value"], written, "{text}");
     }
 }
 

@@ -737,9 +737,14 @@ pub extern "C" fn v8__String__Length(this: *const V8String) -> c_int {
     return 0;
   }
   let bytes = unsafe { std::slice::from_raw_parts(cstr as *const u8, len) };
-  let count = std::string::String::from_utf8_lossy(bytes)
-    .encode_utf16()
-    .count();
+  // ASCII text has one UTF-16 unit per byte.
+  let count = if bytes.is_ascii() {
+    len
+  } else {
+    std::string::String::from_utf8_lossy(bytes)
+      .encode_utf16()
+      .count()
+  };
   unsafe { JS_FreeCString(ctx, cstr) };
   count as c_int
 }
@@ -768,6 +773,18 @@ pub extern "C" fn v8__String__ValueView__CONSTRUCT(
       Vec::new()
     } else {
       let bytes = unsafe { std::slice::from_raw_parts(cstr as *const u8, len) };
+      if bytes.is_ascii() {
+        // ASCII text is its own one-byte view: copied once, not widened to
+        // UTF-16 and narrowed back.
+        let copy: Box<[u8]> = bytes.into();
+        unsafe {
+          JS_FreeCString(ctx, cstr);
+          (*buf).data = Box::into_raw(copy) as *mut c_void;
+          (*buf).len = len;
+          (*buf).is_one_byte = true;
+        }
+        return;
+      }
       let s = std::string::String::from_utf8_lossy(bytes);
       let out: Vec<u16> = s.encode_utf16().collect();
       unsafe { JS_FreeCString(ctx, cstr) };
