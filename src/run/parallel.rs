@@ -85,6 +85,7 @@ pub(crate) fn with_workers<R>(
                 sandbox: crate::hooks::sandbox_options(options.sandbox),
                 runtime: options.runtime.clone(),
                 fresh_per_unit: options.fresh_runtime_per_unit,
+                ticks: options.progress.is_some(),
             };
             let spawned = spawn_hook_thread(scope, format!("hookrun-worker-{w}"), move || {
                 let work = AssertUnwindSafe(|| worker(w, phases, units, host, &setup, &tx, &inbox));
@@ -323,6 +324,9 @@ struct Setup {
     sandbox: SandboxOptions,
     runtime: RuntimeInfo,
     fresh_per_unit: bool,
+    /// Whether anyone listens to progress: without a listener, workers do
+    /// not wake the caller's thread to report it.
+    ticks: bool,
 }
 
 /// One worker: a [`Here`] crew that carries out orders until the inbox closes.
@@ -355,7 +359,11 @@ fn worker(
         phases,
         units,
     };
-    let mut ticks = Ticks { tx, pending: None };
+    let mut ticks = Ticks {
+        tx,
+        pending: None,
+        on: setup.ticks,
+    };
     while let Ok(order) = inbox.recv() {
         let mut tick = |phase| ticks.tick(phase);
         let answer = match order {
@@ -379,10 +387,15 @@ const TICK_BATCH: usize = 16;
 struct Ticks<'a> {
     tx: &'a Sender<Report>,
     pending: Option<(Phase, usize)>,
+    /// Whether to pass progress on at all.
+    on: bool,
 }
 
 impl Ticks<'_> {
     fn tick(&mut self, phase: Phase) {
+        if !self.on {
+            return;
+        }
         match &mut self.pending {
             Some((pending, units)) if *pending == phase => *units += 1,
             _ => {
