@@ -233,7 +233,9 @@ pub fn job_unit<'a>(unit_id: &'a str, job: &'a Job) -> CallUnit<'a> {
     }
 }
 
-/// Gets the result of a built request: locally for pass-through, else from `source`.
+/// Gets the result of a built request from `source`; a pass-through request
+/// only gets its id here, in run order, and its result from [`settle`] where
+/// the unit is applied.
 pub fn dispatch(
     workflow: &Workflow,
     unit_id: &str,
@@ -246,9 +248,7 @@ pub fn dispatch(
         return;
     };
     if workflow.provider == "pass-through" {
-        let request_id = ids.pass_through();
-        job.run_result = Some(request::pass_through_result(request, request_id.clone()));
-        job.request_id = Some(request_id);
+        job.request_id = Some(ids.pass_through());
         return;
     }
     let request = request.clone();
@@ -294,6 +294,18 @@ pub fn dispatch(
             job.request_id = Some(request_id);
             job.bundle = bundle;
         }
+    }
+}
+
+/// Makes the result of a dispatched pass-through request, which is its request
+/// echoed back; other jobs are left as they are. Done where the unit is applied,
+/// so that a threaded run makes it on the unit's worker.
+pub fn settle(workflow: &Workflow, job: &mut Job) {
+    if workflow.provider != "pass-through" || job.run_result.is_some() {
+        return;
+    }
+    if let (Some(request), Some(request_id)) = (&job.request, &job.request_id) {
+        job.run_result = Some(request::pass_through_result(request, request_id.clone()));
     }
 }
 

@@ -17,7 +17,7 @@ use crate::plan::Unit;
 use crate::request::{AttachmentFiles, AttachmentRef, ExecutionOptions};
 use crate::run::apply::ApplyEnv;
 use crate::run::jobs::{
-    Job, JobKind, RequestIds, build_request, dispatch, execution_json, jobs_for,
+    Job, JobKind, RequestIds, build_request, dispatch, execution_json, jobs_for, settle,
 };
 use crate::run::report::{
     AggregateReport, ApplyReport, JobReport, RunError, Stage, UnitReport, UnitStatus,
@@ -121,6 +121,7 @@ impl Phases<'_> {
     ) {
         let target = unit.selection_context.target_ref().map(|r| r.to_value());
         for (i, job) in state.jobs.iter_mut().enumerate() {
+            settle(self.workflow, job);
             let ready = job.error.is_none()
                 && (job.run_result.is_some() || matches!(job.kind, JobKind::ShortCircuit(_)));
             job.apply = if job.aggregate.is_some() {
