@@ -5,8 +5,10 @@
 //! [`Here`] crew of its own. Every window of the run is cut into contiguous
 //! parts, one per worker; the workers take their parts through preflight and
 //! request building and hand them back, the results are fetched on the
-//! caller's thread in unit order, exactly as in a serial run, and the workers
-//! then apply them. Once a window is applied the workers start on the next
+//! caller's thread in unit order, exactly as in a serial run (a pass-through
+//! request only gets its id there; its result, a copy of the request, is made
+//! by the worker), and the workers then apply them. Workers pass progress on
+//! only when the run has a progress hook. Once a window is applied the workers start on the next
 //! one while the caller hands the window over. Hook records and effects come
 //! back per phase and are merged in part order, so the report lists them in
 //! the order a serial run would.
@@ -432,7 +434,37 @@ fn chunks(len: usize, jobs: usize) -> Vec<Range<usize>> {
 
 #[cfg(test)]
 mod tests {
-    use super::chunks;
+    use std::sync::mpsc::channel;
+
+    use super::{Phase, Report, TICK_BATCH, Ticks, chunks};
+
+    /// The batches `ticks` units of one phase are passed on in.
+    fn batches(on: bool, units: usize) -> Vec<usize> {
+        let (tx, rx) = channel();
+        let mut ticks = Ticks {
+            tx: &tx,
+            pending: None,
+            on,
+        };
+        (0..units).for_each(|_| ticks.tick(Phase::Apply));
+        ticks.flush();
+        drop(tx);
+        rx.iter()
+            .map(|report| match report {
+                Report::Ticks(Phase::Apply, units) => units,
+                _ => unreachable!("only ticks were sent"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn progress_wakes_the_caller_only_when_someone_listens() {
+        assert_eq!(batches(false, 40), Vec::<usize>::new());
+        assert_eq!(
+            batches(true, 40),
+            vec![TICK_BATCH, TICK_BATCH, 40 - 2 * TICK_BATCH]
+        );
+    }
 
     #[test]
     fn chunks_cover_every_unit_once_in_order() {
