@@ -13,13 +13,13 @@
 //! the caller's thread with the run's runtime; the threaded crew of
 //! [`parallel`](super::parallel) cuts each window over worker threads, each
 //! running a [`Here`] of its own. Results are fetched on the caller's thread,
-//! in unit order, whoever runs the hooks (pass-through results are made where
-//! their unit is applied, their ids in unit order here): the crew hands each stretch of units
-//! to the driver's dispatch as soon as its requests are built, so a worker
-//! applies its part while the caller fetches the next part's results. Worker
-//! threads start on the next window as soon as they are done with this one,
-//! while the caller hands it over; what they record is handed over after it,
-//! so the observer sees what a serial run shows it.
+//! in unit order, whoever runs the hooks (a pass-through request gets its id
+//! here and its result where its unit is applied): the crew hands each stretch
+//! of units to the driver's dispatch as soon as its requests are built, so a
+//! worker applies its part while the caller fetches the next part's results.
+//! Worker threads start on the next window as soon as they are done with this
+//! one, while the caller hands it over; what they record is handed over after
+//! it, so the observer sees what a serial run shows it.
 
 use std::cell::RefCell;
 use std::ops::Range;

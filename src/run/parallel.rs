@@ -7,11 +7,11 @@
 //! request building and hand them back, the results are fetched on the
 //! caller's thread in unit order, exactly as in a serial run (a pass-through
 //! request only gets its id there; its result, a copy of the request, is made
-//! by the worker), and the workers then apply them. Workers pass progress on
-//! only when the run has a progress hook. Once a window is applied the workers start on the next
-//! one while the caller hands the window over. Hook records and effects come
-//! back per phase and are merged in part order, so the report lists them in
-//! the order a serial run would.
+//! by the worker), and the workers then apply them. Once a window is applied
+//! the workers start on the next one while the caller hands the window over.
+//! Hook records and effects come back per phase and are merged in part order,
+//! so the report lists them in the order a serial run would. Workers pass
+//! progress on only when the run has a progress hook.
 //!
 //! What differs from a serial run: module state is shared only among one
 //! worker's units; an `operationId` replays only among them, so a write
