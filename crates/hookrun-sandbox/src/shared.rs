@@ -92,9 +92,8 @@ pub(crate) struct Sharing<'v> {
     /// Nodes of the argument (by address, sorted) that cross as `null`, to be
     /// filled.
     pub holes: Vec<*const Value>,
-    /// `[id, path]`: where a kept value fills a hole (an empty path: the whole
-    /// argument).
-    pub refs: Vec<Value>,
+    /// Where kept values fill the holes.
+    pub refs: Vec<Ref>,
     /// The number of each ref's path in the engine's table of paths.
     path_ids: Vec<u32>,
     /// Paths the engine does not know yet: their number, the ref that names
@@ -109,6 +108,16 @@ pub(crate) struct Sharing<'v> {
     /// The values the call uses, with their id: a result may refer to these
     /// (and only these).
     used: Vec<(u32, &'v Arc<Value>)>,
+}
+
+/// A kept value in a hole of a call's argument.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Ref {
+    /// The kept value's id.
+    pub id: u32,
+    /// Where the hole is: an array of keys and indexes (empty: the whole
+    /// argument).
+    pub path: Value,
 }
 
 /// A value the engine is to keep.
@@ -144,8 +153,8 @@ impl Sharing<'_> {
         ints.push(self.new_paths.len() as u64);
         ints.extend(self.new_paths.iter().map(|(number, ..)| u64::from(*number)));
         ints.push(self.refs.len() as u64);
-        for (i, id) in self.ref_ids().enumerate() {
-            ints.extend([u64::from(id), u64::from(self.path_ids[i])]);
+        for (r, path_id) in self.refs.iter().zip(&self.path_ids) {
+            ints.extend([u64::from(r.id), u64::from(*path_id)]);
         }
         ints.push(self.keep.len() as u64);
         for k in &self.keep {
@@ -167,16 +176,7 @@ impl Sharing<'_> {
     /// The paths the engine does not know yet, in the description's order:
     /// each an array of keys and indexes.
     pub fn new_paths(&self) -> impl Iterator<Item = &Value> {
-        self.new_paths.iter().map(|(_, at, _)| &self.refs[*at][1])
-    }
-
-    /// The kept value's id of each ref.
-    fn ref_ids(&self) -> impl Iterator<Item = u32> + '_ {
-        self.refs.iter().map(|r| {
-            r[0].as_u64()
-                .and_then(|id| u32::try_from(id).ok())
-                .unwrap_or(0)
-        })
+        self.new_paths.iter().map(|(_, at, _)| &self.refs[*at].path)
     }
 
     /// Replaces every reference in a call's result to a value the call used
@@ -339,9 +339,10 @@ impl Keeper {
                 }
             };
             sharing.holes.push(node);
-            sharing
-                .refs
-                .push(Value::from(vec![Value::from(id), Value::Array(path)]));
+            sharing.refs.push(Ref {
+                id,
+                path: Value::Array(path),
+            });
         }
         sharing.holes.sort_unstable();
         if !sharing.refs.is_empty() {
@@ -354,8 +355,14 @@ impl Keeper {
     /// Numbers each ref's path: as the engine's table does, or anew (the
     /// table starting over when it would grow past [`PATH_CAPACITY`]).
     fn number_paths(&self, sharing: &mut Sharing<'_>) {
-        let keys: Vec<Vec<u8>> = sharing.refs.iter().map(|r| path_key(&r[1])).collect();
-        let missing = keys.iter().filter(|k| !self.paths.contains_key(*k)).count();
+        let keys: Vec<Vec<u8>> = sharing.refs.iter().map(|r| path_key(&r.path)).collect();
+        let mut missing: Vec<&Vec<u8>> = keys
+            .iter()
+            .filter(|k| !self.paths.contains_key(*k))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let missing = missing.len();
         sharing.clear_paths = missing > 0 && self.paths.len() + missing > PATH_CAPACITY;
         let first = if sharing.clear_paths {
             0
@@ -695,6 +702,11 @@ mod tests {
         )
     }
 
+    /// The refs as `[id, path]` arrays.
+    fn refs(sharing: &Sharing<'_>) -> Vec<Value> {
+        sharing.refs.iter().map(|r| json!([r.id, r.path])).collect()
+    }
+
     #[test]
     fn equal_parts_become_holes_and_new_values_are_kept_once() {
         let keeper = Keeper::new(1 << 20);
@@ -704,7 +716,7 @@ mod tests {
         let sharing = keeper.plan(&arg, &[], &shared, &[]);
         assert_eq!(sharing.holes.len(), 2);
         assert_eq!(
-            sharing.refs,
+            refs(&sharing),
             [
                 json!([1, ["selectionContext"]]),
                 json!([1, ["request", "copy"]])
@@ -735,7 +747,7 @@ mod tests {
         ];
         let sharing = keeper.plan(&arg, placed, &shared, &[]);
         assert_eq!(
-            sharing.refs,
+            refs(&sharing),
             [
                 json!([1, ["selectionContext"]]),
                 json!([1, ["request", "copy"]])
@@ -755,7 +767,7 @@ mod tests {
         keeper.commit(&first);
         let second = keeper.plan(&arg, &[], &shared, &[]);
         assert!(second.keep.is_empty());
-        assert_eq!(second.refs, [json!([1, ["selectionContext"]])]);
+        assert_eq!(refs(&second), [json!([1, ["selectionContext"]])]);
         // Equal content in another `Arc` is another value: it is kept anew.
         let again = [selection("A")];
         assert_eq!(keeper.plan(&arg, &[], &again, &[]).keep.len(), 1);
@@ -779,7 +791,7 @@ mod tests {
         let arg = Value::Array(shared.iter().rev().map(|v| Value::clone(v)).collect());
         let sharing = keeper.plan(&arg, &[], &shared, &[]);
         assert_eq!(sharing.refs.len(), 20);
-        assert_eq!(sharing.refs[0], json!([1, [0]]));
+        assert_eq!(refs(&sharing)[0], json!([1, [0]]));
         assert_eq!(sharing.keep.len(), 20);
         assert!(Arc::ptr_eq(sharing.keep[0].value, &shared[19]));
     }
@@ -789,7 +801,7 @@ mod tests {
         let keeper = Keeper::new(1 << 20);
         let shared = [selection("A")];
         assert_eq!(
-            keeper.plan(&shared[0], &[], &shared, &[]).refs,
+            refs(&keeper.plan(&shared[0], &[], &shared, &[])),
             [json!([1, []])]
         );
     }
@@ -833,6 +845,30 @@ mod tests {
         assert_eq!(sharing.new_paths().count(), 2);
         keeper.commit(&sharing);
         assert_eq!(keeper.paths.len(), 2);
+    }
+
+    #[test]
+    fn a_path_named_twice_in_one_call_takes_one_place_in_the_table() {
+        let mut keeper = Keeper::new(1 << 20);
+        let shared = [selection("A")];
+        for i in 0..PATH_CAPACITY - 1 {
+            let arg = json!({ format!("k{i}"): *shared[0] });
+            let sharing = keeper.plan(&arg, &[], &shared, &[]);
+            keeper.commit(&sharing);
+        }
+        let twice = Ref {
+            id: 1,
+            path: json!(["last"]),
+        };
+        let mut sharing = Sharing {
+            refs: vec![twice.clone(), twice],
+            ..Sharing::default()
+        };
+        keeper.number_paths(&mut sharing);
+        assert!(!sharing.clear_paths);
+        let last = (PATH_CAPACITY - 1) as u32;
+        assert_eq!(sharing.path_ids, [last, last]);
+        assert_eq!(sharing.new_paths().count(), 1);
     }
 
     #[test]

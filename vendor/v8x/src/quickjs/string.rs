@@ -762,48 +762,56 @@ pub extern "C" fn v8__String__ValueView__CONSTRUCT(
   isolate: *mut RealIsolate,
   string: *const V8String,
 ) {
-  let ctx = ctx_for(isolate);
-  let units: Vec<u16> = if ctx.is_null() || string.is_null() {
-    Vec::new()
-  } else {
-    let v = jsval_of(string);
-    let mut len: usize = 0;
-    let cstr = unsafe { JS_ToCStringLen(ctx, &mut len, v) };
-    if cstr.is_null() {
-      Vec::new()
-    } else {
-      let bytes = unsafe { std::slice::from_raw_parts(cstr as *const u8, len) };
-      if bytes.is_ascii() {
-        // ASCII text is its own one-byte view: copied once, not widened to
-        // UTF-16 and narrowed back.
-        let copy: Box<[u8]> = bytes.into();
-        unsafe {
-          JS_FreeCString(ctx, cstr);
-          (*buf).data = Box::into_raw(copy) as *mut c_void;
-          (*buf).len = len;
-          (*buf).is_one_byte = true;
-        }
-        return;
-      }
-      let s = std::string::String::from_utf8_lossy(bytes);
-      let out: Vec<u16> = s.encode_utf16().collect();
-      unsafe { JS_FreeCString(ctx, cstr) };
-      out
+  let (data, len, is_one_byte) = match view_units(ctx_for(isolate), string) {
+    ViewUnits::One(bytes) => {
+      let len = bytes.len();
+      (Box::into_raw(bytes) as *mut c_void, len, true)
     }
-  };
-  let is_one_byte = units.iter().all(|&u| u <= 0xFF);
-  let len = units.len();
-  let data = if is_one_byte {
-    let bytes: Box<[u8]> = units.iter().map(|&u| u as u8).collect();
-    Box::into_raw(bytes) as *mut c_void
-  } else {
-    Box::into_raw(units.into_boxed_slice()) as *mut c_void
+    ViewUnits::Two(units) => {
+      let len = units.len();
+      (Box::into_raw(units) as *mut c_void, len, false)
+    }
   };
   unsafe {
     (*buf).data = data;
     (*buf).len = len;
     (*buf).is_one_byte = is_one_byte;
   }
+}
+
+/// The text of a string view: one byte per unit when every unit fits in one
+/// (Latin-1), else UTF-16.
+enum ViewUnits {
+  One(Box<[u8]>),
+  Two(Box<[u16]>),
+}
+
+fn view_units(ctx: *mut JSContext, string: *const V8String) -> ViewUnits {
+  if ctx.is_null() || string.is_null() {
+    return ViewUnits::One(Box::default());
+  }
+  let mut len: usize = 0;
+  let cstr = unsafe { JS_ToCStringLen(ctx, &mut len, jsval_of(string)) };
+  if cstr.is_null() {
+    return ViewUnits::One(Box::default());
+  }
+  let bytes = unsafe { std::slice::from_raw_parts(cstr as *const u8, len) };
+  let units = if bytes.is_ascii() {
+    // ASCII text is its own one-byte view: copied once, not widened to
+    // UTF-16 and narrowed back.
+    ViewUnits::One(bytes.into())
+  } else {
+    let wide: Vec<u16> = std::string::String::from_utf8_lossy(bytes)
+      .encode_utf16()
+      .collect();
+    if wide.iter().all(|&u| u <= 0xFF) {
+      ViewUnits::One(wide.iter().map(|&u| u as u8).collect())
+    } else {
+      ViewUnits::Two(wide.into_boxed_slice())
+    }
+  };
+  unsafe { JS_FreeCString(ctx, cstr) };
+  units
 }
 
 #[unsafe(no_mangle)]
