@@ -483,15 +483,18 @@
       return ObjectFreeze(reader);
     }
 
-    function makeResultContext(callId, spec, reader) {
-      const context = spec.data;
+    // The context's functions hold its id, not the context: a function the
+    // context holds that held the context back would make a cycle, which only
+    // the engine's cycle collector frees, so every call's context (a copy of
+    // its result) would stay in the heap until the next collection.
+    function makeResultContext(callId, id, context, reader) {
       const resolve = member(callId, INTERNAL["result.resolveArtifact"]);
       const resolveBytes = member(callId, INTERNAL["result.resolveArtifactBytes"]);
-      const resolveArtifact = (options) => resolve(spec.id, options);
+      const resolveArtifact = (options) => resolve(id, options);
       put(context, "bundleReader", reader);
       put(context, "resolveArtifact", resolveArtifact);
       put(context, "readArtifactText", resolveArtifact);
-      put(context, "resolveArtifactBytes", (options) => resolveBytes(spec.id, options));
+      put(context, "resolveArtifactBytes", (options) => resolveBytes(id, options));
       return context;
     }
 
@@ -500,6 +503,13 @@
       for (let i = 0; i < path.length; i++) node = node[path[i]];
       return node;
     }
+
+    // The objects holding the current call's deferred members, each in a
+    // cell its accessor reads it from. The accessor is held by the object, so
+    // holding the object directly would make a cycle that keeps the whole
+    // argument in the heap until the engine's next cycle collection; `finish`
+    // empties the cells instead.
+    let deferredCells = [];
 
     // A large argument member stays on the host until the hook reads it: the
     // first read fetches and parses it (frozen when the contract says so) and
@@ -516,11 +526,15 @@
       name += key;
       let fetched = false;
       let kept;
+      const cell = { __proto__: null, parent };
+      put(deferredCells, deferredCells.length, cell);
       // Becomes a plain data property, unless the hook froze or sealed the
-      // object meanwhile: then the accessor keeps answering with the value.
+      // object meanwhile, or the call has ended: then the accessor keeps
+      // answering with the value.
       const settle = (value, writable) => {
+        if (cell.parent === null) return value;
         try {
-          ObjectDefineProperty(parent, key, { __proto__: null, value, writable, enumerable: true, configurable: true });
+          ObjectDefineProperty(cell.parent, key, { __proto__: null, value, writable, enumerable: true, configurable: true });
         } catch {}
         return value;
       };
@@ -572,7 +586,7 @@
             break;
           }
           case "resultContext":
-            makeResultContext(callId, { id: item.id, data: getAt(arg, item.path) }, readers[item.reader]);
+            makeResultContext(callId, item.id, getAt(arg, item.path), readers[item.reader]);
             break;
           case "frozen":
             deepFreeze(getAt(arg, item.path));
@@ -589,6 +603,8 @@
 
     function finish() {
       activeCall = 0;
+      for (let i = 0; i < deferredCells.length; i++) deferredCells[i].parent = null;
+      deferredCells = [];
     }
 
     return ObjectFreeze({ animate, finish, btoa, atob });

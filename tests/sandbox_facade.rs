@@ -132,6 +132,51 @@ fn bundle_readers_and_result_contexts_call_through_the_bridge() {
     assert_eq!(calls[1].1[0], json!("c1"));
 }
 
+/// How many bytes the engine's heap grew by from the second to the fourth of
+/// four calls of a hook that ignores its argument, each with 256 KB of text
+/// in `arg(text)` and the live objects of `live`.
+fn heap_growth(arg: impl Fn(String) -> Value, live: Value) -> u64 {
+    let mut sb = common::sandbox::sandbox();
+    let bridge: Rc<RefCell<dyn HostBridge>> = Rc::new(RefCell::new(RecordingHost::default()));
+    let mut heap_after = Vec::new();
+    for call in 0..4 {
+        let arg = arg(format!("{call}{}", "x".repeat(256 * 1024)));
+        let outcome = sb.run(Call {
+            module: Path::new("facade.mjs"),
+            export: "ignoreArgument",
+            arg: &arg,
+            placed: &[],
+            live: Some(&live),
+            host: Some(bridge.clone()),
+            sync: false,
+            shared: &[],
+            copied: &[],
+        });
+        assert_eq!(outcome.result, CallResult::Ok(Value::Null));
+        heap_after.push(outcome.usage.heap_used_bytes.unwrap());
+    }
+    heap_after[3].saturating_sub(heap_after[1])
+}
+
+#[test]
+fn arguments_with_live_objects_leave_the_heap_with_their_call() {
+    // Freed as the call ends, not at the engine's next cycle collection.
+    let result_context = heap_growth(
+        |text| json!({"bundleReader": null, "resultContext": {"resultJson": {"text": text}}}),
+        json!([
+            {"path": ["bundleReader"], "kind": "bundleReader", "id": "r1", "readerKind": "zip"},
+            {"path": ["resultContext"], "kind": "resultContext", "id": "c1", "reader": "r1"}
+        ]),
+    );
+    assert!(result_context < 64 * 1024, "grew by {result_context} bytes");
+    let deferred = heap_growth(
+        |text| json!({"selectionContext": null, "text": text}),
+        json!([{"path": ["selectionContext"], "kind": "deferred", "id": "selectionContext",
+                "freeze": true}]),
+    );
+    assert!(deferred < 64 * 1024, "grew by {deferred} bytes");
+}
+
 struct PanickingHost;
 
 impl HostBridge for PanickingHost {
