@@ -159,6 +159,31 @@ fn results_cross_back_as_the_engine_writes_them() {
 }
 
 #[test]
+fn keys_cross_as_themselves_whether_the_runtime_holds_them_or_not() {
+    let mut sb = sandbox();
+    // Names of the engine's own (`length`, `prototype`), one-byte beyond
+    // ASCII, two-byte, empty, and new ones; each call after the first finds
+    // them all held by the runtime.
+    for round in 0..3 {
+        let value = json!({"length": 1, "prototype": [2], "café": {"length": "x", "café": 3},
+            "键": 4, "": 5, format!("fresh{round}"): 6, "nested": {"键": {"": null}}});
+        let outcome = call(
+            &mut sb,
+            "crossing.mjs",
+            "echoWithText",
+            json!({ "value": value }),
+        );
+        let CallResult::Ok(result) = outcome.result else {
+            panic!("{:?}", outcome.result)
+        };
+        assert_eq!(result["value"], value);
+        let written: Value = serde_json::from_str(result["text"].as_str().unwrap()).unwrap();
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&written), keys(&value), "order as written");
+    }
+}
+
+#[test]
 fn an_argument_larger_than_the_heap_cap_ends_the_call_at_the_cap() {
     let cap = 16 * 1024 * 1024;
     let mut sb = sandbox_with(Limits {

@@ -44296,6 +44296,28 @@ static JSValue JS_ReadObjectRec(BCReaderState *s)
     return obj;
 }
 
+/* The atom of the one-byte string at the reader's position when the runtime
+   has it already, read past; JS_ATOM_NULL (the position unchanged)
+   otherwise. An object's keys are mostly atoms the runtime holds, and
+   finding one by its bytes makes and frees no string. */
+static JSAtom bc_find_string_atom(BCReaderState *s)
+{
+    uint32_t len;
+    JSAtom atom;
+    int n = get_leb128(&len, s->ptr, s->buf_end);
+
+    if (n < 0 || (len & 1))
+        return JS_ATOM_NULL;
+    len >>= 1;
+    if (len > JS_STRING_LEN_MAX || (size_t)(s->buf_end - s->ptr - n) < len)
+        return JS_ATOM_NULL;
+    atom = __JS_FindAtom(s->ctx->rt, (const char *)s->ptr + n, len,
+                         JS_ATOM_TYPE_STRING);
+    if (atom != JS_ATOM_NULL)
+        s->ptr += n + len;
+    return atom;
+}
+
 static int JS_ReadObjectAtoms(BCReaderState *s)
 {
     uint8_t v8, type;
@@ -44352,10 +44374,13 @@ static int JS_ReadObjectAtoms(BCReaderState *s)
                 JS_ThrowInternalError(s->ctx, "invalid symbol type %d", type);
                 return -1;
             }
-            p = JS_ReadString(s);
-            if (!p)
-                return -1;
-            atom = __JS_NewAtom(s->ctx->rt, p, type);
+            if (type != JS_ATOM_TYPE_STRING ||
+                (atom = bc_find_string_atom(s)) == JS_ATOM_NULL) {
+                p = JS_ReadString(s);
+                if (!p)
+                    return -1;
+                atom = __JS_NewAtom(s->ctx->rt, p, type);
+            }
         }
         if (atom == JS_ATOM_NULL)
             return s->error_state = -1;
