@@ -141,21 +141,27 @@ fn results_cross_back_as_the_engine_writes_them() {
     // A result may nest 100 levels; the echo adds one.
     let values = test_values(0x2545_f491_4f6c_dd1d);
     for value in values.into_iter().filter(|v| nesting(v) < 100) {
-        let outcome = call(
-            &mut sb,
-            "crossing.mjs",
-            "echoWithText",
-            json!({ "value": value }),
-        );
-        let CallResult::Ok(result) = outcome.result else {
-            panic!("{value}: {:?}", outcome.result)
-        };
         // ASCII and wider text alike: the result read back equals the text
         // the engine wrote of the same value.
-        let text = result["text"].as_str().unwrap();
-        let written: Value = serde_json::from_str(text).unwrap();
-        assert_eq!(result["value"], written, "{text}");
+        let (read_back, written) = echo_with_text(&mut sb, &value);
+        assert_eq!(read_back, written, "{value}");
     }
+}
+
+/// `value` as a hook returns it, and as the engine writes it with
+/// `JSON.stringify`, parsed.
+fn echo_with_text(sb: &mut hookrun::sandbox::Sandbox, value: &Value) -> (Value, Value) {
+    let outcome = call(
+        sb,
+        "crossing.mjs",
+        "echoWithText",
+        json!({ "value": value }),
+    );
+    let CallResult::Ok(mut result) = outcome.result else {
+        panic!("{value}: {:?}", outcome.result)
+    };
+    let written = serde_json::from_str(result["text"].as_str().unwrap()).unwrap();
+    (result["value"].take(), written)
 }
 
 #[test]
@@ -167,17 +173,8 @@ fn keys_cross_as_themselves_whether_the_runtime_holds_them_or_not() {
     for round in 0..3 {
         let value = json!({"length": 1, "prototype": [2], "café": {"length": "x", "café": 3},
             "键": 4, "": 5, format!("fresh{round}"): 6, "nested": {"键": {"": null}}});
-        let outcome = call(
-            &mut sb,
-            "crossing.mjs",
-            "echoWithText",
-            json!({ "value": value }),
-        );
-        let CallResult::Ok(result) = outcome.result else {
-            panic!("{:?}", outcome.result)
-        };
-        assert_eq!(result["value"], value);
-        let written: Value = serde_json::from_str(result["text"].as_str().unwrap()).unwrap();
+        let (read_back, written) = echo_with_text(&mut sb, &value);
+        assert_eq!(read_back, value);
         let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
         assert_eq!(keys(&written), keys(&value), "order as written");
     }

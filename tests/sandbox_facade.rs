@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use hookrun::hooks::bridge_error;
 use hookrun::host::HostError;
-use hookrun::sandbox::{BridgeError, Call, CallResult, HostBridge, Sandbox};
+use hookrun::sandbox::{BridgeError, Call, CallResult, HostBridge, Outcome, Sandbox};
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -43,6 +43,18 @@ fn run(
     live: Value,
     host: &Rc<RefCell<RecordingHost>>,
 ) -> CallResult {
+    run_outcome(sb, export, arg, live, host).result
+}
+
+/// Calls `export` of `fixtures/sandbox/facade.mjs` with `arg` made live as
+/// `live` describes, `host` answering its host calls.
+fn run_outcome(
+    sb: &mut Sandbox,
+    export: &str,
+    arg: Value,
+    live: Value,
+    host: &Rc<RefCell<RecordingHost>>,
+) -> Outcome {
     let bridge: Rc<RefCell<dyn HostBridge>> = host.clone();
     sb.run(Call {
         module: Path::new("facade.mjs"),
@@ -55,7 +67,6 @@ fn run(
         shared: &[],
         copied: &[],
     })
-    .result
 }
 
 #[test]
@@ -137,21 +148,11 @@ fn bundle_readers_and_result_contexts_call_through_the_bridge() {
 /// in `arg(text)` and the live objects of `live`.
 fn heap_growth(arg: impl Fn(String) -> Value, live: Value) -> u64 {
     let mut sb = common::sandbox::sandbox();
-    let bridge: Rc<RefCell<dyn HostBridge>> = Rc::new(RefCell::new(RecordingHost::default()));
+    let host = Rc::new(RefCell::new(RecordingHost::default()));
     let mut heap_after = Vec::new();
     for call in 0..4 {
         let arg = arg(format!("{call}{}", "x".repeat(256 * 1024)));
-        let outcome = sb.run(Call {
-            module: Path::new("facade.mjs"),
-            export: "ignoreArgument",
-            arg: &arg,
-            placed: &[],
-            live: Some(&live),
-            host: Some(bridge.clone()),
-            sync: false,
-            shared: &[],
-            copied: &[],
-        });
+        let outcome = run_outcome(&mut sb, "ignoreArgument", arg, live.clone(), &host);
         assert_eq!(outcome.result, CallResult::Ok(Value::Null));
         heap_after.push(outcome.usage.heap_used_bytes.unwrap());
     }
