@@ -485,8 +485,10 @@
     return text === undefined ? "null" : text;
   }
 
+  // `kind` is always a literal of this file that JSON writes as it is, so it
+  // needs no `JSON.stringify` call (and its wrapper objects) per answer.
   function envelope(kind, body) {
-    return `{"kind":${JSONStringify(kind)},${body}}`;
+    return `{"kind":"${kind}",${body}}`;
   }
 
   // Set by `configure`: the startup's animator (the sandbox's `Startup`), which
