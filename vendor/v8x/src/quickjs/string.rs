@@ -726,27 +726,39 @@ pub extern "C" fn v8__String__NewFromOneByte(
 
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__String__Length(this: *const V8String) -> c_int {
-  let ctx = current_ctx();
-  if ctx.is_null() || this.is_null() {
-    return 0;
+  let count = read_utf8(current_ctx(), this, |bytes| {
+    // ASCII text has one UTF-16 unit per byte.
+    if bytes.is_ascii() {
+      bytes.len()
+    } else {
+      std::string::String::from_utf8_lossy(bytes)
+        .encode_utf16()
+        .count()
+    }
+  });
+  count.unwrap_or(0) as c_int
+}
+
+/// `read` applied to the string's text as the engine gives it out (UTF-8,
+/// `JS_ToCStringLen`), which is freed after; `None` without a context or a
+/// string, or when the engine gives no text.
+fn read_utf8<T>(
+  ctx: *mut JSContext,
+  string: *const V8String,
+  read: impl FnOnce(&[u8]) -> T,
+) -> Option<T> {
+  if ctx.is_null() || string.is_null() {
+    return None;
   }
-  let v = jsval_of(this);
   let mut len: usize = 0;
-  let cstr = unsafe { JS_ToCStringLen(ctx, &mut len, v) };
+  let cstr = unsafe { JS_ToCStringLen(ctx, &mut len, jsval_of(string)) };
   if cstr.is_null() {
-    return 0;
+    return None;
   }
   let bytes = unsafe { std::slice::from_raw_parts(cstr as *const u8, len) };
-  // ASCII text has one UTF-16 unit per byte.
-  let count = if bytes.is_ascii() {
-    len
-  } else {
-    std::string::String::from_utf8_lossy(bytes)
-      .encode_utf16()
-      .count()
-  };
+  let read = read(bytes);
   unsafe { JS_FreeCString(ctx, cstr) };
-  count as c_int
+  Some(read)
 }
 
 #[repr(C)]
@@ -787,20 +799,12 @@ enum ViewUnits {
 }
 
 fn view_units(ctx: *mut JSContext, string: *const V8String) -> ViewUnits {
-  if ctx.is_null() || string.is_null() {
-    return ViewUnits::One(Box::default());
-  }
-  let mut len: usize = 0;
-  let cstr = unsafe { JS_ToCStringLen(ctx, &mut len, jsval_of(string)) };
-  if cstr.is_null() {
-    return ViewUnits::One(Box::default());
-  }
-  let bytes = unsafe { std::slice::from_raw_parts(cstr as *const u8, len) };
-  let units = if bytes.is_ascii() {
-    // ASCII text is its own one-byte view: copied once, not widened to
-    // UTF-16 and narrowed back.
-    ViewUnits::One(bytes.into())
-  } else {
+  read_utf8(ctx, string, |bytes| {
+    if bytes.is_ascii() {
+      // ASCII text is its own one-byte view: copied once, not widened to
+      // UTF-16 and narrowed back.
+      return ViewUnits::One(bytes.into());
+    }
     let wide: Vec<u16> = std::string::String::from_utf8_lossy(bytes)
       .encode_utf16()
       .collect();
@@ -809,9 +813,8 @@ fn view_units(ctx: *mut JSContext, string: *const V8String) -> ViewUnits {
     } else {
       ViewUnits::Two(wide.into_boxed_slice())
     }
-  };
-  unsafe { JS_FreeCString(ctx, cstr) };
-  units
+  })
+  .unwrap_or_else(|| ViewUnits::One(Box::default()))
 }
 
 #[unsafe(no_mangle)]
