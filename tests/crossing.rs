@@ -181,6 +181,27 @@ fn keys_cross_as_themselves_whether_the_runtime_holds_them_or_not() {
 }
 
 #[test]
+fn objects_of_one_layout_stay_apart_when_one_changes() {
+    let mut sb = sandbox();
+    // Objects of one layout share how the engine lays them out; three widths
+    // (the reader takes objects of up to 32 keys whole), and each call again,
+    // against the layouts the runtime holds from the call before.
+    for width in [3, 32, 33] {
+        let row: Map<String, Value> = (0..width).map(|i| (format!("k{i}"), json!(i))).collect();
+        for _ in 0..2 {
+            let rows = vec![Value::Object(row.clone()); 8];
+            let outcome = call(
+                &mut sb,
+                "crossing.mjs",
+                "sameLayoutsStayApart",
+                json!({ "rows": rows }),
+            );
+            assert_eq!(outcome.result, CallResult::Ok(json!([])), "{width} keys");
+        }
+    }
+}
+
+#[test]
 fn an_argument_larger_than_the_heap_cap_ends_the_call_at_the_cap() {
     let cap = 16 * 1024 * 1024;
     let mut sb = sandbox_with(Limits {

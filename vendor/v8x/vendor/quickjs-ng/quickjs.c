@@ -43667,6 +43667,137 @@ static int bc_append_read_element(JSContext *ctx, JSValueConst obj,
     return JS_DefinePropertyValueUint32(ctx, obj, i, val, JS_PROP_C_W_E);
 }
 
+/* Objects read with up to this many keys get their shape whole. */
+#define BC_WHOLE_SHAPE_MAX 32
+
+/* The hashed shape with prototype `proto` and exactly the data properties
+   `atoms` (configurable, writable, enumerable) in this order, whose hash is
+   `h`; NULL when the runtime holds none. */
+static JSShape *bc_find_whole_shape(JSRuntime *rt, JSObject *proto, uint32_t h,
+                                    const JSAtom *atoms, uint32_t n)
+{
+    JSShape *sh;
+    JSShapeProperty *prs;
+    uint32_t i;
+
+    for (sh = rt->shape_hash[get_shape_hash(h, rt->shape_hash_bits)]; sh != NULL;
+         sh = sh->shape_hash_next) {
+        if (sh->hash != h || sh->proto != proto || sh->prop_count != n)
+            continue;
+        prs = get_shape_prop(sh);
+        for (i = 0; i < n; i++) {
+            if (prs[i].atom != atoms[i] || prs[i].flags != JS_PROP_C_W_E)
+                break;
+        }
+        if (i == n)
+            return sh;
+    }
+    return NULL;
+}
+
+/* Gives `obj`, an ordinary object just made with no properties, the data
+   properties `atoms` with `vals` (taken) in one step: the shape is one the
+   runtime holds with exactly these keys, else one made for them and hashed
+   for the next object like it. Growing the shape a key at a time would
+   clone the empty shape for every object (QuickJS keeps no transitions once
+   their last object is gone) and give each its own shape. Returns 0, or -1
+   with `vals` freed; the caller frees `atoms`. */
+static int bc_set_whole_shape(JSContext *ctx, JSValueConst obj, const JSAtom *atoms,
+                              JSValue *vals, uint32_t n)
+{
+    JSRuntime *rt = ctx->rt;
+    JSObject *p = JS_VALUE_GET_OBJ(obj);
+    JSShape *sh;
+    JSProperty *props;
+    uint32_t h, i, hash_size;
+
+    h = shape_initial_hash(p->shape->proto);
+    for (i = 0; i < n; i++)
+        h = shape_hash(shape_hash(h, atoms[i]), JS_PROP_C_W_E);
+    sh = bc_find_whole_shape(rt, p->shape->proto, h, atoms, n);
+    if (sh) {
+        js_dup_shape(sh);
+    } else {
+        hash_size = JS_PROP_INITIAL_HASH_SIZE;
+        while (hash_size < n)
+            hash_size *= 2;
+        sh = js_new_shape2(ctx, p->shape->proto, hash_size, n);
+        if (!sh)
+            goto fail;
+        for (i = 0; i < n; i++) {
+            if (add_shape_property(ctx, &sh, NULL, atoms[i], JS_PROP_C_W_E)) {
+                js_free_shape(rt, sh);
+                goto fail;
+            }
+        }
+    }
+    props = js_realloc(ctx, p->prop, sizeof(props[0]) * sh->prop_size);
+    if (!props) {
+        js_free_shape(rt, sh);
+        goto fail;
+    }
+    p->prop = props;
+    js_free_shape(rt, p->shape);
+    p->shape = sh;
+    for (i = 0; i < n; i++)
+        props[i].u.value = vals[i];
+    return 0;
+ fail:
+    for (i = 0; i < n; i++)
+        JS_FreeValue(ctx, vals[i]);
+    return -1;
+}
+
+/* Reads the keys and values of an object of `prop_count` (at most
+   BC_WHOLE_SHAPE_MAX) properties, then gives them to `obj` whole when they
+   are distinct string keys, else defines them one by one as the general
+   reader does. */
+static int bc_read_small_object(BCReaderState *s, JSValueConst obj, uint32_t prop_count)
+{
+    JSContext *ctx = s->ctx;
+    JSAtom atoms[BC_WHOLE_SHAPE_MAX];
+    JSValue vals[BC_WHOLE_SHAPE_MAX];
+    uint32_t i, j, n = 0;
+    bool whole = true;
+    int ret = -1;
+
+    for (n = 0; n < prop_count; n++) {
+        if (bc_get_atom(s, &atoms[n]))
+            goto done;
+        vals[n] = JS_ReadObjectRec(s);
+        if (JS_IsException(vals[n])) {
+            JS_FreeAtom(ctx, atoms[n]);
+            goto done;
+        }
+        if (__JS_AtomIsTaggedInt(atoms[n]))
+            whole = false;
+        for (j = 0; whole && j < n; j++) {
+            if (atoms[j] == atoms[n])
+                whole = false;
+        }
+    }
+    if (whole) {
+        ret = bc_set_whole_shape(ctx, obj, atoms, vals, n);
+    } else {
+        ret = 0;
+        for (i = 0; i < n; i++) {
+            if (ret == 0 && js_define_field_value(ctx, obj, atoms[i], vals[i], JS_PROP_C_W_E) < 0)
+                ret = -1;
+            else if (ret < 0)
+                JS_FreeValue(ctx, vals[i]);
+        }
+    }
+    for (i = 0; i < n; i++)
+        JS_FreeAtom(ctx, atoms[i]);
+    return ret;
+ done:
+    for (i = 0; i < n; i++) {
+        JS_FreeAtom(ctx, atoms[i]);
+        JS_FreeValue(ctx, vals[i]);
+    }
+    return -1;
+}
+
 static JSValue JS_ReadObjectTag(BCReaderState *s)
 {
     JSContext *ctx = s->ctx;
@@ -43681,6 +43812,11 @@ static JSValue JS_ReadObjectTag(BCReaderState *s)
         goto fail;
     if (bc_get_leb128(s, &prop_count))
         goto fail;
+    if (prop_count <= BC_WHOLE_SHAPE_MAX) {
+        if (prop_count > 0 && bc_read_small_object(s, obj, prop_count))
+            goto fail;
+        return obj;
+    }
     for(i = 0; i < prop_count; i++) {
         if (bc_get_atom(s, &atom))
             goto fail;
