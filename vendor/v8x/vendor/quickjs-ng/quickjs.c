@@ -42304,6 +42304,12 @@ typedef struct BCReaderState {
     JSValue *weak_targets;
     int weak_targets_count;
     int weak_targets_size;
+    /* keys and values of the objects being read (bc_read_small_object),
+       the innermost last */
+    JSAtom *wk_atoms;
+    JSValue *wk_vals;
+    uint32_t wk_len;
+    uint32_t wk_size;
     /* SAB references */
     uint8_t **sab_tab;
     int sab_tab_len;
@@ -43748,53 +43754,83 @@ static int bc_set_whole_shape(JSContext *ctx, JSValueConst obj, const JSAtom *at
     return -1;
 }
 
+/* Makes room for `n` more keys and values on the reader's work stack. */
+static int bc_reserve_work(BCReaderState *s, uint32_t n)
+{
+    uint32_t size;
+    void *p;
+
+    if (s->wk_size - s->wk_len >= n)
+        return 0;
+    size = max_int(max_int(s->wk_len + n, s->wk_size * 2), 64);
+    p = js_realloc(s->ctx, s->wk_atoms, sizeof(s->wk_atoms[0]) * size);
+    if (!p)
+        return -1;
+    s->wk_atoms = p;
+    p = js_realloc(s->ctx, s->wk_vals, sizeof(s->wk_vals[0]) * size);
+    if (!p)
+        return -1;
+    s->wk_vals = p;
+    s->wk_size = size;
+    return 0;
+}
+
 /* Reads the keys and values of an object of `prop_count` (at most
-   BC_WHOLE_SHAPE_MAX) properties, then gives them to `obj` whole when they
+   BC_WHOLE_SHAPE_MAX) properties onto the reader's work stack (not the C
+   stack: arguments nest deeply), then gives them to `obj` whole when they
    are distinct string keys, else defines them one by one as the general
    reader does. */
 static int bc_read_small_object(BCReaderState *s, JSValueConst obj, uint32_t prop_count)
 {
     JSContext *ctx = s->ctx;
-    JSAtom atoms[BC_WHOLE_SHAPE_MAX];
-    JSValue vals[BC_WHOLE_SHAPE_MAX];
-    uint32_t i, j, n = 0;
+    uint32_t base = s->wk_len, i, j, n;
+    JSAtom atom;
+    JSValue val;
     bool whole = true;
     int ret = -1;
 
+    if (bc_reserve_work(s, prop_count))
+        return -1;
     for (n = 0; n < prop_count; n++) {
-        if (bc_get_atom(s, &atoms[n]))
+        if (bc_get_atom(s, &atom))
             goto done;
-        vals[n] = JS_ReadObjectRec(s);
-        if (JS_IsException(vals[n])) {
-            JS_FreeAtom(ctx, atoms[n]);
+        /* a nested object uses the stack above what is kept */
+        val = JS_ReadObjectRec(s);
+        if (JS_IsException(val)) {
+            JS_FreeAtom(ctx, atom);
             goto done;
         }
-        if (__JS_AtomIsTaggedInt(atoms[n]))
+        s->wk_atoms[base + n] = atom;
+        s->wk_vals[base + n] = val;
+        s->wk_len = base + n + 1;
+        if (__JS_AtomIsTaggedInt(atom))
             whole = false;
-        for (j = 0; whole && j < n; j++) {
-            if (atoms[j] == atoms[n])
+        for (j = base; whole && j < base + n; j++) {
+            if (s->wk_atoms[j] == atom)
                 whole = false;
         }
     }
     if (whole) {
-        ret = bc_set_whole_shape(ctx, obj, atoms, vals, n);
+        ret = bc_set_whole_shape(ctx, obj, &s->wk_atoms[base], &s->wk_vals[base], n);
     } else {
         ret = 0;
-        for (i = 0; i < n; i++) {
-            if (ret == 0 && js_define_field_value(ctx, obj, atoms[i], vals[i], JS_PROP_C_W_E) < 0)
+        for (i = base; i < base + n; i++) {
+            if (ret == 0 && js_define_field_value(ctx, obj, s->wk_atoms[i], s->wk_vals[i], JS_PROP_C_W_E) < 0)
                 ret = -1;
             else if (ret < 0)
-                JS_FreeValue(ctx, vals[i]);
+                JS_FreeValue(ctx, s->wk_vals[i]);
         }
     }
-    for (i = 0; i < n; i++)
-        JS_FreeAtom(ctx, atoms[i]);
+    for (i = base; i < base + n; i++)
+        JS_FreeAtom(ctx, s->wk_atoms[i]);
+    s->wk_len = base;
     return ret;
  done:
-    for (i = 0; i < n; i++) {
-        JS_FreeAtom(ctx, atoms[i]);
-        JS_FreeValue(ctx, vals[i]);
+    for (i = base; i < base + n; i++) {
+        JS_FreeAtom(ctx, s->wk_atoms[i]);
+        JS_FreeValue(ctx, s->wk_vals[i]);
     }
+    s->wk_len = base;
     return -1;
 }
 
@@ -44546,6 +44582,8 @@ static void bc_reader_free(BCReaderState *s)
     for (i = 0; i < s->weak_targets_count; i++)
         JS_FreeValue(s->ctx, s->weak_targets[i]);
     js_free(s->ctx, s->weak_targets);
+    js_free(s->ctx, s->wk_atoms);
+    js_free(s->ctx, s->wk_vals);
 }
 
 JSValue JS_ReadObject2(JSContext *ctx, const uint8_t *buf, size_t buf_len,
