@@ -426,61 +426,63 @@
 
     // Each field is the call's spec's, else the base's, written out field by
     // field: a helper function called per field cost 1.2 % more instructions in
-    // a 1,000-unit pass-through run. A frozen object costs the engine a shape of
-    // its own, so what most hooks never read (`hostApi`, `signal`) is a getter
-    // that builds it once for this call.
+    // a 1,000-unit pass-through run. What most hooks never read (`hostApi`,
+    // `signal`) is a getter that builds it once for this call. One object
+    // literal: the engine defines its fields in place, where assigning each to
+    // an empty object took the generic definition, and `Object.defineProperty`
+    // a descriptor object, per field (about 30,000 instructions a call in all).
+    // Frozen, its getters end as `Object.defineProperty` left them:
+    // enumerable, not configurable.
     function makeRuntime(callId, spec, base) {
       const f = baseFields(base);
-      const runtime = ObjectCreate(null);
       const interactionMode = spec.interactionMode !== undefined ? spec.interactionMode : f.interactionMode;
       let hostApi;
       let signal;
-      ObjectDefineProperty(runtime, "hostApi", {
+      return ObjectFreeze({
         __proto__: null,
-        enumerable: true,
-        get: () => (hostApi === undefined ? (hostApi = makeHostApi(callId, interactionMode)) : hostApi),
+        get hostApi() {
+          return hostApi === undefined ? (hostApi = makeHostApi(callId, interactionMode)) : hostApi;
+        },
+        hostApiVersion: API.version,
+        invocationMode: (spec.invocationMode !== undefined ? spec.invocationMode : f.invocationMode) || "non-interactive",
+        debugMode: !!(spec.debugMode !== undefined ? spec.debugMode : f.debugMode),
+        workflowId: (spec.workflowId !== undefined ? spec.workflowId : f.workflowId) || "",
+        packageId: (spec.packageId !== undefined ? spec.packageId : f.packageId) || "",
+        workflowRootDir: (spec.workflowRootDir !== undefined ? spec.workflowRootDir : f.workflowRootDir) || "",
+        packageRootDir: (spec.packageRootDir !== undefined ? spec.packageRootDir : f.packageRootDir) || "",
+        workflowSourceKind: (spec.workflowSourceKind !== undefined ? spec.workflowSourceKind : f.workflowSourceKind) || "",
+        hookName: (spec.hookName !== undefined ? spec.hookName : f.hookName) || "",
+        locale: (spec.locale !== undefined ? spec.locale : f.locale) || "en-US",
+        get signal() {
+          return signal === undefined ? (signal = makeSignal(callId)) : signal;
+        },
+        fetch: null,
+        Buffer: null,
+        btoa,
+        atob,
+        TextEncoder: null,
+        TextDecoder: null,
+        FileReader: null,
       });
-      runtime.hostApiVersion = API.version;
-      runtime.invocationMode = (spec.invocationMode !== undefined ? spec.invocationMode : f.invocationMode) || "non-interactive";
-      runtime.debugMode = !!(spec.debugMode !== undefined ? spec.debugMode : f.debugMode);
-      runtime.workflowId = (spec.workflowId !== undefined ? spec.workflowId : f.workflowId) || "";
-      runtime.packageId = (spec.packageId !== undefined ? spec.packageId : f.packageId) || "";
-      runtime.workflowRootDir = (spec.workflowRootDir !== undefined ? spec.workflowRootDir : f.workflowRootDir) || "";
-      runtime.packageRootDir = (spec.packageRootDir !== undefined ? spec.packageRootDir : f.packageRootDir) || "";
-      runtime.workflowSourceKind = (spec.workflowSourceKind !== undefined ? spec.workflowSourceKind : f.workflowSourceKind) || "";
-      runtime.hookName = (spec.hookName !== undefined ? spec.hookName : f.hookName) || "";
-      runtime.locale = (spec.locale !== undefined ? spec.locale : f.locale) || "en-US";
-      ObjectDefineProperty(runtime, "signal", {
-        __proto__: null,
-        enumerable: true,
-        get: () => (signal === undefined ? (signal = makeSignal(callId)) : signal),
-      });
-      runtime.fetch = null;
-      runtime.Buffer = null;
-      runtime.btoa = btoa;
-      runtime.atob = atob;
-      runtime.TextEncoder = null;
-      runtime.TextDecoder = null;
-      runtime.FileReader = null;
-      return ObjectFreeze(runtime);
     }
 
+    // The members of readers and result contexts make their host member when
+    // called: most hooks call none of them, and two functions per member cost
+    // more than the rest of the object (one literal, defined in place).
     function makeBundleReader(callId, spec) {
-      const reader = ObjectCreate(null);
-      const call = (op) => member(callId, INTERNAL[`bundle.${op}`]);
-      const bound = (op) => {
-        const f = call(op);
-        return (...args) => f(spec.id, ...args);
-      };
-      reader.readText = bound("readText");
-      if (spec.readerKind !== "unavailable") {
-        reader.readBytes = bound("readBytes");
-        reader.getExtractedDir = bound("getExtractedDir");
-        reader.list = bound("list");
-      }
-      const readText = reader.readText;
-      reader.readJson = (entry) => promiseThen(readText(entry), (text) => JSONParse(text));
-      return ObjectFreeze(reader);
+      const id = spec.id;
+      const run = (op, args) => member(callId, INTERNAL[`bundle.${op}`])(id, ...args);
+      const readText = (...args) => run("readText", args);
+      const readJson = (entry) => promiseThen(readText(entry), (text) => JSONParse(text));
+      if (spec.readerKind === "unavailable") return ObjectFreeze({ __proto__: null, readText, readJson });
+      return ObjectFreeze({
+        __proto__: null,
+        readText,
+        readBytes: (...args) => run("readBytes", args),
+        getExtractedDir: (...args) => run("getExtractedDir", args),
+        list: (...args) => run("list", args),
+        readJson,
+      });
     }
 
     // The context's functions hold its id, not the context: a function the
@@ -488,13 +490,11 @@
     // the engine's cycle collector frees, so every call's context (a copy of
     // its result) would stay in the heap until the next collection.
     function makeResultContext(callId, id, context, reader) {
-      const resolve = member(callId, INTERNAL["result.resolveArtifact"]);
-      const resolveBytes = member(callId, INTERNAL["result.resolveArtifactBytes"]);
-      const resolveArtifact = (options) => resolve(id, options);
+      const resolveArtifact = (options) => member(callId, INTERNAL["result.resolveArtifact"])(id, options);
       put(context, "bundleReader", reader);
       put(context, "resolveArtifact", resolveArtifact);
       put(context, "readArtifactText", resolveArtifact);
-      put(context, "resolveArtifactBytes", (options) => resolveBytes(id, options));
+      put(context, "resolveArtifactBytes", (options) => member(callId, INTERNAL["result.resolveArtifactBytes"])(id, options));
       return context;
     }
 
