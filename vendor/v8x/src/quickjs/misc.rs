@@ -1030,8 +1030,16 @@ pub extern "C" fn v8__Global__Reset(data: *const Data) {
       let weak = st.weak_handles.remove(index);
       unsafe { JS_FreeValue(weak.context, weak.weak_ref) };
     }
-    st.persistent_handles
-      .retain(|handle| !std::ptr::addr_eq(handle.slot, data as *const JSValue));
+    // Handles mostly go soon after they came: found from the end, a reset
+    // no longer walks every live handle (the order, which teardown follows,
+    // stays).
+    if let Some(index) = st
+      .persistent_handles
+      .iter()
+      .rposition(|handle| std::ptr::addr_eq(handle.slot, data as *const JSValue))
+    {
+      st.persistent_handles.remove(index);
+    }
     if st.global_handles.load(Ordering::SeqCst) > 0 {
       st.global_handles.fetch_sub(1, Ordering::SeqCst);
     }
