@@ -43,6 +43,25 @@ pub fn unwritten(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) ->
     move |e| anyhow::Error::new(e).context(Unwritten(what.to_string()))
 }
 
+/// Standard output for a streamed JSON document (a report, a plan): buffered
+/// in large blocks and, on Unix, written to the descriptor itself. Standard
+/// output's own writer looks for a line end in every block it passes on, a
+/// search over every byte of a report of tens of megabytes; nothing else is
+/// printed while the document is written.
+pub fn json_out() -> impl std::io::Write {
+    const BLOCK: usize = 64 * 1024;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            let out: Box<dyn std::io::Write> = Box::new(std::fs::File::from(fd));
+            return std::io::BufWriter::with_capacity(BLOCK, out);
+        }
+    }
+    let out: Box<dyn std::io::Write> = Box::new(std::io::stdout().lock());
+    std::io::BufWriter::with_capacity(BLOCK, out)
+}
+
 /// Writes `contents` to `path`; a failure is [`Unwritten`]. An existing
 /// regular file (through a symbolic link, its target) is replaced by way of a
 /// temporary file beside it with the file's permissions, so a write that fails

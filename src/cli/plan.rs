@@ -42,7 +42,7 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     .with_context(|| format!("planning {} failed", workflow.id))?;
     if args.json {
         // Serialised as it is written, without a copy of the text in memory.
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = super::json_out();
         let written = match args.refs {
             true => RefEncoder::new().write(&mut out, &[], &plan, true),
             false => hookrun::selection::write_compact(&mut out, &plan).map_err(Into::into),

@@ -78,7 +78,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
     };
     if args.json {
         // Each unit is written as soon as it is done.
-        let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        let stdout = super::json_out();
         let mut writer = JsonReportWriter::new(stdout, &workflow.id, args.deterministic);
         if args.refs {
             writer = writer.with_refs();
