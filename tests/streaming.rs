@@ -175,8 +175,12 @@ impl RunObserver for Recorder {
 }
 
 fn observed(titles: &[&str], jobs: usize, window: usize) -> Vec<Seen> {
+    observed_with(COUNTING, titles, jobs, window)
+}
+
+fn observed_with(hooks: &[(&str, &str)], titles: &[&str], jobs: usize, window: usize) -> Vec<Seen> {
     let dir = tempfile::tempdir().unwrap();
-    let workflow = common::probe_workflow(dir.path(), COUNTING);
+    let workflow = common::probe_workflow(dir.path(), hooks);
     let mut recorder = Recorder::default();
     run_observed(
         &workflow,
@@ -193,7 +197,7 @@ fn hook(message: &str) -> Seen {
 }
 
 #[test]
-fn each_window_is_handed_over_before_the_next_one_starts() {
+fn each_unit_is_handed_over_after_its_apply_and_each_window_before_the_next() {
     use Seen::*;
     let seen = observed(&["a", "b", "c"], 1, 2);
     let unit = |n: u32| Unit(format!("unit-{n}"));
@@ -214,10 +218,10 @@ fn each_window_is_handed_over_before_the_next_one_starts() {
             hook("preflight a"),
             hook("preflight b"),
             hook("apply a"),
-            hook("apply b"),
             effect(1, 1),
-            effect(2, 2),
             unit(1),
+            hook("apply b"),
+            effect(2, 2),
             unit(2),
             hook("preflight c"),
             hook("apply c"),
@@ -226,6 +230,87 @@ fn each_window_is_handed_over_before_the_next_one_starts() {
             Finish(summary),
         ]
     );
+}
+
+/// `b` expands into two jobs applied together by an aggregate; the others
+/// apply one job each and create a note.
+const AGGREGATING: &[(&str, &str)] = &[
+    (
+        "preflight",
+        "export function preflight({ selectionContext }) {\n\
+           const title = selectionContext.items[0].title;\n\
+           console.log(`preflight ${title}`);\n\
+           if (title !== \"b\") return { kind: \"continue\" };\n\
+           return { kind: \"expand\", units: [{ id: \"b1\" }, { id: \"b2\" }],\n\
+             aggregate: { id: \"agg-b\", mode: \"single-apply\", applyWhen: \"all-succeeded\",\n\
+                          orderBy: \"unit.order\" } };\n\
+         }",
+    ),
+    (
+        "applyResult",
+        "export async function applyResult({ resultContext, runtime }) {\n\
+           if (resultContext.aggregate) {\n\
+             console.log(`aggregate ${resultContext.aggregate.id}`);\n\
+             return null;\n\
+           }\n\
+           const item = resultContext.resultJson.selectionContext.items[0];\n\
+           console.log(`apply ${item.title}`);\n\
+           await runtime.hostApi.notes.create({\n\
+             operationId: `note:${item.title}`, parentRef: item.ref,\n\
+             content: { format: \"html\", value: `<p>${item.title}</p>` },\n\
+           });\n\
+           return null;\n\
+         }",
+    ),
+];
+
+#[test]
+fn units_after_one_that_waits_for_its_aggregate_are_handed_over_after_the_aggregates() {
+    use Seen::*;
+    let titles = ["a", "b", "c", "d"];
+    let seen = observed_with(AGGREGATING, &titles, 1, 0);
+    let unit = |n: u32| Unit(format!("unit-{n}"));
+    let effect = |seq: u64, n: u32| Effect(seq, format!("unit-{n}"));
+    let summary = Summary {
+        units: 4,
+        succeeded: 4,
+        skipped: 0,
+        failed: 0,
+        requests: 5,
+        effects: 3,
+    };
+    assert_eq!(
+        seen,
+        [
+            Settings,
+            Plan(4),
+            hook("preflight a"),
+            hook("preflight b"),
+            hook("preflight c"),
+            hook("preflight d"),
+            hook("apply a"),
+            effect(1, 1),
+            unit(1),
+            hook("apply c"),
+            hook("apply d"),
+            effect(2, 3),
+            effect(3, 4),
+            hook("aggregate agg-b"),
+            unit(2),
+            unit(3),
+            unit(4),
+            Finish(summary),
+        ]
+    );
+    // Worker threads whose parts split the held units from the others, or
+    // put the aggregate's unit last in a part, hand over the same.
+    for (jobs, window) in [(2, 0), (2, 4), (3, 0), (4, 0), (2, 3)] {
+        assert_eq!(
+            observed_with(AGGREGATING, &titles, jobs, window),
+            observed_with(AGGREGATING, &titles, 1, window),
+            "{jobs} jobs, window {window}"
+        );
+    }
 }
 
 #[test]

@@ -3,11 +3,14 @@
 //! The planned units go through the phases a window at a time
 //! ([`RunOptions::window`](super::RunOptions::window) units): preflight,
 //! requests, results, apply and aggregates of every unit of the window, in the
-//! contract's phase order. Each phase's hook records and effects go to the
-//! [`RunObserver`] as the phase ends, the window's unit reports once it is
-//! applied, and then they are dropped. Besides the plan itself, a run
-//! therefore holds the states and reports of one window's units only,
-//! whatever its size.
+//! contract's phase order. What a window's preflight and request phases
+//! recorded goes to the [`RunObserver`] once its requests are built; each unit
+//! goes as soon as it is done, with what its apply recorded: right after its
+//! apply, unless it or a unit before it in the window waits for the window's
+//! aggregates (then after them, with what they recorded). Everything handed
+//! over is dropped. Besides the plan itself, a run therefore holds the states
+//! and reports of one window's units only, whatever its size; and a unit is
+//! written while what its apply touched is still in the processor's caches.
 //!
 //! Where a window's hooks run is a [`Crew`]'s business: [`Here`] runs them on
 //! the caller's thread with the run's runtime; the threaded crew of
@@ -18,8 +21,8 @@
 //! of units to the driver's dispatch as soon as its requests are built, so a
 //! worker applies its part while the caller fetches the next part's results.
 //! Worker threads start on the next window as soon as they are done with this
-//! one, while the caller hands it over; what they record is handed over after
-//! it, so the observer sees what a serial run shows it.
+//! one, while the caller hands it over; what they hand over goes through a
+//! [`Relay`], so the observer sees what a serial run shows it.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -52,6 +55,12 @@ pub(crate) struct Segment {
 }
 
 impl Segment {
+    /// Appends what `other` holds.
+    pub fn append(&mut self, mut other: Segment) {
+        self.records.append(&mut other.records);
+        self.effects.append(&mut other.effects);
+    }
+
     /// Takes what `records` and the host's effect log hold.
     pub fn take(records: &mut Vec<HookRecord>, host: &RefCell<HookHost>) -> Segment {
         Segment {
@@ -88,21 +97,72 @@ pub(crate) type Tick<'a> = &'a mut dyn FnMut(Phase);
 pub(crate) type Dispatch<'a> =
     &'a mut dyn FnMut(Range<usize>, &mut [UnitState], Tick<'_>) -> Vec<usize>;
 
+/// What a crew hands over of a window, in the order the observer sees it.
+pub(crate) enum Handed {
+    /// What the window's preflight and request phases recorded, in phase order.
+    Built(Vec<Segment>),
+    /// A unit done after its apply (no unit before it in the window waits for
+    /// aggregates), with what its apply recorded.
+    Unit(Segment, Box<UnitState>),
+    /// The window's units from the first that waits for aggregates on: what
+    /// their applies recorded, what the aggregates recorded, the units.
+    Held(Segment, Segment, Vec<UnitState>),
+}
+
+/// Takes what a crew hands over, in order.
+pub(crate) type HandOver<'a> = &'a mut dyn FnMut(Handed);
+
+/// Hands over what parts of a window handed over, part after part, in the
+/// order one crew running the whole window would have: units go one by one
+/// until a part holds some for its aggregates; from there on, every part's
+/// applies, aggregates and units are gathered and handed over together by
+/// [`finish`](Self::finish).
+#[derive(Default)]
+pub(crate) struct Relay {
+    held: Option<(Segment, Segment, Vec<UnitState>)>,
+}
+
+impl Relay {
+    /// Passes `handed` on to `out`, or gathers it behind held units.
+    pub fn pass(&mut self, handed: Handed, out: HandOver<'_>) {
+        match (handed, &mut self.held) {
+            (Handed::Unit(segment, state), Some((applied, _, states))) => {
+                applied.append(segment);
+                states.push(*state);
+            }
+            (Handed::Held(segment, aggregated, mut more), held) => {
+                let (applied, aggregates, states) = held.get_or_insert_default();
+                applied.append(segment);
+                aggregates.append(aggregated);
+                states.append(&mut more);
+            }
+            (handed, _) => out(handed),
+        }
+    }
+
+    /// Hands over what was gathered.
+    pub fn finish(self, out: HandOver<'_>) {
+        if let Some((applied, aggregated, states)) = self.held {
+            out(Handed::Held(applied, aggregated, states));
+        }
+    }
+}
+
 /// Takes windows of units through every phase, wherever their hooks run.
 pub(crate) trait Crew {
     /// Preflight and requests of the plan's units `range`, then their results
     /// through `dispatch` (called in unit order, stretch after stretch, each
-    /// stretch once its requests are built), then apply and aggregates. `next`
-    /// is the window after this one, which a crew may start on as soon as it
-    /// is free. Returns the units' states and the segments of the four hook
-    /// phases, in phase order.
+    /// stretch once its requests are built), then apply and aggregates; hands
+    /// what is done to `handover` as it goes (see [`Handed`]). `next` is the
+    /// window after this one, which a crew may start on as soon as it is free.
     fn window(
         &mut self,
         range: Range<usize>,
         next: Option<Range<usize>>,
         dispatch: Dispatch<'_>,
+        handover: HandOver<'_>,
         tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError>;
+    ) -> Result<(), RunError>;
 }
 
 /// Every phase on the caller's thread, with one runtime.
@@ -132,27 +192,42 @@ impl Here<'_, '_> {
     }
 
     /// Applies, then aggregates, of the plan's units `range` with their
-    /// results; `firsts` is the run-wide index of each unit's first job.
+    /// built `states` (`firsts`: each unit's first job index), handing each
+    /// unit to `handover` as soon as it is done (see [`Handed`]).
     pub fn apply(
         &mut self,
         range: Range<usize>,
-        mut states: Vec<UnitState>,
+        states: Vec<UnitState>,
         firsts: Vec<usize>,
         tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
+        handover: HandOver<'_>,
+    ) -> Result<(), RunError> {
         let units = &self.units[range];
         let host = std::rc::Rc::clone(&self.env.host);
         let mut apply = apply_env(self.env, self.phases)?;
-        for ((state, unit), first) in states.iter_mut().zip(units).zip(&firsts) {
-            self.phases.apply(&mut apply, unit, state, *first);
+        let mut applied = Segment::default();
+        let mut held = Vec::new();
+        for ((mut state, unit), first) in states.into_iter().zip(units).zip(firsts) {
+            self.phases.apply(&mut apply, unit, &mut state, first);
             tick(Phase::Apply);
+            let segment = Segment::take(&mut apply.hooks.records, &host);
+            if held.is_empty() && !state.waits_for_aggregate() {
+                handover(Handed::Unit(segment, Box::new(state)));
+            } else {
+                applied.append(segment);
+                held.push((state, first));
+            }
         }
-        let applied = Segment::take(&mut apply.hooks.records, &host);
-        for (state, first) in states.iter_mut().zip(&firsts) {
+        if held.is_empty() {
+            return Ok(());
+        }
+        for (state, first) in &mut held {
             self.phases.aggregate(&mut apply, state, *first);
         }
         let aggregated = Segment::take(&mut apply.hooks.records, &host);
-        Ok((states, vec![applied, aggregated]))
+        let states = held.into_iter().map(|(state, _)| state).collect();
+        handover(Handed::Held(applied, aggregated, states));
+        Ok(())
     }
 }
 
@@ -162,13 +237,13 @@ impl Crew for Here<'_, '_> {
         range: Range<usize>,
         _next: Option<Range<usize>>,
         dispatch: Dispatch<'_>,
+        handover: HandOver<'_>,
         tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
-        let (mut states, mut segments) = self.build(range.clone(), tick);
+    ) -> Result<(), RunError> {
+        let (mut states, segments) = self.build(range.clone(), tick);
+        handover(Handed::Built(segments));
         let firsts = dispatch(range.clone(), &mut states, tick);
-        let (states, applied) = self.apply(range, states, firsts, tick)?;
-        segments.extend(applied);
-        Ok((states, segments))
+        self.apply(range, states, firsts, tick, handover)
     }
 }
 
@@ -219,12 +294,22 @@ impl Driver<'_> {
                 }
                 firsts
             };
+            let (observer, summary) = (&mut *self.observer, &mut self.summary);
+            let mut handover = |handed: Handed| match handed {
+                Handed::Built(segments) => hand_over(observer, summary, segments),
+                Handed::Unit(segment, state) => {
+                    hand_over(observer, summary, vec![segment]);
+                    finish(observer, summary, *state);
+                }
+                Handed::Held(applied, aggregated, states) => {
+                    hand_over(observer, summary, vec![applied, aggregated]);
+                    for state in states {
+                        finish(observer, summary, state);
+                    }
+                }
+            };
             let next = windows.get(k + 1).cloned();
-            let (states, segments) = crew.window(range, next, &mut dispatch, &mut tick)?;
-            self.hand_over(segments);
-            for state in states {
-                self.finish(state);
-            }
+            crew.window(range, next, &mut dispatch, &mut handover, &mut tick)?;
         }
         Ok(())
     }
@@ -233,21 +318,21 @@ impl Driver<'_> {
     pub fn hand_over(&mut self, segments: Vec<Segment>) {
         hand_over(self.observer, &mut self.summary, segments);
     }
+}
 
-    fn finish(&mut self, state: UnitState) {
-        let unit = finish_unit(state);
-        let summary = &mut self.summary;
-        summary.units += 1;
-        summary.requests += unit.jobs.len();
-        match unit.status {
-            UnitStatus::Succeeded => summary.succeeded += 1,
-            UnitStatus::Skipped => summary.skipped += 1,
-            UnitStatus::Failed => summary.failed += 1,
-        }
-        let errors = unit.errors.clone();
-        self.observer.unit(unit);
-        for error in errors {
-            self.observer.error(error);
-        }
+/// Hands `state`'s unit, then its errors, to `observer`, counting it in `summary`.
+fn finish(observer: &mut dyn RunObserver, summary: &mut Summary, state: UnitState) {
+    let unit = finish_unit(state);
+    summary.units += 1;
+    summary.requests += unit.jobs.len();
+    match unit.status {
+        UnitStatus::Succeeded => summary.succeeded += 1,
+        UnitStatus::Skipped => summary.skipped += 1,
+        UnitStatus::Failed => summary.failed += 1,
+    }
+    let errors = unit.errors.clone();
+    observer.unit(unit);
+    for error in errors {
+        observer.error(error);
     }
 }

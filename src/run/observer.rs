@@ -15,11 +15,14 @@ use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitRepor
 /// settings phase failed), [`plan`](Self::plan) (unless the run stopped
 /// before planning), the settings phase's hook records and effects; then,
 /// window by window, the hook records and effects of its preflight and
-/// request phases, those of its apply and aggregate phases, and each unit of
-/// the window followed by its errors ([`unit`](Self::unit),
-/// [`error`](Self::error)); when the run stops on an error of its own, what
-/// its runtime recorded last and that error; and [`finish`](Self::finish)
-/// last, always. Records come before effects within a phase.
+/// request phases, and its units in order, each as soon as it is done and
+/// followed by its errors ([`unit`](Self::unit), [`error`](Self::error)): a
+/// unit right after the records and effects of its own apply; but from the
+/// first unit of the window that waits for an aggregate on, the records and
+/// effects of all their applies, then those of the window's aggregates, then
+/// those units. When the run stops on an error of its own, what its runtime
+/// recorded last and that error follow; [`finish`](Self::finish) comes last,
+/// always. Records come before effects within a phase (or a unit's apply).
 pub trait RunObserver {
     /// The settings the run uses.
     fn settings(&mut self, settings: &SettingsReport);

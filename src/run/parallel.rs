@@ -29,7 +29,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use crate::hooks::bridge::HookHost;
 use crate::hooks::{HookEnv, RuntimeInfo};
 use crate::plan::Unit;
-use crate::run::driver::{Crew, Dispatch, Here, Segment, Tick, window_size};
+use crate::run::driver::{
+    Crew, Dispatch, HandOver, Handed, Here, Relay, Segment, Tick, window_size,
+};
 use crate::run::progress::Phase;
 use crate::run::report::{RunError, Stage};
 use crate::run::runner::RunOptions;
@@ -47,9 +49,16 @@ enum Order {
     Apply(Range<usize>, Vec<UnitState>, Vec<usize>),
 }
 
-/// A worker's answer to an order: its units' states and the segments of
-/// the order's phases.
-type Answer = Result<(Vec<UnitState>, Vec<Segment>), Box<RunError>>;
+/// A worker's answer to an order.
+type Answer = Result<Done, Box<RunError>>;
+
+/// What a worker did of an order.
+enum Done {
+    /// Its units' states, built, and the segments of preflight and requests.
+    Built(Vec<UnitState>, Vec<Segment>),
+    /// What its apply handed over, in order.
+    Applied(Vec<Handed>),
+}
 
 /// From a worker to the caller's thread.
 enum Report {
@@ -136,10 +145,12 @@ struct Threads {
 struct Part {
     range: Range<usize>,
     step: Step,
-    /// Its units' states: built, then applied.
+    /// Its units' states, built.
     states: Vec<UnitState>,
-    /// The segments of its phases so far.
+    /// The segments of its preflight and requests.
     segments: Vec<Segment>,
+    /// What its apply handed over.
+    handed: Vec<Handed>,
 }
 
 /// Where a part is: its worker on an order (building, applying), or waiting
@@ -195,8 +206,9 @@ impl Crew for Threads {
         range: Range<usize>,
         next: Option<Range<usize>>,
         dispatch: Dispatch<'_>,
+        handover: HandOver<'_>,
         tick: Tick<'_>,
-    ) -> Result<(Vec<UnitState>, Vec<Segment>), RunError> {
+    ) -> Result<(), RunError> {
         if let Some(error) = self.lost.take() {
             return Err(error);
         }
@@ -215,6 +227,7 @@ impl Crew for Threads {
                 step: Step::Building,
                 states: Vec::new(),
                 segments: Vec::new(),
+                handed: Vec::new(),
             })
             .collect();
         // Results are fetched in unit order: part after part, each as soon as
@@ -243,16 +256,19 @@ impl Crew for Threads {
                     continue;
                 }
             };
-            let (states, segments) = match answer {
-                Ok(answer) => answer,
+            match answer {
+                Ok(Done::Built(states, segments)) if !applied => {
+                    part.states = states;
+                    part.segments = segments;
+                }
+                Ok(Done::Applied(handed)) if applied => part.handed = handed,
+                Ok(_) => unreachable!("a worker answers the order it was given"),
                 Err(error) => {
                     part.step = Step::Done;
                     failure = failure.or(Some(*error));
                     continue;
                 }
-            };
-            part.states = states;
-            part.segments.extend(segments);
+            }
             if applied {
                 part.step = Step::Done;
                 // The worker starts on its part of the next window.
@@ -287,19 +303,24 @@ impl Crew for Threads {
             self.started = next;
         }
         // Segments merged phase by phase in part order, as a serial run records them.
-        let mut states = Vec::with_capacity(range.len());
-        let mut merged: Vec<Segment> = Vec::new();
-        for part in parts {
-            for (phase, mut segment) in part.segments.into_iter().enumerate() {
-                if merged.len() <= phase {
-                    merged.push(Segment::default());
+        let mut built: Vec<Segment> = Vec::new();
+        for part in &mut parts {
+            for (phase, segment) in std::mem::take(&mut part.segments).into_iter().enumerate() {
+                if built.len() <= phase {
+                    built.push(Segment::default());
                 }
-                merged[phase].records.append(&mut segment.records);
-                merged[phase].effects.append(&mut segment.effects);
+                built[phase].append(segment);
             }
-            states.extend(part.states);
         }
-        Ok((states, merged))
+        handover(Handed::Built(built));
+        let mut relay = Relay::default();
+        for part in parts {
+            for handed in part.handed {
+                relay.pass(handed, handover);
+            }
+        }
+        relay.finish(handover);
+        Ok(())
     }
 }
 
@@ -369,8 +390,15 @@ fn worker(
     while let Ok(order) = inbox.recv() {
         let mut tick = |phase| ticks.tick(phase);
         let answer = match order {
-            Order::Build(range) => Ok(crew.build(range, &mut tick)),
-            Order::Apply(range, states, firsts) => crew.apply(range, states, firsts, &mut tick),
+            Order::Build(range) => {
+                let (states, segments) = crew.build(range, &mut tick);
+                Ok(Done::Built(states, segments))
+            }
+            Order::Apply(range, states, firsts) => {
+                let mut handed = Vec::new();
+                crew.apply(range, states, firsts, &mut tick, &mut |h| handed.push(h))
+                    .map(|()| Done::Applied(handed))
+            }
         }
         .map_err(Box::new);
         ticks.flush();

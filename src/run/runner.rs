@@ -75,8 +75,9 @@ pub struct RunOptions {
     /// Units that go through the phases together (`0`:
     /// [`DEFAULT_WINDOW`](super::DEFAULT_WINDOW)). Every unit of a window is
     /// preflighted before any of its requests is built, and so on phase by
-    /// phase, as the contract orders them; the next window starts once the
-    /// window's units are applied and handed over. Besides the plan, a run
+    /// phase, as the contract orders them; each unit is handed over as soon
+    /// as it is done, and the next window starts once the window's units are
+    /// all applied and handed over. Besides the plan, a run
     /// holds the states and reports of one window of units at a time, so this
     /// bounds the memory the run adds; a run of at most `window`
     /// units calls its hooks in exactly the contract's phase order.

@@ -30,6 +30,14 @@ pub(crate) struct UnitState {
     pub jobs: Vec<Job>,
 }
 
+impl UnitState {
+    /// Whether one of the unit's jobs is the child of an aggregate, which the
+    /// unit's report waits for.
+    pub fn waits_for_aggregate(&self) -> bool {
+        self.jobs.iter().any(|job| job.aggregate.is_some())
+    }
+}
+
 /// What every phase of one run shares.
 pub(crate) struct Phases<'a> {
     pub workflow: &'a Workflow,
