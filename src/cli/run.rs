@@ -29,9 +29,9 @@ pub struct RunArgs {
     /// that would pass it ends its call with `write-limit`.
     #[arg(long, value_name = "N", default_value_t = hookrun::host::effects::DEFAULT_MAX_WRITE_BYTES)]
     max_write_bytes: u64,
-    /// Run the units on N threads, each with its own runtime and the same
-    /// contiguous part of every window of 256 units; the report stays in unit
-    /// order.
+    /// Run the units on N threads (this one and N − 1 workers), each with its
+    /// own runtime and the same contiguous part of every window of 256 units;
+    /// the report stays in unit order.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     jobs: u16,
     /// `runtime.locale` of the hooks.

@@ -1,23 +1,29 @@
 //! Units on several threads ([`RunOptions::jobs`](super::RunOptions::jobs)).
 //!
-//! Each worker thread starts its own runtime and its own copy of the host
-//! (same world, same identifier answers, its own effect log) and runs a
-//! [`Here`] crew of its own. Every window of the run is cut into contiguous
-//! parts, one per worker; the workers take their parts through preflight and
-//! request building and hand them back, the results are fetched on the
-//! caller's thread in unit order, exactly as in a serial run (a pass-through
-//! request only gets its id there; its result, a copy of the request, is made
-//! by the worker), and the workers then apply them. Once a window is applied
-//! the workers start on the next one while the caller hands the window over.
-//! Hook records and effects come back per phase and are merged in part order,
-//! so the report lists them in the order a serial run would. Workers pass
-//! progress on only when the run has a progress hook.
+//! Every window of the run is cut into `jobs` contiguous parts. The caller's
+//! thread takes the first part itself, with the run's runtime and host, as a
+//! serial run would; each other part goes to a worker thread that starts its
+//! own runtime and its own copy of the host (same world, same identifier
+//! answers, its own effect log) and runs a [`Here`] crew of its own. The
+//! workers take their parts through preflight and request building while the
+//! caller builds its own; results are fetched on the caller's thread in unit
+//! order, exactly as in a serial run (a pass-through request only gets its id
+//! there; its result, a copy of the request, is made where the unit is
+//! applied); then the workers apply their parts while the caller applies its
+//! own, writing each of its units while it is still in its caches. Once a
+//! worker has applied its part it starts on the next window while the caller
+//! hands its part over. Hook records and effects of preflight and requests
+//! are merged phase by phase in part order, and what each part's apply hands
+//! over goes through a [`Relay`], so the report lists them in the order a
+//! serial run would. Workers pass progress on only when the run has a
+//! progress hook.
 //!
-//! What differs from a serial run: module state is shared only among one
-//! worker's units; an `operationId` replays only among them, so a write
-//! repeated on another worker is answered and recorded again; keys of items
-//! created by worker `w` are numbered from `w × 10⁹`; and progress arrives
-//! interleaved across workers.
+//! What differs from a serial run: module state is shared only among the
+//! units of one part's thread (the caller's part shares it with the settings
+//! phase, as a serial run does); an `operationId` replays only among them, so
+//! a write repeated on another thread is answered and recorded again; keys of
+//! items created by the thread of part `p` are numbered from `p × 10⁹`; and
+//! progress arrives interleaved across threads.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -79,11 +85,12 @@ pub(crate) fn with_workers<R>(
     options: &RunOptions,
     drive: impl FnOnce(&mut dyn Crew) -> R,
 ) -> Result<R, RunError> {
-    // A worker beyond the parts of a window would never get any.
+    // A thread beyond the parts of a window would never get any; the first
+    // part is the caller's.
     let most = units.len().min(window_size(options.window)).max(1);
-    let workers = options.jobs.clamp(1, most);
-    let hosts: Vec<HookHost> = (0..workers)
-        .map(|w| env.host.borrow().fork(w as u64 * KEY_BLOCK))
+    let workers = options.jobs.clamp(2, most.max(2)) - 1;
+    let hosts: Vec<HookHost> = (1..=workers)
+        .map(|p| env.host.borrow().fork(p as u64 * KEY_BLOCK))
         .collect();
     std::thread::scope(|scope| {
         let (tx, reports) = channel();
@@ -117,6 +124,7 @@ pub(crate) fn with_workers<R>(
         }
         drop(tx);
         let mut crew = Threads {
+            here: Here { env, phases, units },
             inboxes,
             reports,
             started: None,
@@ -128,8 +136,10 @@ pub(crate) fn with_workers<R>(
     })
 }
 
-/// The workers, as the driver sees them.
-struct Threads {
+/// The caller's thread and the workers, as the driver sees them.
+struct Threads<'e, 'b> {
+    /// The caller's own crew, for the first part of every window.
+    here: Here<'e, 'b>,
     inboxes: Vec<Sender<Order>>,
     reports: Receiver<Report>,
     /// The units the workers were told to build and not yet collected.
@@ -163,7 +173,7 @@ enum Step {
     Done,
 }
 
-impl Threads {
+impl Threads<'_, '_> {
     /// Sends `order` to worker `w`. A worker that is gone said why before it
     /// went (its runtime could not start), and that is the error.
     fn send(&self, w: usize, order: Order) -> Result<(), RunError> {
@@ -178,9 +188,16 @@ impl Threads {
         })
     }
 
+    /// The caller's part of `range` and the workers' parts, in order.
+    fn cut(&self, range: &Range<usize>) -> (Range<usize>, Vec<Range<usize>>) {
+        let mut cut = parts(range, self.inboxes.len() + 1);
+        let own = cut.remove(0);
+        (own, cut)
+    }
+
     /// Has each worker build its part of `range`.
     fn start_build(&mut self, range: Range<usize>) -> Result<(), RunError> {
-        for (w, part) in parts(&range, self.inboxes.len()).into_iter().enumerate() {
+        for (w, part) in self.cut(&range).1.into_iter().enumerate() {
             self.send(w, Order::Build(part))?;
         }
         self.started = Some(range);
@@ -200,7 +217,7 @@ impl Threads {
     }
 }
 
-impl Crew for Threads {
+impl Crew for Threads<'_, '_> {
     fn window(
         &mut self,
         range: Range<usize>,
@@ -216,11 +233,9 @@ impl Crew for Threads {
             self.start_build(range.clone())?;
         }
         self.started = None;
-        let workers = self.inboxes.len();
-        let ahead = next
-            .as_ref()
-            .map_or_else(Vec::new, |next| parts(next, workers));
-        let mut parts: Vec<Part> = parts(&range, workers)
+        let (own, theirs) = self.cut(&range);
+        let ahead = next.as_ref().map_or_else(Vec::new, |next| self.cut(next).1);
+        let mut parts: Vec<Part> = theirs
             .into_iter()
             .map(|range| Part {
                 range,
@@ -230,9 +245,15 @@ impl Crew for Threads {
                 handed: Vec::new(),
             })
             .collect();
-        // Results are fetched in unit order: part after part, each as soon as
-        // it and the parts before it are built. After a failure nothing more
-        // is ordered, and what was ordered is waited for.
+        // The caller's part comes first in unit order: built and its results
+        // fetched while the workers build theirs.
+        let (mut own_states, own_segments) = self.here.build(own.clone(), tick);
+        let own_firsts = dispatch(own.clone(), &mut own_states, tick);
+        let mut own = Some((own, own_states, own_firsts, own_segments));
+        let mut relay = Relay::default();
+        // The workers' results are fetched in unit order: part after part,
+        // each as soon as it and the parts before it are built. After a
+        // failure nothing more is ordered, and what was ordered is waited for.
         let (mut dispatched, mut failure) = (0, None);
         let mut early = std::mem::take(&mut self.early);
         let working = |parts: &[Part]| {
@@ -241,7 +262,20 @@ impl Crew for Threads {
                 .any(|p| matches!(p.step, Step::Building | Step::Applying))
         };
         let unfinished = |parts: &[Part]| parts.iter().any(|p| p.step != Step::Done);
-        while working(&parts) || (failure.is_none() && unfinished(&parts)) {
+        loop {
+            // Once every worker has its part to apply, the caller applies its own.
+            if dispatched == parts.len()
+                && failure.is_none()
+                && let Some((range, states, firsts, segments)) = own.take()
+            {
+                handover(Handed::Built(merged(segments, &mut parts)));
+                self.here.apply(range, states, firsts, tick, &mut |h| {
+                    relay.pass(h, handover)
+                })?;
+            }
+            if !(working(&parts) || (failure.is_none() && unfinished(&parts))) {
+                break;
+            }
             let (w, answer) = match early.pop_front() {
                 Some(answer) => answer,
                 None => self.answer(tick)?,
@@ -302,18 +336,6 @@ impl Crew for Threads {
         if self.lost.is_none() {
             self.started = next;
         }
-        // Segments merged phase by phase in part order, as a serial run records them.
-        let mut built: Vec<Segment> = Vec::new();
-        for part in &mut parts {
-            for (phase, segment) in std::mem::take(&mut part.segments).into_iter().enumerate() {
-                if built.len() <= phase {
-                    built.push(Segment::default());
-                }
-                built[phase].append(segment);
-            }
-        }
-        handover(Handed::Built(built));
-        let mut relay = Relay::default();
         for part in parts {
             for handed in part.handed {
                 relay.pass(handed, handover);
@@ -322,6 +344,20 @@ impl Crew for Threads {
         relay.finish(handover);
         Ok(())
     }
+}
+
+/// The caller's preflight and request segments with the workers' parts'
+/// merged in, phase by phase in part order, as a serial run records them.
+fn merged(mut own: Vec<Segment>, parts: &mut [Part]) -> Vec<Segment> {
+    for part in parts {
+        for (phase, segment) in std::mem::take(&mut part.segments).into_iter().enumerate() {
+            if own.len() <= phase {
+                own.push(Segment::default());
+            }
+            own[phase].append(segment);
+        }
+    }
+    own
 }
 
 /// The run's error when a worker went away without saying why.

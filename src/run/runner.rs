@@ -50,19 +50,22 @@ pub struct RunOptions {
     pub sandbox: SandboxOptions,
     /// Start every unit on a fresh runtime instead of sharing one per run.
     pub fresh_runtime_per_unit: bool,
-    /// Worker threads for the units (`0` or `1`: every unit on the caller's
-    /// thread). Each worker has its own runtime and takes the same contiguous
-    /// part of every [window](Self::window); the report is in unit order
-    /// either way. Module state and `operationId` replays are then shared only
-    /// among one worker's units, items a worker creates get keys from its own
-    /// range, and progress of the preflight, request and apply phases arrives
-    /// interleaved across workers.
+    /// Threads for the units (`0` or `1`: every unit on the caller's thread).
+    /// Every [window](Self::window) is cut into `jobs` contiguous parts: the
+    /// caller's thread takes the first with the run's runtime, and each other
+    /// part goes to a worker thread with a runtime of its own, the same part of
+    /// every window; the report is in unit order either way. Module state and
+    /// `operationId` replays are then shared only among the units of one
+    /// thread, items a worker creates get keys from its own range, and progress
+    /// of the preflight, request and apply phases arrives interleaved across
+    /// threads.
     pub jobs: usize,
     /// Borrow the run's runtime from this pool and give it back afterwards, so
     /// the next run of the same workflow starts warm (prelude installed, hook
     /// modules loaded, module state kept). A runtime that breached a limit is
-    /// not given back. With `jobs` above 1 the pooled runtime serves only the
-    /// settings phase; the worker threads start runtimes of their own.
+    /// not given back. With `jobs` above 1 the pooled runtime serves the
+    /// settings phase and the caller's part of each window; the worker threads
+    /// start runtimes of their own.
     pub pool: Option<SandboxPool>,
     /// The `runtime` fields that do not depend on the call.
     pub runtime: RuntimeInfo,
