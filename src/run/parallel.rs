@@ -76,8 +76,9 @@ enum Report {
     Failed(Box<RunError>),
 }
 
-/// Starts `options.jobs` workers, each with a fork of `env`'s host, and hands
-/// `drive` the crew they make.
+/// Starts `options.jobs - 1` workers, each with a fork of `env`'s host, and
+/// hands `drive` the crew they make with the caller's thread, which runs the
+/// first part of every window with `env` itself.
 pub(crate) fn with_workers<R>(
     env: &mut HookEnv<'_>,
     phases: &Phases<'_>,
