@@ -196,20 +196,31 @@ fn hook(message: &str) -> Seen {
     Seen::Hook(message.to_string())
 }
 
+fn unit(n: u32) -> Seen {
+    Seen::Unit(format!("unit-{n}"))
+}
+
+fn effect(seq: u64, n: u32) -> Seen {
+    Seen::Effect(seq, format!("unit-{n}"))
+}
+
+/// The summary of a run whose units all succeeded.
+fn succeeded(units: usize, requests: usize, effects: usize) -> Summary {
+    Summary {
+        units,
+        succeeded: units,
+        skipped: 0,
+        failed: 0,
+        requests,
+        effects,
+    }
+}
+
 #[test]
 fn each_unit_is_handed_over_after_its_apply_and_each_window_before_the_next() {
     use Seen::*;
     let seen = observed(&["a", "b", "c"], 1, 2);
-    let unit = |n: u32| Unit(format!("unit-{n}"));
-    let effect = |seq: u64, n: u32| Effect(seq, format!("unit-{n}"));
-    let summary = Summary {
-        units: 3,
-        succeeded: 3,
-        skipped: 0,
-        failed: 0,
-        requests: 3,
-        effects: 3,
-    };
+    let summary = succeeded(3, 3, 3);
     assert_eq!(
         seen,
         [
@@ -269,16 +280,7 @@ fn units_after_one_that_waits_for_its_aggregate_are_handed_over_after_the_aggreg
     use Seen::*;
     let titles = ["a", "b", "c", "d"];
     let seen = observed_with(AGGREGATING, &titles, 1, 0);
-    let unit = |n: u32| Unit(format!("unit-{n}"));
-    let effect = |seq: u64, n: u32| Effect(seq, format!("unit-{n}"));
-    let summary = Summary {
-        units: 4,
-        succeeded: 4,
-        skipped: 0,
-        failed: 0,
-        requests: 5,
-        effects: 3,
-    };
+    let summary = succeeded(4, 5, 3);
     assert_eq!(
         seen,
         [
