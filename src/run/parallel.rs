@@ -44,15 +44,23 @@ use crate::run::runner::RunOptions;
 use crate::run::units::{Phases, UnitState};
 use crate::sandbox::{Sandbox, SandboxOptions, spawn_hook_thread};
 
-/// Created-item keys of worker `w` start at `w × KEY_BLOCK`.
+/// Created-item keys of the thread of part `p` start at `p × KEY_BLOCK` (the
+/// caller's part is 0).
 const KEY_BLOCK: u64 = 1_000_000_000;
 
 /// From the caller's thread to a worker.
 enum Order {
     /// Preflight and requests of these units.
     Build(Range<usize>),
-    /// Apply and aggregates of these units, with each unit's first job index.
-    Apply(Range<usize>, Vec<UnitState>, Vec<usize>),
+    /// Apply and aggregates of these units, with each unit's first job index;
+    /// then, if given, preflight and requests of the worker's part of the next
+    /// window, without waiting for the caller.
+    Apply(
+        Range<usize>,
+        Vec<UnitState>,
+        Vec<usize>,
+        Option<Range<usize>>,
+    ),
 }
 
 /// A worker's answer to an order.
@@ -87,9 +95,10 @@ pub(crate) fn with_workers<R>(
     drive: impl FnOnce(&mut dyn Crew) -> R,
 ) -> Result<R, RunError> {
     // A thread beyond the parts of a window would never get any; the first
-    // part is the caller's.
-    let most = units.len().min(window_size(options.window)).max(1);
-    let workers = options.jobs.clamp(2, most.max(2)) - 1;
+    // part is the caller's (the runner asks for threads only when windows
+    // hold more than one unit).
+    let most = units.len().min(window_size(options.window));
+    let workers = options.jobs.min(most).max(2) - 1;
     let hosts: Vec<HookHost> = (1..=workers)
         .map(|p| env.host.borrow().fork(p as u64 * KEY_BLOCK))
         .collect();
@@ -129,7 +138,6 @@ pub(crate) fn with_workers<R>(
             inboxes,
             reports,
             started: None,
-            lost: None,
             early: VecDeque::new(),
         };
         // Dropping the crew closes the inboxes, which ends the workers.
@@ -145,9 +153,6 @@ struct Threads<'e, 'b> {
     reports: Receiver<Report>,
     /// The units the workers were told to build and not yet collected.
     started: Option<Range<usize>>,
-    /// Why an order for the next window could not be given, reported when
-    /// that window is asked for.
-    lost: Option<RunError>,
     /// Answers for the next window that came while this one was finishing.
     early: VecDeque<(usize, Answer)>,
 }
@@ -227,9 +232,6 @@ impl Crew for Threads<'_, '_> {
         handover: HandOver<'_>,
         tick: Tick<'_>,
     ) -> Result<(), RunError> {
-        if let Some(error) = self.lost.take() {
-            return Err(error);
-        }
         if self.started.as_ref() != Some(&range) {
             self.start_build(range.clone())?;
         }
@@ -305,13 +307,8 @@ impl Crew for Threads<'_, '_> {
                 }
             }
             if applied {
+                // The worker has gone on to its part of the next window.
                 part.step = Step::Done;
-                // The worker starts on its part of the next window.
-                if let Some(next) = ahead.get(w).filter(|_| failure.is_none())
-                    && let Err(error) = self.send(w, Order::Build(next.clone()))
-                {
-                    self.lost.get_or_insert(error);
-                }
                 continue;
             }
             part.step = Step::Built;
@@ -320,7 +317,8 @@ impl Crew for Threads<'_, '_> {
             {
                 let mut states = std::mem::take(&mut part.states);
                 let firsts = dispatch(part.range.clone(), &mut states, tick);
-                let order = Order::Apply(part.range.clone(), states, firsts);
+                let next = ahead.get(dispatched).cloned();
+                let order = Order::Apply(part.range.clone(), states, firsts, next);
                 part.step = match self.send(dispatched, order) {
                     Ok(()) => Step::Applying,
                     Err(error) => {
@@ -334,9 +332,9 @@ impl Crew for Threads<'_, '_> {
         if let Some(error) = failure {
             return Err(error);
         }
-        if self.lost.is_none() {
-            self.started = next;
-        }
+        // Every worker was told to build its part of the next window with its
+        // apply order (windows only shrink, so the next one has no more parts).
+        self.started = next;
         for part in parts {
             for handed in part.handed {
                 relay.pass(handed, handover);
@@ -371,9 +369,9 @@ fn stopped() -> RunError {
     )
 }
 
-/// The parts of `range`, one per worker that has units.
-fn parts(range: &Range<usize>, workers: usize) -> Vec<Range<usize>> {
-    chunks(range.len(), workers)
+/// The parts of `range`, one per thread that has units.
+fn parts(range: &Range<usize>, threads: usize) -> Vec<Range<usize>> {
+    chunks(range.len(), threads)
         .into_iter()
         .map(|part| part.start + range.start..part.end + range.start)
         .collect()
@@ -424,17 +422,20 @@ fn worker(
         pending: None,
         on: setup.ticks,
     };
-    while let Ok(order) = inbox.recv() {
+    // The next window's part an apply order carried, built right after it.
+    let mut next = None;
+    while let Some(order) = next.take().or_else(|| inbox.recv().ok()) {
         let mut tick = |phase| ticks.tick(phase);
         let answer = match order {
             Order::Build(range) => {
                 let (states, segments) = crew.build(range, &mut tick);
                 Ok(Done::Built(states, segments))
             }
-            Order::Apply(range, states, firsts) => {
+            Order::Apply(range, states, firsts, then) => {
                 let mut handed = Vec::new();
-                crew.apply(range, states, firsts, &mut tick, &mut |h| handed.push(h))
-                    .map(|()| Done::Applied(handed))
+                let applied = crew.apply(range, states, firsts, &mut tick, &mut |h| handed.push(h));
+                next = then.filter(|_| applied.is_ok()).map(Order::Build);
+                applied.map(|()| Done::Applied(handed))
             }
         }
         .map_err(Box::new);

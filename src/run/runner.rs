@@ -14,7 +14,7 @@ use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::plan::{Mode, NoValidInputUnitsError, Plan, PlanState, plan};
 use crate::request::ExecutionOptions;
 use crate::run::apply::ApplyEnv;
-use crate::run::driver::{Driver, Here, Segment, hand_over};
+use crate::run::driver::{Driver, Here, Segment, hand_over, window_size};
 use crate::run::jobs::RequestIds;
 use crate::run::normalize::prepare;
 use crate::run::observer::{Collector, RunObserver};
@@ -236,7 +236,8 @@ fn execute(
     };
     // What the settings phase recorded comes first.
     driver.hand_over(vec![Segment::take(&mut env.records, &env.host)]);
-    let driven = if options.jobs > 1 && units.len() > 1 {
+    // Threads need windows of more than one unit to share.
+    let driven = if options.jobs > 1 && units.len().min(window_size(options.window)) > 1 {
         parallel::with_workers(env, &phases, &units, options, |crew| driver.drive(crew))
             .and_then(|driven| driven)
     } else {
