@@ -1,5 +1,5 @@
 //! A run's report handed over as it is made (`run_observed`, `RunObserver`,
-//! `JsonReportWriter`, `hookrun run --json`): the same report, window by window.
+//! `JsonReportWriter`, `hookrun run --json`): the same report, unit by unit.
 
 mod common;
 

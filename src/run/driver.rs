@@ -9,20 +9,22 @@
 //! apply, unless it or a unit before it in the window waits for the window's
 //! aggregates (then after them, with what they recorded). Everything handed
 //! over is dropped. Besides the plan itself, a run therefore holds the states
-//! and reports of one window's units only, whatever its size; and a unit is
-//! written while what its apply touched is still in the processor's caches.
+//! and reports of one window's units only, whatever its size; and a unit
+//! applied on the caller's thread is written while what its apply touched is
+//! still in the processor's caches.
 //!
 //! Where a window's hooks run is a [`Crew`]'s business: [`Here`] runs them on
 //! the caller's thread with the run's runtime; the threaded crew of
-//! [`parallel`](super::parallel) cuts each window over worker threads, each
-//! running a [`Here`] of its own. Results are fetched on the caller's thread,
+//! [`parallel`](super::parallel) cuts each window over the caller's thread and
+//! worker threads, each running a [`Here`] of its own. Results are fetched on
+//! the caller's thread,
 //! in unit order, whoever runs the hooks (a pass-through request gets its id
 //! here and its result where its unit is applied): the crew hands each stretch
 //! of units to the driver's dispatch as soon as its requests are built, so a
 //! worker applies its part while the caller fetches the next part's results.
 //! Worker threads start on the next window as soon as they are done with this
-//! one, while the caller hands it over; what they hand over goes through a
-//! [`Relay`], so the observer sees what a serial run shows it.
+//! one; what they hand over goes through a [`Relay`], so the observer sees
+//! what a serial run shows it (a worker's units once its part is applied).
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -263,7 +265,8 @@ pub(crate) struct Driver<'a> {
 
 impl Driver<'_> {
     /// Every window through `crew`; stops at the first error of the run (not of
-    /// a unit), after handing over the windows before it.
+    /// a unit), after handing over the windows before it and whatever of its
+    /// own window was done before it.
     pub fn drive(&mut self, crew: &mut dyn Crew) -> Result<(), RunError> {
         apply_hook(self.phases.workflow)?;
         let window = window_size(self.window);

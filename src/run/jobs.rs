@@ -299,7 +299,7 @@ pub fn dispatch(
 
 /// Makes the result of a dispatched pass-through request, which is its request
 /// echoed back; other jobs are left as they are. Done where the unit is applied,
-/// so that a threaded run makes it on the unit's worker.
+/// so that a threaded run makes it on the thread that applies the unit.
 pub fn settle(workflow: &Workflow, job: &mut Job) {
     if workflow.provider != "pass-through" || job.run_result.is_some() {
         return;

@@ -6,8 +6,8 @@
 //!
 //! Hooks of one run share one runtime (module state persists across units, as
 //! in the contract) unless [`RunOptions::fresh_runtime_per_unit`] is set, or
-//! [`RunOptions::jobs`] spreads the units over worker threads with a runtime
-//! each; a runtime that breached a limit is never reused.
+//! [`RunOptions::jobs`] spreads the units over the caller's thread and worker
+//! threads with a runtime each; a runtime that breached a limit is never reused.
 #![allow(
     clippy::result_large_err,
     reason = "run errors are made once per failure and carry what the report shows"

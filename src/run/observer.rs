@@ -20,9 +20,13 @@ use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitRepor
 /// unit right after the records and effects of its own apply; but from the
 /// first unit of the window that waits for an aggregate on, the records and
 /// effects of all their applies, then those of the window's aggregates, then
-/// those units. When the run stops on an error of its own, what its runtime
-/// recorded last and that error follow; [`finish`](Self::finish) comes last,
-/// always. Records come before effects within a phase (or a unit's apply).
+/// those units. With worker threads, a worker's units come once its whole
+/// part of the window is applied, in the same order. When the run stops on an
+/// error of its own, what of its window was handed over before the error
+/// stays handed over, and what its runtime recorded last and that error follow;
+/// [`finish`](Self::finish) comes last, always. Within each hand-over (a
+/// phase, a unit's apply, the held units' applies, the aggregates) records
+/// come before effects.
 pub trait RunObserver {
     /// The settings the run uses.
     fn settings(&mut self, settings: &SettingsReport);

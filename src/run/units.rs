@@ -1,6 +1,6 @@
 //! One unit through each phase of a run. The runner decides where and in which
 //! order units go through a phase (all on the caller's thread, or in chunks on
-//! worker threads); what happens to one unit in one phase is decided here.
+//! it and worker threads); what happens to one unit in one phase is decided here.
 
 use std::cell::RefCell;
 use std::rc::Rc;

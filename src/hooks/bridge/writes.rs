@@ -129,7 +129,7 @@ impl HookHost {
             "unchanged"
         };
         // Over what the write asked and how it ended, not the keys it created: a
-        // run's receipts are the same whichever worker made them.
+        // run's receipts are the same whichever thread made them.
         let effect_digest = digest(&json!({"operation": prepared.operation,
             "semanticInput": request, "outcome": outcome}));
         let receipt_id = receipt_id(&effect_digest);
