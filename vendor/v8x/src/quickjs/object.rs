@@ -30,6 +30,13 @@ use std::ptr;
 
 unsafe extern "C" {
   fn JS_ValueToAtom(ctx: *mut JSContext, val: JSValue) -> JSAtom;
+  fn JS_DefinePropertyValueUint32(
+    ctx: *mut JSContext,
+    this_obj: JSValue,
+    idx: u32,
+    val: JSValue,
+    flags: c_int,
+  ) -> c_int;
   fn JS_GetProperty(
     ctx: *mut JSContext,
     this_obj: JSValue,
@@ -1311,7 +1318,11 @@ unsafe fn append_own_property_names(
         ok = false;
         break;
       }
-      if JS_SetPropertyUint32(ctx, arr, *out, key_val) < 0 {
+      // Defined, as V8 lists them: assigned, a key went through any setter
+      // a script put on `Array.prototype`.
+      if JS_DefinePropertyValueUint32(ctx, arr, *out, key_val, JS_PROP_C_W_E)
+        < 0
+      {
         ok = false;
         break;
       }
@@ -1887,7 +1898,9 @@ pub extern "C" fn v8__Array__New_with_elements(
       let el = *elements.add(i);
 
       let v = JS_DupValue(ctx, jsval_of(el));
-      JS_SetPropertyUint32(ctx, arr, i as u32, v);
+      // Defined, as V8 creates them: assigned, they went through any setter
+      // or read-only index a script put on `Array.prototype`.
+      JS_DefinePropertyValueUint32(ctx, arr, i as u32, v, JS_PROP_C_W_E);
     }
   }
   intern::<Array>(arr)

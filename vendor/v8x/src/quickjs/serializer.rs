@@ -56,6 +56,13 @@ struct JSPropertyEnum {
 const JS_GPN_OWN_ENUM: c_int = (1 << 0) | (1 << 1) | (1 << 4); // string|symbol|enum-only
 
 unsafe extern "C" {
+  fn JS_DefinePropertyValueUint32(
+    ctx: *mut JSContext,
+    this_obj: JSValue,
+    idx: u32,
+    val: JSValue,
+    flags: c_int,
+  ) -> c_int;
   fn JS_IsInstanceOf(ctx: *mut JSContext, val: JSValue, obj: JSValue) -> c_int;
   fn JS_GetTypedArrayType(obj: JSValue) -> c_int;
   fn JS_IsWeakMap(val: JSValue) -> bool;
@@ -1015,7 +1022,11 @@ fn de_rec(st: &mut DeState, ctx: *mut JSContext) -> JSValue {
           unsafe { JS_FreeValue(ctx, arr) };
           return jsv_exception();
         }
-        unsafe { JS_SetPropertyUint32(ctx, arr, i, el) };
+        // Defined, as V8 reads them: assigned, an element went through any
+        // setter a script put on `Array.prototype`.
+        unsafe {
+          JS_DefinePropertyValueUint32(ctx, arr, i, el, JS_PROP_C_W_E)
+        };
       }
       arr
     }
