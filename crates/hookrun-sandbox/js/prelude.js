@@ -306,9 +306,12 @@
   // The engine's native walk when it has one (the values are the host's
   // plain data). Where it stopped short, or without one, arrays by index and
   // objects by `Object.values`, through what is frozen already: a native walk
-  // that ran out of depth froze the levels above the rest.
+  // that ran out of depth froze the levels above the rest. A kept value was
+  // frozen whole before it was kept (`share`), and stays so: a unit's
+  // selection, frozen again by every hook that gets it, is not walked again.
   function deepFreeze(value) {
     if (value === null || typeof value !== "object") return value;
+    if (keptOf.get(value) !== undefined) return value;
     if (op_hookrun_deep_freeze(value)) return value;
     return walkFreeze(value);
   }
