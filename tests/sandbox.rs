@@ -319,6 +319,79 @@ fn values_json_cannot_carry_are_invalid_output() {
     assert_healthy(&mut sb);
 }
 
+/// A result is written as `JSON.stringify` writes it, getters and `toJSON`
+/// methods run on the way (and may log), and each value JSON cannot carry is
+/// refused with its key and what it is.
+#[test]
+fn results_are_written_and_checked_value_by_value() {
+    let mut sb = sandbox();
+    let outcome = call(
+        &mut sb,
+        "hostile.mjs",
+        "returnLiveValues",
+        json!({"items": [1, 2]}),
+    );
+    assert_eq!(
+        outcome.result,
+        CallResult::Ok(json!({"counted": 2, "when": "1970-01-01T00:00:00.000Z",
+            "boxed": "boxed", "proxied": {"q": 1}, "custom": ["custom"]}))
+    );
+    let logs: Vec<&str> = outcome.logs.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(logs, ["getter ran", "toJSON of custom"]);
+    let cases = [
+        (
+            "nan",
+            Some("x"),
+            "property \"x\" is NaN, which JSON cannot represent",
+        ),
+        (
+            "infinity",
+            None,
+            "the returned value is -Infinity, which JSON cannot represent",
+        ),
+        (
+            "symbol",
+            Some("s"),
+            "property \"s\" is a symbol, which cannot cross the sandbox boundary as JSON",
+        ),
+        (
+            "function",
+            Some("0"),
+            "property \"0\" is a function, which cannot cross the sandbox boundary as JSON",
+        ),
+        (
+            "bigint",
+            Some("b"),
+            "property \"b\" is a BigInt; convert it to a number or string first",
+        ),
+        (
+            "late",
+            Some("later"),
+            "property \"later\" is Infinity, which JSON cannot represent",
+        ),
+    ];
+    for (kind, key, message) in cases {
+        let arg = json!({"kind": kind, "key": key});
+        assert_eq!(
+            call(&mut sb, "hostile.mjs", "returnUnwritable", arg).result,
+            CallResult::InvalidOutput {
+                message: message.into()
+            },
+            "{kind}"
+        );
+    }
+    let thrown = call(
+        &mut sb,
+        "hostile.mjs",
+        "returnUnwritable",
+        json!({"kind": "throwing", "key": "k"}),
+    );
+    let failure = hook_error(&thrown);
+    assert_eq!(failure.name, "RangeError");
+    assert_eq!(failure.message, "getter failed");
+    assert_healthy(&mut sb);
+}
+
 #[test]
 fn deno_and_host_globals_are_out_of_reach() {
     let mut sb = sandbox();

@@ -21,6 +21,7 @@
   let op_hookrun_log;
   let op_hookrun_host;
   let op_hookrun_deep_freeze;
+  let op_hookrun_checked_json;
   let op_hookrun_deep_copy;
 
   const ObjectCreate = Object.create;
@@ -436,6 +437,21 @@
     return key === "" ? "the returned value" : `property ${JSONStringify(key)}`;
   }
 
+  // Why a value of a result was refused, by the codes the engine's checked
+  // walk answers (`op_hookrun_checked_json`); `v` is the value.
+  const TOO_DEEP = 1, NOT_FINITE = 2, FUNCTION = 3, SYMBOL = 4, BIGINT = 5, TOO_LARGE = 6;
+  function refusal(code, key, v) {
+    switch (code) {
+      case TOO_DEEP: return new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+      case NOT_FINITE: return new InvalidOutput(`${where(key)} is ${StringCtor(v)}, which JSON cannot represent`);
+      case FUNCTION: return new InvalidOutput(`${where(key)} is a function, which cannot cross the sandbox boundary as JSON`);
+      case SYMBOL: return new InvalidOutput(`${where(key)} is a symbol, which cannot cross the sandbox boundary as JSON`);
+      case BIGINT: return new InvalidOutput(`${where(key)} is a BigInt; convert it to a number or string first`);
+      default: return new OutputTooLarge(budgetLimit);
+    }
+  }
+
+  // The same checks in JavaScript, for an engine without the checked walk.
   function replacer(key, v) {
     const t = typeof v;
     if (t === "string") {
@@ -443,31 +459,48 @@
     } else {
       if (t === "object" && v !== null) {
         const depth = (depths.get(this) || 0) + 1;
-        if (depth > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+        if (depth > MAX_OUTPUT_DEPTH) throw refusal(TOO_DEEP, key);
         const entry = keptOf.get(v);
         if (entry !== undefined && entry.call === sharingCall) {
           // The host has the value: it crosses back as a reference, weighed as
           // the value itself.
-          if (depth + entry.depth - 1 > MAX_OUTPUT_DEPTH) throw new InvalidOutput(`${where(key)} is nested more than ${MAX_OUTPUT_DEPTH} levels deep; flatten the returned value`);
+          if (depth + entry.depth - 1 > MAX_OUTPUT_DEPTH) throw refusal(TOO_DEEP, key);
           budget -= entry.bytes + key.length + 4;
-          if (budget < 0) throw new OutputTooLarge(budgetLimit);
+          if (budget < 0) throw refusal(TOO_LARGE, key);
           sharedRefs += 1;
           return `${sharedMarker}${entry.id}`;
         }
         depths.set(v, depth);
       } else if (t === "number") {
-        if (!NumberIsFinite(v)) throw new InvalidOutput(`${where(key)} is ${StringCtor(v)}, which JSON cannot represent`);
+        if (!NumberIsFinite(v)) throw refusal(NOT_FINITE, key, v);
       } else if (t === "function") {
-        throw new InvalidOutput(`${where(key)} is a function, which cannot cross the sandbox boundary as JSON`);
+        throw refusal(FUNCTION, key);
       } else if (t === "symbol") {
-        throw new InvalidOutput(`${where(key)} is a symbol, which cannot cross the sandbox boundary as JSON`);
+        throw refusal(SYMBOL, key);
       } else if (t === "bigint") {
-        throw new InvalidOutput(`${where(key)} is a BigInt; convert it to a number or string first`);
+        throw refusal(BIGINT, key);
       }
       budget -= key.length + 4;
     }
-    if (budget < 0) throw new OutputTooLarge(budgetLimit);
+    if (budget < 0) throw refusal(TOO_LARGE, key);
     return v;
+  }
+
+  // The text of a result, checked: the engine's checked walk (getters and
+  // `toJSON` methods run as in `JSON.stringify`), or `JSON.stringify` with
+  // the replacer above.
+  function stringifyChecked(value, maxBytes) {
+    const checked = op_hookrun_checked_json(value, maxBytes, MAX_OUTPUT_DEPTH, keptOf, sharingCall, sharedMarker);
+    if (checked === undefined) {
+      try {
+        return JSONStringify(value, replacer);
+      } finally {
+        depths.clear();
+      }
+    }
+    if (typeof checked[0] === "number") throw refusal(checked[0], checked[1], checked[2]);
+    sharedRefs = checked[1];
+    return checked[0];
   }
 
   function serialize(value, maxBytes) {
@@ -477,13 +510,11 @@
     budgetLimit = maxBytes;
     let text;
     try {
-      text = JSONStringify(value, replacer);
+      text = stringifyChecked(value, maxBytes);
     } catch (e) {
       if (e instanceof InvalidOutput || e instanceof OutputTooLarge) throw e;
       if (e instanceof TypeError) throw new InvalidOutput(`the returned value cannot be serialised as JSON: ${safely(() => e.message, "TypeError")}`);
       throw e;
-    } finally {
-      depths.clear();
     }
     return text === undefined ? "null" : text;
   }
@@ -609,9 +640,10 @@
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeAnimator, installWeb) {
     const ops = globalThis.Deno.core.ops;
-    ({ op_hookrun_log, op_hookrun_host, op_hookrun_deep_freeze, op_hookrun_deep_copy } = ops);
+    ({ op_hookrun_log, op_hookrun_host, op_hookrun_deep_freeze, op_hookrun_deep_copy, op_hookrun_checked_json } = ops);
     if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function" ||
-        typeof op_hookrun_deep_freeze !== "function" || typeof op_hookrun_deep_copy !== "function") {
+        typeof op_hookrun_deep_freeze !== "function" || typeof op_hookrun_deep_copy !== "function" ||
+        typeof op_hookrun_checked_json !== "function") {
       throw new ErrorCtor("the hookrun ops are not bound in this runtime");
     }
     keptOf = ownMethods(new WeakMapCtor(), {

@@ -148,6 +148,66 @@ fn op_hookrun_deep_copy<'s>(
     v8::undefined(scope).into()
 }
 
+/// `JSON.stringify(value)` with the checks the prelude makes of a hook's
+/// result (`serialize` in `js/prelude.js`) in one native walk
+/// (`JS_JSONStringifyChecked`, QuickJS): `[text, refs]` once written,
+/// `[code, key, number]` when a value failed a check (the codes of
+/// `JS_JSON_CHECK_*`, 1 to 6), and no answer, the exception pending, when it
+/// threw. `undefined` when the engine has no such walk (V8): the prelude then
+/// checks in JavaScript. Getters and `toJSON` methods run during the walk and
+/// may call other ops.
+#[op2(reentrant)]
+fn op_hookrun_checked_json<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: v8::Local<'s, v8::Value>,
+    budget: f64,
+    #[smi] max_depth: u32,
+    kept: v8::Local<'s, v8::Value>,
+    call: f64,
+    marker: v8::Local<'s, v8::Value>,
+) -> v8::Local<'s, v8::Value> {
+    #[cfg(feature = "quickjs")]
+    {
+        use v8::json::{CheckedJson, JsonChecks, JsonRefusal};
+        let checks = JsonChecks {
+            budget: budget as i64,
+            max_depth,
+            kept: Some(kept),
+            call,
+            marker: Some(marker),
+        };
+        let items: [v8::Local<v8::Value>; 3] =
+            match v8::json::stringify_checked(scope, value, &checks) {
+                CheckedJson::Written(text, refs) => {
+                    let refs = v8::Integer::new_from_unsigned(scope, refs).into();
+                    return v8::Array::new_with_elements(scope, &[text, refs]).into();
+                }
+                CheckedJson::Refused(refusal, key) => {
+                    let (code, number) = match refusal {
+                        JsonRefusal::TooDeep => (1, 0.0),
+                        JsonRefusal::NotFinite(number) => (2, number),
+                        JsonRefusal::Function => (3, 0.0),
+                        JsonRefusal::Symbol => (4, 0.0),
+                        JsonRefusal::BigInt => (5, 0.0),
+                        JsonRefusal::TooLarge => (6, 0.0),
+                    };
+                    [
+                        v8::Integer::new(scope, code).into(),
+                        key,
+                        v8::Number::new(scope, number).into(),
+                    ]
+                }
+                CheckedJson::Threw => return v8::undefined(scope).into(),
+            };
+        v8::Array::new_with_elements(scope, &items).into()
+    }
+    #[cfg(not(feature = "quickjs"))]
+    {
+        let _ = (value, budget, max_depth, kept, call, marker);
+        v8::undefined(scope).into()
+    }
+}
+
 #[op2]
 #[string]
 fn op_hookrun_host(
@@ -212,6 +272,7 @@ deno_core::extension!(
         op_hookrun_host,
         op_hookrun_deep_freeze,
         op_hookrun_deep_copy,
+        op_hookrun_checked_json,
         super::web::op_hookrun_url_parse,
         super::web::op_hookrun_url_set,
         super::web::op_hookrun_form_parse,

@@ -1837,6 +1837,87 @@ pub extern "C" fn v8__JSON__Stringify(
   }
 }
 
+/// `JSJSONChecks` (`quickjs.h`), field for field.
+#[repr(C)]
+struct JSJSONChecks {
+  budget: i64,
+  max_depth: i32,
+  refs: i32,
+  kept: JSValue,
+  call: f64,
+  marker: JSValue,
+  failure: i32,
+  failed_key: JSValue,
+  failed_number: f64,
+}
+
+unsafe extern "C" {
+  fn JS_JSONStringifyChecked(
+    ctx: *mut JSContext,
+    obj: JSValue,
+    checks: *mut JSJSONChecks,
+  ) -> JSValue;
+}
+
+/// What `v8__JSON__StringifyChecked` found besides the text.
+#[repr(C)]
+pub struct JsonCheckedOut {
+  /// The references written.
+  pub refs: i32,
+  /// A `JS_JSON_CHECK_*` code when a check failed, else 0.
+  pub failure: i32,
+  /// The key of the value that failed a check (a new handle), else null.
+  pub failed_key: *const Value,
+  /// The number, when it was not finite.
+  pub failed_number: f64,
+}
+
+/// `JS_JSONStringifyChecked`: the text (or `undefined` when there is
+/// none); null when a check failed (`out.failure` set, no exception pending)
+/// or an exception was thrown (left pending, as `v8__JSON__Stringify` does).
+#[unsafe(no_mangle)]
+pub extern "C" fn v8__JSON__StringifyChecked(
+  context: *const Context,
+  json_object: *const Value,
+  budget: i64,
+  max_depth: c_int,
+  kept: *const Value,
+  call: f64,
+  marker: *const Value,
+  out: *mut JsonCheckedOut,
+) -> *const Value {
+  let ctx = ctx_of(context);
+  if ctx.is_null() || json_object.is_null() || out.is_null() {
+    return ptr::null();
+  }
+  let mut checks = JSJSONChecks {
+    budget,
+    max_depth,
+    refs: 0,
+    kept: jsval_of(kept),
+    call,
+    marker: jsval_of(marker),
+    failure: 0,
+    failed_key: jsv_undefined(),
+    failed_number: 0.0,
+  };
+  let text =
+    unsafe { JS_JSONStringifyChecked(ctx, jsval_of(json_object), &mut checks) };
+  let out = unsafe { &mut *out };
+  out.refs = checks.refs;
+  out.failure = checks.failure;
+  out.failed_number = checks.failed_number;
+  out.failed_key = if checks.failure != 0 {
+    intern::<Value>(checks.failed_key)
+  } else {
+    ptr::null()
+  };
+  if text.tag == JS_TAG_EXCEPTION {
+    return ptr::null();
+  }
+  intern::<Value>(text)
+}
+
 unsafe fn call_unary_closure(
   ctx: *mut JSContext,
   src: &[u8],

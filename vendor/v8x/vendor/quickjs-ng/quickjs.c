@@ -55527,7 +55527,122 @@ typedef struct JSONStringifyContext {
     JSValue gap;
     JSValue empty;
     StringBuffer *b;
+    /* JS_JSONStringifyChecked's checks, in place of a replacer; or NULL */
+    JSJSONChecks *checks;
 } JSONStringifyContext;
+
+static JSValue js_map_get(JSContext *ctx, JSValueConst this_val,
+                          int argc, JSValueConst *argv, int magic);
+
+/* Records a failed check of `val` (freed) under `key` and unwinds the
+   stringify with an exception the caller drops. */
+static JSValue js_json_check_failed(JSContext *ctx, JSJSONChecks *c,
+                                    JSValue val, JSValueConst key,
+                                    int failure, double number)
+{
+    JS_FreeValue(ctx, val);
+    c->failure = failure;
+    c->failed_key = js_dup(key);
+    c->failed_number = number;
+    return JS_Throw(ctx, JS_NULL);
+}
+
+/* A number property of a kept value's entry. */
+static int js_json_entry_number(JSContext *ctx, JSValueConst entry,
+                                const char *name, double *out)
+{
+    return JS_ToFloat64Free(ctx, out, JS_GetPropertyStr(ctx, entry, name));
+}
+
+/* What a replacer of JS_JSONStringifyChecked would do with `val` (owned)
+   under `key`, with the objects being written on `jsc->stack`. */
+static JSValue js_json_checked(JSContext *ctx, JSONStringifyContext *jsc,
+                               JSValue val, JSValueConst key)
+{
+    JSJSONChecks *c = jsc->checks;
+    int64_t key_len = string_rope_get_len(key);
+    JSAtom type = js_operator_typeof(ctx, val);
+
+    if (type == JS_ATOM_string) {
+        c->budget -= (int64_t)string_rope_get_len(val) + 2;
+    } else {
+        if (type == JS_ATOM_object && !JS_IsNull(val)) {
+            int64_t depth;
+            if (js_get_length64(ctx, &depth, jsc->stack))
+                goto exception;
+            depth += 1;
+            if (depth > c->max_depth)
+                return js_json_check_failed(ctx, c, val, key,
+                                            JS_JSON_CHECK_TOO_DEEP, 0);
+            if (JS_IsObject(c->kept) && JS_IsObject(val)) {
+                JSValue entry = js_map_get(ctx, c->kept, 1, vc(&val),
+                                           JS_CLASS_WEAKMAP - JS_CLASS_MAP);
+                if (JS_IsException(entry))
+                    goto exception;
+                if (JS_IsObject(entry)) {
+                    double call, bytes, nested;
+                    JSValue id, ref;
+                    if (js_json_entry_number(ctx, entry, "call", &call) ||
+                        js_json_entry_number(ctx, entry, "bytes", &bytes) ||
+                        js_json_entry_number(ctx, entry, "depth", &nested)) {
+                        JS_FreeValue(ctx, entry);
+                        goto exception;
+                    }
+                    if (call == c->call) {
+                        if (depth + nested - 1 > c->max_depth) {
+                            JS_FreeValue(ctx, entry);
+                            return js_json_check_failed(ctx, c, val, key,
+                                                        JS_JSON_CHECK_TOO_DEEP, 0);
+                        }
+                        c->budget -= (int64_t)bytes + key_len + 4;
+                        if (c->budget < 0) {
+                            JS_FreeValue(ctx, entry);
+                            return js_json_check_failed(ctx, c, val, key,
+                                                        JS_JSON_CHECK_TOO_LARGE, 0);
+                        }
+                        id = JS_GetPropertyStr(ctx, entry, "id");
+                        JS_FreeValue(ctx, entry);
+                        if (JS_IsException(id))
+                            goto exception;
+                        ref = JS_ConcatString(ctx, js_dup(c->marker),
+                                              JS_ToStringFree(ctx, id));
+                        if (JS_IsException(ref))
+                            goto exception;
+                        c->refs += 1;
+                        JS_FreeValue(ctx, val);
+                        return ref;
+                    }
+                }
+                JS_FreeValue(ctx, entry);
+            }
+        } else if (type == JS_ATOM_number) {
+            double d;
+            if (JS_ToFloat64(ctx, &d, val))
+                goto exception;
+            if (!isfinite(d))
+                return js_json_check_failed(ctx, c, val, key,
+                                            JS_JSON_CHECK_NOT_FINITE, d);
+        } else if (type == JS_ATOM_function) {
+            return js_json_check_failed(ctx, c, val, key,
+                                        JS_JSON_CHECK_FUNCTION, 0);
+        } else if (type == JS_ATOM_symbol) {
+            return js_json_check_failed(ctx, c, val, key,
+                                        JS_JSON_CHECK_SYMBOL, 0);
+        } else if (type == JS_ATOM_bigint) {
+            return js_json_check_failed(ctx, c, val, key,
+                                        JS_JSON_CHECK_BIGINT, 0);
+        }
+        c->budget -= key_len + 4;
+    }
+    if (c->budget < 0)
+        return js_json_check_failed(ctx, c, val, key,
+                                    JS_JSON_CHECK_TOO_LARGE, 0);
+    return val;
+
+exception:
+    JS_FreeValue(ctx, val);
+    return JS_EXCEPTION;
+}
 
 static JSValue JS_ToQuotedStringFree(JSContext *ctx, JSValue val) {
     JSValue r = JS_ToQuotedString(ctx, val);
@@ -55563,6 +55678,11 @@ static JSValue js_json_check(JSContext *ctx, JSONStringifyContext *jsc,
         v = JS_Call(ctx, jsc->replacer_func, holder, 2, args);
         JS_FreeValue(ctx, val);
         val = v;
+        if (JS_IsException(val))
+            goto exception;
+    }
+    if (jsc->checks) {
+        val = js_json_checked(ctx, jsc, val, key);
         if (JS_IsException(val))
             goto exception;
     }
@@ -55788,8 +55908,37 @@ exception:
     return -1;
 }
 
+static JSValue js_json_stringify_checked(JSContext *ctx, JSValueConst obj,
+                                         JSValueConst replacer,
+                                         JSValueConst space0,
+                                         JSJSONChecks *checks);
+
 JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
                          JSValueConst replacer, JSValueConst space0)
+{
+    return js_json_stringify_checked(ctx, obj, replacer, space0, NULL);
+}
+
+JSValue JS_JSONStringifyChecked(JSContext *ctx, JSValueConst obj,
+                                JSJSONChecks *checks)
+{
+    JSValue ret;
+
+    checks->refs = 0;
+    checks->failure = 0;
+    checks->failed_key = JS_UNDEFINED;
+    checks->failed_number = 0;
+    ret = js_json_stringify_checked(ctx, obj, JS_UNDEFINED, JS_UNDEFINED,
+                                    checks);
+    if (JS_IsException(ret) && checks->failure)
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    return ret;
+}
+
+static JSValue js_json_stringify_checked(JSContext *ctx, JSValueConst obj,
+                                         JSValueConst replacer,
+                                         JSValueConst space0,
+                                         JSJSONChecks *checks)
 {
     StringBuffer b_s;
     JSONStringifyContext jsc_s, *jsc = &jsc_s;
@@ -55803,6 +55952,7 @@ JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
     jsc->gap = JS_UNDEFINED;
     jsc->b = &b_s;
     jsc->empty = js_empty_string(ctx->rt);
+    jsc->checks = checks;
     ret = JS_UNDEFINED;
     wrapper = JS_UNDEFINED;
 

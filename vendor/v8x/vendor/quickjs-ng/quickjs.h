@@ -1084,6 +1084,48 @@ JS_EXTERN JSValue JS_ParseJSON(JSContext *ctx, const char *buf, size_t buf_len,
 JS_EXTERN JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
                                    JSValueConst replacer, JSValueConst space0);
 
+/* What JS_JSONStringifyChecked checks as it writes, and what it found. */
+typedef struct JSJSONChecks {
+    /* in: what the text may still take, spent as each value is checked
+       (a string: its length and 2; a reference: the kept value's bytes, its
+       key's length and 4; any other value: its key's length and 4) */
+    int64_t budget;
+    /* in: the deepest nesting of objects and arrays */
+    int32_t max_depth;
+    /* out: the references written */
+    int32_t refs;
+    /* in: a WeakMap from kept objects to entries {id, bytes, depth, call},
+       or undefined; an object whose entry has `call` equal to `call` is
+       written as the string `marker` followed by its id, weighed as `bytes`
+       and nested `depth` levels deep */
+    JSValueConst kept;
+    double call;
+    JSValueConst marker;
+    /* out: a JS_JSON_CHECK_* code when a check failed, else 0 */
+    int32_t failure;
+    /* out: the key of the value that failed a check (to be freed) */
+    JSValue failed_key;
+    /* out: the number, for JS_JSON_CHECK_NOT_FINITE */
+    double failed_number;
+} JSJSONChecks;
+
+#define JS_JSON_CHECK_TOO_DEEP   1
+#define JS_JSON_CHECK_NOT_FINITE 2
+#define JS_JSON_CHECK_FUNCTION   3
+#define JS_JSON_CHECK_SYMBOL     4
+#define JS_JSON_CHECK_BIGINT     5
+#define JS_JSON_CHECK_TOO_LARGE  6
+
+/* JSON.stringify(obj) with each value checked, after its toJSON, where a
+   replacer function would see it (same key, same order) and refused when
+   JSON cannot carry it faithfully (a function, symbol, bigint or non-finite
+   number), nested deeper than `max_depth`, or past the budget. A failed
+   check answers JS_EXCEPTION with `failure` set and no exception pending;
+   any other exception (a getter's, a cycle's) stays pending with `failure`
+   0. */
+JS_EXTERN JSValue JS_JSONStringifyChecked(JSContext *ctx, JSValueConst obj,
+                                          JSJSONChecks *checks);
+
 typedef void JSFreeArrayBufferDataFunc(JSRuntime *rt, void *opaque, void *ptr);
 JS_EXTERN JSValue JS_NewArrayBuffer(JSContext *ctx, uint8_t *buf, size_t len,
                                     JSFreeArrayBufferDataFunc *free_func, void *opaque,
