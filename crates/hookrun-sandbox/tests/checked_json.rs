@@ -182,3 +182,61 @@ fn exceptions_of_getters_and_cycles_stay_pending() {
         other => panic!("expected a pending TypeError, got {other:?}"),
     }
 }
+
+/// What the engine's own `JSON.stringify` writes for `code`'s value.
+fn stringified(code: &str) -> String {
+    let mut runtime = JsRuntime::new(RuntimeOptions::default());
+    deno_core::scope!(scope, &mut runtime);
+    let text = eval(scope, &format!("JSON.stringify({code})"));
+    text.to_rust_string_lossy(scope)
+}
+
+/// Objects list their keys and strings are quoted as the language says,
+/// whether the keys come from the object's shape (an ordinary object without
+/// index keys) or from the generic listing, and checked or not.
+#[test]
+fn keys_are_listed_and_strings_quoted_as_the_language_says() {
+    let cases = [
+        ("({b: 1, 2: 2, 1: 1, a: 0})", r#"{"1":1,"2":2,"b":1,"a":0}"#),
+        (
+            r#"({b: 1, "4294967295": 2, "4294967294": 3})"#,
+            r#"{"4294967294":3,"b":1,"4294967295":2}"#,
+        ),
+        (
+            "({get a() { delete this.b; return 1; }, b: 2, c: 3})",
+            r#"{"a":1,"c":3}"#,
+        ),
+        (
+            "({get a() { this.z = 9; return 1; }, b: 2})",
+            r#"{"a":1,"b":2}"#,
+        ),
+        (
+            r#"(() => { const o = {a: 1, b: 2, c: 3}; delete o.b;
+                Object.defineProperty(o, "hidden", {value: 1, enumerable: false});
+                o[Symbol("s")] = 4; return o; })()"#,
+            r#"{"a":1,"c":3}"#,
+        ),
+        (
+            "new (class { #p = 1; x = 2; get y() { return 3; } })()",
+            r#"{"x":2}"#,
+        ),
+        (
+            r#"JSON.parse('{"__proto__": 1, "a\\"b": 2}')"#,
+            r#"{"__proto__":1,"a\"b":2}"#,
+        ),
+        (
+            r#"["q\"b\\c\n\t\u0001\u001f é ÿ", "😀\ud800x", "", "plain"]"#,
+            r#"["q\"b\\c\n\t\u0001\u001f é ÿ","😀\ud800x","","plain"]"#,
+        ),
+        (r#"({"k\u00e9y\n": "v"})"#, r#"{"kéy\n":"v"}"#),
+        ("new Proxy({b: 1, 1: 0}, {})", r#"{"1":0,"b":1}"#),
+    ];
+    for (code, expected) in cases {
+        assert_eq!(stringified(code), expected, "JSON.stringify of {code}");
+        assert_eq!(
+            check("", code, ROOMY, 100),
+            written(expected, 0),
+            "checked {code}"
+        );
+    }
+}

@@ -15485,26 +15485,31 @@ static JSValue JS_ToStringCheckObject(JSContext *ctx, JSValueConst val)
     return JS_ToString(ctx, val);
 }
 
-static JSValue JS_ToQuotedString(JSContext *ctx, JSValueConst val1)
+/* Appends `p` to `b` as a JSON string literal: quoted, with what JSON
+   escapes escaped; runs of 8-bit characters that need no escape are copied
+   whole. */
+static int string_buffer_put_quoted(StringBuffer *b, JSString *p)
 {
-    JSValue val;
-    JSString *p;
-    int i;
+    int i, run;
     uint32_t c;
-    StringBuffer b_s, *b = &b_s;
     char buf[16];
 
-    val = JS_ToStringCheckObject(ctx, val1);
-    if (JS_IsException(val))
-        return val;
-    p = JS_VALUE_GET_STRING(val);
-
-    if (string_buffer_init(ctx, b, p->len + 2))
-        goto fail;
-
     if (string_buffer_putc8(b, '\"'))
-        goto fail;
+        return -1;
     for(i = 0; i < p->len; ) {
+        if (!p->is_wide_char) {
+            for (run = i; run < p->len; run++) {
+                c = str8(p)[run];
+                if (c < 32 || c == '\"' || c == '\\')
+                    break;
+            }
+            if (run > i) {
+                if (string_buffer_write8(b, str8(p) + i, run - i))
+                    return -1;
+                i = run;
+                continue;
+            }
+        }
         c = string_getc(p, &i);
         switch(c) {
         case '\t':
@@ -15526,23 +15531,39 @@ static JSValue JS_ToQuotedString(JSContext *ctx, JSValueConst val1)
         case '\\':
         quote:
             if (string_buffer_putc8(b, '\\'))
-                goto fail;
+                return -1;
             if (string_buffer_putc8(b, c))
-                goto fail;
+                return -1;
             break;
         default:
             if (c < 32 || is_surrogate(c)) {
                 snprintf(buf, sizeof(buf), "\\u%04x", c);
                 if (string_buffer_write8(b, (uint8_t*)buf, 6))
-                    goto fail;
+                    return -1;
             } else {
                 if (string_buffer_putc(b, c))
-                    goto fail;
+                    return -1;
             }
             break;
         }
     }
-    if (string_buffer_putc8(b, '\"'))
+    return string_buffer_putc8(b, '\"');
+}
+
+static JSValue JS_ToQuotedString(JSContext *ctx, JSValueConst val1)
+{
+    JSValue val;
+    JSString *p;
+    StringBuffer b_s, *b = &b_s;
+
+    val = JS_ToStringCheckObject(ctx, val1);
+    if (JS_IsException(val))
+        return val;
+    p = JS_VALUE_GET_STRING(val);
+
+    if (string_buffer_init(ctx, b, p->len + 2))
+        goto fail;
+    if (string_buffer_put_quoted(b, p))
         goto fail;
     JS_FreeValue(ctx, val);
     return string_buffer_end(b);
@@ -55712,6 +55733,56 @@ exception:
     return JS_EXCEPTION;
 }
 
+/* The enumerable string keys of the ordinary object `p`, in the order
+   JSON.stringify lists them, each duplicated in `*patoms` (js_free it after
+   js_json_free_keys): its shape's order when it has no array-index key.
+   Returns 1 when listed, 0 when `p` needs the generic listing, -1 on
+   failure. */
+static int js_json_plain_keys(JSContext *ctx, JSObject *p, JSAtom **patoms,
+                              uint32_t *plen)
+{
+    JSShape *sh = p->shape;
+    JSShapeProperty *prs;
+    JSAtom *atoms;
+    uint32_t i, n, num_key;
+
+    if (p->class_id != JS_CLASS_OBJECT || p->is_exotic)
+        return 0;
+    n = 0;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
+            JS_AtomGetKind(ctx, prs->atom) != JS_ATOM_KIND_STRING)
+            continue;
+        if (JS_AtomIsArrayIndex(ctx, &num_key, prs->atom))
+            return 0;
+        n++;
+    }
+    atoms = js_malloc(ctx, sizeof(atoms[0]) * max_int(n, 1));
+    if (!atoms)
+        return -1;
+    n = 0;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
+            JS_AtomGetKind(ctx, prs->atom) != JS_ATOM_KIND_STRING)
+            continue;
+        atoms[n++] = JS_DupAtom(ctx, prs->atom);
+    }
+    *patoms = atoms;
+    *plen = n;
+    return 1;
+}
+
+static void js_json_free_keys(JSContext *ctx, JSAtom *atoms, uint32_t len)
+{
+    uint32_t i;
+
+    if (!atoms)
+        return;
+    for (i = 0; i < len; i++)
+        JS_FreeAtom(ctx, atoms[i]);
+    js_free(ctx, atoms);
+}
+
 static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                           JSValueConst holder, JSValue val,
                           JSValueConst indent)
@@ -55721,6 +55792,9 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
     int64_t i, len;
     int cl, ret;
     bool has_content;
+    /* the keys of an ordinary object listed from its shape, or NULL */
+    JSAtom *keys = NULL;
+    uint32_t key_count = 0;
 
     indent1 = JS_UNDEFINED;
     sep = JS_UNDEFINED;
@@ -55816,23 +55890,40 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
             }
             string_buffer_putc8(jsc->b, ']');
         } else {
-            if (!JS_IsUndefined(jsc->property_list))
-                tab = js_dup(jsc->property_list);
-            else
-                tab = js_object_keys(ctx, JS_UNDEFINED, 1, vc(&val),
-                                     JS_ITERATOR_KIND_KEY);
-            if (JS_IsException(tab))
-                goto exception;
-            if (js_get_length64(ctx, &len, tab))
-                goto exception;
+            ret = 0;
+            if (JS_IsUndefined(jsc->property_list)) {
+                ret = js_json_plain_keys(ctx, p, &keys, &key_count);
+                if (ret < 0)
+                    goto exception;
+            }
+            if (ret) {
+                len = key_count;
+            } else {
+                if (!JS_IsUndefined(jsc->property_list))
+                    tab = js_dup(jsc->property_list);
+                else
+                    tab = js_object_keys(ctx, JS_UNDEFINED, 1, vc(&val),
+                                         JS_ITERATOR_KIND_KEY);
+                if (JS_IsException(tab))
+                    goto exception;
+                if (js_get_length64(ctx, &len, tab))
+                    goto exception;
+            }
             string_buffer_putc8(jsc->b, '{');
             has_content = false;
             for(i = 0; i < len; i++) {
                 JS_FreeValue(ctx, prop);
-                prop = JS_GetPropertyInt64(ctx, tab, i);
-                if (JS_IsException(prop))
-                    goto exception;
-                v = JS_GetPropertyValue(ctx, val, js_dup(prop));
+                if (keys) {
+                    prop = JS_AtomToString(ctx, keys[i]);
+                    if (JS_IsException(prop))
+                        goto exception;
+                    v = JS_GetProperty(ctx, val, keys[i]);
+                } else {
+                    prop = JS_GetPropertyInt64(ctx, tab, i);
+                    if (JS_IsException(prop))
+                        goto exception;
+                    v = JS_GetPropertyValue(ctx, val, js_dup(prop));
+                }
                 if (JS_IsException(v))
                     goto exception;
                 v = js_json_check(ctx, jsc, val, v, prop);
@@ -55841,13 +55932,21 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                 if (!JS_IsUndefined(v)) {
                     if (has_content)
                         string_buffer_putc8(jsc->b, ',');
-                    prop = JS_ToQuotedStringFree(ctx, prop);
-                    if (JS_IsException(prop)) {
-                        JS_FreeValue(ctx, v);
-                        goto exception;
-                    }
                     string_buffer_concat_value(jsc->b, sep);
-                    string_buffer_concat_value(jsc->b, prop);
+                    if (JS_VALUE_GET_TAG(prop) == JS_TAG_STRING) {
+                        if (string_buffer_put_quoted(jsc->b,
+                                                     JS_VALUE_GET_STRING(prop))) {
+                            JS_FreeValue(ctx, v);
+                            goto exception;
+                        }
+                    } else {
+                        prop = JS_ToQuotedStringFree(ctx, prop);
+                        if (JS_IsException(prop)) {
+                            JS_FreeValue(ctx, v);
+                            goto exception;
+                        }
+                        string_buffer_concat_value(jsc->b, prop);
+                    }
                     string_buffer_putc8(jsc->b, ':');
                     string_buffer_concat_value(jsc->b, sep1);
                     if (js_json_to_str(ctx, jsc, val, v, indent1))
@@ -55869,11 +55968,15 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         JS_FreeValue(ctx, sep1);
         JS_FreeValue(ctx, indent1);
         JS_FreeValue(ctx, prop);
+        js_json_free_keys(ctx, keys, key_count);
         return 0;
     }
  concat_primitive:
     switch (JS_VALUE_GET_NORM_TAG(val)) {
     case JS_TAG_STRING:
+        ret = string_buffer_put_quoted(jsc->b, JS_VALUE_GET_STRING(val));
+        JS_FreeValue(ctx, val);
+        return ret;
     case JS_TAG_STRING_ROPE:
         val = JS_ToQuotedStringFree(ctx, val);
         if (JS_IsException(val))
@@ -55905,6 +56008,7 @@ exception:
     JS_FreeValue(ctx, sep1);
     JS_FreeValue(ctx, indent1);
     JS_FreeValue(ctx, prop);
+    js_json_free_keys(ctx, keys, key_count);
     return -1;
 }
 
