@@ -561,9 +561,28 @@ fn measure(value: &Value) -> Measure {
         canonical: true,
     };
     walk(value, &mut m, 0);
-    // Once per kept value; its text is as long as what crossing it writes.
-    m.bytes = serde_json::to_vec(value).map_or(0, |text| text.len());
+    // Once per kept value; its text is as long as what crossing it writes,
+    // counted as it is written rather than kept.
+    let mut counted = Counted(0);
+    m.bytes = match serde_json::to_writer(&mut counted, value) {
+        Ok(()) => counted.0,
+        Err(_) => 0,
+    };
     m
+}
+
+/// A writer that keeps only how many bytes were written to it.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len();
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// One step into a value, borrowed while it is searched.
