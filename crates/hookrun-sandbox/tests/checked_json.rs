@@ -166,6 +166,29 @@ fn nesting_and_size_are_bounded() {
     );
 }
 
+/// The nesting is the walk's own count: a script that is handed the walk's
+/// stack of open objects (through an index setter on `Array.prototype`) and
+/// empties it from a getter at every level does not lift the limit.
+#[test]
+fn nesting_is_counted_where_no_script_reaches() {
+    let setup = r#"
+        globalThis.seen = new Set();
+        for (let i = 0; i < 8; i++) {
+          Object.defineProperty(Array.prototype, i, { set(v) { seen.add(this); }, configurable: true });
+        }
+        globalThis.nest = (n) => n === 0 ? 1 : {
+          get x() { for (const s of seen) s.length = 0; return nest(n - 1); },
+        };"#;
+    assert_eq!(
+        check(setup, "nest(150)", ROOMY, 100),
+        refused(JsonRefusal::TooDeep, "x")
+    );
+    assert_eq!(
+        check(setup, "nest(2)", ROOMY, 100),
+        written(r#"{"x":{"x":1}}"#, 0)
+    );
+}
+
 #[test]
 fn exceptions_of_getters_and_cycles_stay_pending() {
     assert_eq!(

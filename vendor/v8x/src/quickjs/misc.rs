@@ -1913,6 +1913,14 @@ pub extern "C" fn v8__JSON__StringifyChecked(
     ptr::null()
   };
   if text.tag == JS_TAG_EXCEPTION {
+    // A write that failed (the heap, the longest string) after a getter
+    // caught what it threw leaves nothing pending: throw, so that a caller
+    // never reads a failure as a value.
+    if checks.failure == 0 && !unsafe { JS_HasException(ctx) } {
+      unsafe {
+        JS_ThrowTypeError(ctx, c"the JSON text could not be written".as_ptr())
+      };
+    }
     return ptr::null();
   }
   intern::<Value>(text)

@@ -55550,6 +55550,10 @@ typedef struct JSONStringifyContext {
     StringBuffer *b;
     /* JS_JSONStringifyChecked's checks, in place of a replacer; or NULL */
     JSJSONChecks *checks;
+    /* the objects being written: what `stack` holds, counted where no
+       script reaches (a setter on Array.prototype sees `stack` once a
+       script made the engine push to it the generic way) */
+    int64_t depth;
 } JSONStringifyContext;
 
 static JSValue js_map_get(JSContext *ctx, JSValueConst this_val,
@@ -55576,7 +55580,7 @@ static int js_json_entry_number(JSContext *ctx, JSValueConst entry,
 }
 
 /* What a replacer of JS_JSONStringifyChecked would do with `val` (owned)
-   under `key`, with the objects being written on `jsc->stack`. */
+   under `key`, with `jsc->depth` objects being written. */
 static JSValue js_json_checked(JSContext *ctx, JSONStringifyContext *jsc,
                                JSValue val, JSValueConst key)
 {
@@ -55588,10 +55592,7 @@ static JSValue js_json_checked(JSContext *ctx, JSONStringifyContext *jsc,
         c->budget -= (int64_t)string_rope_get_len(val) + 2;
     } else {
         if (type == JS_ATOM_object && !JS_IsNull(val)) {
-            int64_t depth;
-            if (js_get_length64(ctx, &depth, jsc->stack))
-                goto exception;
-            depth += 1;
+            int64_t depth = jsc->depth + 1;
             if (depth > c->max_depth)
                 return js_json_check_failed(ctx, c, val, key,
                                             JS_JSON_CHECK_TOO_DEEP, 0);
@@ -55856,6 +55857,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         v = js_array_push(ctx, jsc->stack, 1, vc(&val), 0);
         if (check_exception_free(ctx, v))
             goto exception;
+        jsc->depth++;
         ret = js_is_array(ctx, val);
         if (ret < 0)
             goto exception;
@@ -55962,6 +55964,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         }
         if (check_exception_free(ctx, js_array_pop(ctx, jsc->stack, 0, NULL, 0)))
             goto exception;
+        jsc->depth--;
         JS_FreeValue(ctx, val);
         JS_FreeValue(ctx, tab);
         JS_FreeValue(ctx, sep);
@@ -56057,6 +56060,7 @@ static JSValue js_json_stringify_checked(JSContext *ctx, JSValueConst obj,
     jsc->b = &b_s;
     jsc->empty = js_empty_string(ctx->rt);
     jsc->checks = checks;
+    jsc->depth = 0;
     ret = JS_UNDEFINED;
     wrapper = JS_UNDEFINED;
 
