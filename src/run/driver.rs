@@ -17,14 +17,14 @@
 //! the caller's thread with the run's runtime; the threaded crew of
 //! [`parallel`](super::parallel) cuts each window over the caller's thread and
 //! worker threads, each running a [`Here`] of its own. Results are fetched on
-//! the caller's thread,
-//! in unit order, whoever runs the hooks (a pass-through request gets its id
-//! here and its result where its unit is applied): the crew hands each stretch
-//! of units to the driver's dispatch as soon as its requests are built, so a
-//! worker applies its part while the caller fetches the next part's results.
-//! Worker threads start on the next window as soon as they are done with this
-//! one; what they hand over goes through a [`Relay`], so the observer sees
-//! what a serial run shows it (a worker's units once its part is applied).
+//! the caller's thread, in unit order, whoever runs the hooks (a pass-through
+//! request gets its id here and its result where its unit is applied): the
+//! crew hands each stretch of units to the driver's dispatch as soon as its
+//! requests are built, so a worker applies its part while the caller fetches
+//! the next part's results. Worker threads start on the next window as soon
+//! as they are done with this one; what they hand over goes through a
+//! [`Relay`], so the observer sees what a serial run shows it (a worker's
+//! units once its part is applied).
 
 use std::cell::RefCell;
 use std::ops::Range;
