@@ -869,6 +869,11 @@ fn build_quickjs(manifest_dir: &std::path::Path) {
     .flag_if_supported("-Wno-unused-parameter")
     .flag_if_supported("-Wno-unused-but-set-variable")
     .flag_if_supported("-Wno-unused-variable")
+    // The library is linked into the executable, never interposed: let the
+    // compiler inline its exported helpers (`JS_FreeValue`, `JS_DupValue`,
+    // `js_malloc_rt`, ...) into the interpreter, which position-independent
+    // code otherwise forbids.
+    .flag_if_supported("-fno-semantic-interposition")
     // Match quickjs-ng's CMake Release configuration.
     .opt_level(3);
   // Mirror upstream quickjs-ng's Windows/MSVC CMake configuration: C11 with
