@@ -2098,7 +2098,7 @@ where
             }
             i += 8;
         }
-        if i >= bytes.len() {
+        if i >= bytes.len() || (bytes.len() - i < 8 && tail_is_clean(bytes)) {
             break;
         }
         let (string_run, rest) = bytes.split_at(i);
@@ -2142,6 +2142,19 @@ where
     }
 
     formatter.write_string_fragment(writer, string_run)
+}
+
+/// Whether the last (fewer than eight) unchecked bytes of `bytes` need no
+/// escaping, in one word: the last eight bytes (the ones before the tail are
+/// checked already), or for a shorter string, the string padded with spaces.
+#[inline]
+fn tail_is_clean(bytes: &[u8]) -> bool {
+    let mut chunk = [b' '; 8];
+    match bytes.len().checked_sub(8) {
+        Some(start) => chunk.copy_from_slice(&bytes[start..]),
+        None => chunk[..bytes.len()].copy_from_slice(bytes),
+    }
+    !needs_escape(u64::from_le_bytes(chunk))
 }
 
 /// Whether any of the eight bytes of `word` is one `ESCAPE` marks: a control
