@@ -183,7 +183,7 @@
   // setters a hook put on the prototype chain), `promiseThen` (the captured
   // `Promise.prototype.then`) and `log(level, message)` (a line of the hook's log)
   // are the prelude's.
-  return function facade(hostCall, { put, promiseThen, log, deepFreeze, setAt }) {
+  return function facade(hostCall, { put, promiseThen, log, deepFreeze, setAt, shallowCopy, newWeakMap }) {
     defineHostApiGlobals();
     let activeCall = 0;
     let callCounter = 0;
@@ -424,24 +424,56 @@
     const RUNTIME_FIELDS = ["interactionMode", "invocationMode", "debugMode", "workflowId", "packageId",
       "workflowRootDir", "packageRootDir", "workflowSourceKind", "hookName", "locale"];
 
-    // Each field is the call's spec's, else the base's, written out field by
-    // field: a helper function called per field cost 1.2 % more instructions in
-    // a 1,000-unit pass-through run. What most hooks never read (`hostApi`,
-    // `signal`) is a getter that builds it once for this call. One object
-    // literal: the engine defines its fields in place, where assigning each to
-    // an empty object took the generic definition, and `Object.defineProperty`
-    // a descriptor object, per field (about 30,000 instructions a call in all).
-    // Frozen, its getters end as `Object.defineProperty` left them:
-    // enumerable, not configurable.
+    // A call's `runtime` is a copy of the frozen template for its spec and base
+    // (`runtimeTemplate`): the same fields in the same order, frozen alike. Its
+    // `hostApi` and `signal`, which most hooks never read, are getters every
+    // copy shares; each builds its member once for the copy's call, found in
+    // `runtimeCalls`. A native copy of the template takes a fraction of the
+    // instructions of defining twenty fields and two getters per call.
+    const runtimeCalls = newWeakMap();
     function makeRuntime(callId, spec, base) {
+      const runtime = shallowCopy(runtimeTemplate(spec, base).template);
+      runtimeCalls.set(runtime, { __proto__: null, callId, spec, base });
+      return runtime;
+    }
+    // What a copy's getter builds, once per copy; `undefined` for any other object.
+    function hostApiOf(runtime) {
+      const call = runtimeCalls.get(runtime);
+      if (call === undefined) return undefined;
+      if (call.hostApi === undefined) {
+        const spec = call.spec;
+        const interactionMode = spec.interactionMode !== undefined ? spec.interactionMode : baseFields(call.base).interactionMode;
+        call.hostApi = makeHostApi(call.callId, interactionMode);
+      }
+      return call.hostApi;
+    }
+    function signalOf(runtime) {
+      const call = runtimeCalls.get(runtime);
+      if (call === undefined) return undefined;
+      if (call.signal === undefined) call.signal = makeSignal(call.callId);
+      return call.signal;
+    }
+
+    // The templates made so far, each with the base fields and the spec it was
+    // made from: a run's hooks alternate, and their bases are one object. Read
+    // by index and by names written out, which the engine finds without
+    // turning a string into a key.
+    let runtimeTemplates = [];
+    function runtimeTemplate(spec, base) {
       const f = baseFields(base);
-      const interactionMode = spec.interactionMode !== undefined ? spec.interactionMode : f.interactionMode;
-      let hostApi;
-      let signal;
-      return ObjectFreeze({
+      for (let i = 0; i < runtimeTemplates.length; i++) {
+        const entry = runtimeTemplates[i];
+        if (entry.spec.hookName === spec.hookName && entry.fields === f && sameRuntimeSpec(entry.spec, spec)) return entry;
+      }
+      if (runtimeTemplates.length >= 16) runtimeTemplates = [];
+      const made = ObjectCreate(null);
+      made.fields = f;
+      made.spec = ObjectCreate(null);
+      for (let i = 0; i < RUNTIME_FIELDS.length; i++) made.spec[RUNTIME_FIELDS[i]] = spec[RUNTIME_FIELDS[i]];
+      made.template = ObjectFreeze({
         __proto__: null,
         get hostApi() {
-          return hostApi === undefined ? (hostApi = makeHostApi(callId, interactionMode)) : hostApi;
+          return hostApiOf(this);
         },
         hostApiVersion: API.version,
         invocationMode: (spec.invocationMode !== undefined ? spec.invocationMode : f.invocationMode) || "non-interactive",
@@ -454,7 +486,7 @@
         hookName: (spec.hookName !== undefined ? spec.hookName : f.hookName) || "",
         locale: (spec.locale !== undefined ? spec.locale : f.locale) || "en-US",
         get signal() {
-          return signal === undefined ? (signal = makeSignal(callId)) : signal;
+          return signalOf(this);
         },
         fetch: null,
         Buffer: null,
@@ -464,6 +496,16 @@
         TextDecoder: null,
         FileReader: null,
       });
+      put(runtimeTemplates, runtimeTemplates.length, made);
+      return made;
+    }
+    // Whether spec `b` gives the fields of `RUNTIME_FIELDS` that `a` gives.
+    function sameRuntimeSpec(a, b) {
+      return a.hookName === b.hookName && a.interactionMode === b.interactionMode &&
+        a.invocationMode === b.invocationMode && a.debugMode === b.debugMode && a.workflowId === b.workflowId &&
+        a.packageId === b.packageId && a.workflowRootDir === b.workflowRootDir &&
+        a.packageRootDir === b.packageRootDir && a.workflowSourceKind === b.workflowSourceKind &&
+        a.locale === b.locale;
     }
 
     // The members of readers and result contexts make their host member when

@@ -23,6 +23,7 @@
   let op_hookrun_deep_freeze;
   let op_hookrun_checked_json;
   let op_hookrun_deep_copy;
+  let op_hookrun_shallow_copy;
 
   const ObjectCreate = Object.create;
   const ObjectFreeze = Object.freeze;
@@ -32,6 +33,12 @@
   const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
   const ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
   const ObjectDefineProperty = Object.defineProperty;
+  const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const ObjectGetPrototypeOf = Object.getPrototypeOf;
+  const ObjectSetPrototypeOf = Object.setPrototypeOf;
+  const ObjectIsExtensible = Object.isExtensible;
+  const ObjectPreventExtensions = Object.preventExtensions;
+  const ReflectOwnKeys = Reflect.ownKeys;
   const ReflectDeleteProperty = Reflect.deleteProperty;
   const JSONParse = JSON.parse;
   const JSONStringify = JSON.stringify;
@@ -340,6 +347,33 @@
     return out;
   }
 
+  // A new object with the own properties of `value`, an ordinary object: the
+  // same prototype and keys in the same order, each with its attributes and
+  // its value or accessors, and the same extensibility. The engine's native
+  // copy when it has one; else property by property, each descriptor without
+  // a prototype, so that getters a hook put on `Object.prototype` do not
+  // answer for the attributes it leaves out.
+  function shallowCopy(value) {
+    const copy = op_hookrun_shallow_copy(value);
+    if (copy !== undefined) return copy;
+    const out = ObjectCreate(ObjectGetPrototypeOf(value));
+    const keys = ReflectOwnKeys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const descriptor = ObjectGetOwnPropertyDescriptor(value, keys[i]);
+      ObjectSetPrototypeOf(descriptor, null);
+      ObjectDefineProperty(out, keys[i], descriptor);
+    }
+    if (!ObjectIsExtensible(value)) ObjectPreventExtensions(out);
+    return out;
+  }
+
+  // A weak map whose `get` and `set` are its own (`ownMethods`). For the
+  // animator, which makes its maps while a runtime starts (a startup snapshot
+  // keeps a map's entries, not its own properties).
+  function newWeakMap() {
+    return ownMethods(new WeakMapCtor(), { __proto__: null, get: WeakMapPrototypeGet, set: WeakMapPrototypeSet });
+  }
+
   // Paths into arguments by number: the host sends each once, and starts the
   // table over when it tells to (crates/hookrun-sandbox/src/shared.rs).
   let paths = ObjectCreate(null);
@@ -640,10 +674,11 @@
   // ---- Bootstrap ---------------------------------------------------------
   return function configure(config, makeAnimator, installWeb) {
     const ops = globalThis.Deno.core.ops;
-    ({ op_hookrun_log, op_hookrun_host, op_hookrun_deep_freeze, op_hookrun_deep_copy, op_hookrun_checked_json } = ops);
+    ({ op_hookrun_log, op_hookrun_host, op_hookrun_deep_freeze, op_hookrun_deep_copy, op_hookrun_shallow_copy,
+      op_hookrun_checked_json } = ops);
     if (typeof op_hookrun_log !== "function" || typeof op_hookrun_host !== "function" ||
         typeof op_hookrun_deep_freeze !== "function" || typeof op_hookrun_deep_copy !== "function" ||
-        typeof op_hookrun_checked_json !== "function") {
+        typeof op_hookrun_shallow_copy !== "function" || typeof op_hookrun_checked_json !== "function") {
       throw new ErrorCtor("the hookrun ops are not bound in this runtime");
     }
     keptOf = ownMethods(new WeakMapCtor(), {
@@ -669,7 +704,7 @@
     detachPrepareStackTrace();
     animator = makeAnimator === undefined
       ? { __proto__: null, animate: (arg) => arg, finish() {} }
-      : makeAnimator(hostCall, { __proto__: null, put, setAt, promiseThen, log: runtimeLog, deepFreeze });
+      : makeAnimator(hostCall, { __proto__: null, put, setAt, promiseThen, log: runtimeLog, deepFreeze, shallowCopy, newWeakMap });
     if (animator === null || typeof animator !== "object" || typeof animator.animate !== "function" ||
         typeof animator.finish !== "function") {
       throw new ErrorCtor("the startup's animator factory returned no {animate, finish} object");

@@ -148,6 +148,28 @@ fn op_hookrun_deep_copy<'s>(
     v8::undefined(scope).into()
 }
 
+/// A new ordinary object with the own properties of `value` (an ordinary
+/// object): the same prototype and keys in the same order, each with its
+/// attributes and its value or accessor functions, and the same extensibility,
+/// made natively (`JS_ShallowCopy`, QuickJS). `undefined` when it could not (any
+/// other object, private fields, the heap exhausted) or the engine has no such
+/// copy (V8): the prelude then copies the object itself.
+#[op2]
+fn op_hookrun_shallow_copy<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: v8::Local<'s, v8::Value>,
+) -> v8::Local<'s, v8::Value> {
+    #[cfg(feature = "quickjs")]
+    if let Ok(object) = v8::Local::<v8::Object>::try_from(value)
+        && let Some(copy) = object.shallow_copy(scope)
+    {
+        return copy.into();
+    }
+    #[cfg(not(feature = "quickjs"))]
+    let _ = value;
+    v8::undefined(scope).into()
+}
+
 /// `JSON.stringify(value)` with the checks the prelude makes of a hook's
 /// result (`serialize` in `js/prelude.js`) in one native walk
 /// (`JS_JSONStringifyChecked`, QuickJS): `[text, refs]` once written,
@@ -272,6 +294,7 @@ deno_core::extension!(
         op_hookrun_host,
         op_hookrun_deep_freeze,
         op_hookrun_deep_copy,
+        op_hookrun_shallow_copy,
         op_hookrun_checked_json,
         super::web::op_hookrun_url_parse,
         super::web::op_hookrun_url_set,

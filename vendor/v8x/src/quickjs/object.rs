@@ -1733,6 +1733,25 @@ pub extern "C" fn v8__Object__DeepCopy(
   intern::<Value>(copy)
 }
 
+/// `JS_ShallowCopy` of the object; null, with the exception dropped, when it
+/// fails.
+#[unsafe(no_mangle)]
+pub extern "C" fn v8__Object__ShallowCopy(
+  this: *const Object,
+  context: *const Context,
+) -> *const Object {
+  let ctx = ctx_of(context);
+  if ctx.is_null() || this.is_null() {
+    return ptr::null();
+  }
+  let copy = unsafe { JS_ShallowCopy(ctx, jsval_of(this)) };
+  if copy.tag == JS_TAG_EXCEPTION {
+    unsafe { JS_FreeValue(ctx, JS_GetException(ctx)) };
+    return ptr::null();
+  }
+  intern::<Object>(copy)
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__Object__PreviewEntries(
   this: *const Object,

@@ -588,6 +588,7 @@ unsafe extern "C" {
     obj: JSValue,
     max_depth: c_int,
   ) -> JSValue;
+  pub fn JS_ShallowCopy(ctx: *mut JSContext, obj: JSValue) -> JSValue;
 
   pub fn JS_NewPromiseCapability(
     ctx: *mut JSContext,

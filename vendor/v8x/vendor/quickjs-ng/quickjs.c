@@ -46287,6 +46287,71 @@ JSValue JS_DeepCopy(JSContext *ctx, JSValueConst obj, int max_depth)
     return copy;
 }
 
+/* A new ordinary object with the own properties of `obj`, an ordinary object:
+   the same prototype and keys in the same order, each with its attributes and
+   its value or accessor functions (shared, not copied), and the same
+   extensibility. The copy shares a hashed shape (whoever changes either
+   object gets a shape of its own) and gets a copy of any other. Throws a
+   TypeError for any other object, for private fields and for properties
+   the engine binds to variables or makes on first use. */
+JSValue JS_ShallowCopy(JSContext *ctx, JSValueConst obj)
+{
+    JSObject *p, *q;
+    JSShape *sh;
+    JSShapeProperty *prs;
+    JSProperty *props, *pr;
+    JSValue copy;
+    uint32_t i;
+    int type;
+
+    if (!JS_IsObject(obj))
+        return JS_ThrowTypeError(ctx, "not an object");
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id != JS_CLASS_OBJECT || p->is_exotic)
+        return JS_ThrowTypeError(ctx, "only ordinary objects are copied natively");
+    sh = p->shape;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        if (prs->atom == JS_ATOM_NULL)
+            continue;
+        type = prs->flags & JS_PROP_TMASK;
+        if ((type != JS_PROP_NORMAL && type != JS_PROP_GETSET) ||
+            JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_PRIVATE)
+            return JS_ThrowTypeError(ctx, "the object has properties that are not copied natively");
+    }
+    props = js_malloc(ctx, sizeof(JSProperty) * max_int(sh->prop_count, 1));
+    if (!props)
+        return JS_EXCEPTION;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        pr = &p->prop[i];
+        if (prs->atom != JS_ATOM_NULL &&
+            (prs->flags & JS_PROP_TMASK) == JS_PROP_GETSET) {
+            props[i].u.getset.getter = pr->u.getset.getter;
+            props[i].u.getset.setter = pr->u.getset.setter;
+            if (pr->u.getset.getter)
+                js_dup(JS_MKPTR(JS_TAG_OBJECT, pr->u.getset.getter));
+            if (pr->u.getset.setter)
+                js_dup(JS_MKPTR(JS_TAG_OBJECT, pr->u.getset.setter));
+        } else {
+            props[i].u.value = prs->atom == JS_ATOM_NULL ? JS_UNDEFINED : js_dup(pr->u.value);
+        }
+    }
+    /* JS_NewObjectFromShape frees the properties and the shape on failure. */
+    sh = sh->is_hashed ? js_dup_shape(sh) : js_clone_shape(ctx, sh);
+    if (!sh) {
+        for (i = 0, prs = get_shape_prop(p->shape); i < p->shape->prop_count; i++, prs++)
+            free_property(ctx->rt, &props[i], prs->atom == JS_ATOM_NULL ? 0 : prs->flags);
+        js_free(ctx, props);
+        return JS_EXCEPTION;
+    }
+    copy = JS_NewObjectFromShape(ctx, sh, JS_CLASS_OBJECT, props);
+    js_free(ctx, props);
+    if (!JS_IsException(copy)) {
+        q = JS_VALUE_GET_OBJ(copy);
+        q->extensible = p->extensible;
+    }
+    return copy;
+}
+
 static JSValue js_object_fromEntries(JSContext *ctx, JSValueConst this_val,
                                      int argc, JSValueConst *argv)
 {

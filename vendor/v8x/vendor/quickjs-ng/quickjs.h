@@ -1012,6 +1012,7 @@ JS_EXTERN int JS_SealObject(JSContext *ctx, JSValueConst obj);
 JS_EXTERN int JS_FreezeObject(JSContext *ctx, JSValueConst obj);
 JS_EXTERN int JS_DeepFreeze(JSContext *ctx, JSValueConst obj, int max_depth);
 JS_EXTERN JSValue JS_DeepCopy(JSContext *ctx, JSValueConst obj, int max_depth);
+JS_EXTERN JSValue JS_ShallowCopy(JSContext *ctx, JSValueConst obj);
 
 #define JS_GPN_STRING_MASK  (1 << 0)
 #define JS_GPN_SYMBOL_MASK  (1 << 1)

@@ -201,6 +201,11 @@ unsafe extern "C" {
     context: *const Context,
     max_depth: int,
   ) -> *const Value;
+  #[cfg(feature = "engine_quickjs")]
+  fn v8__Object__ShallowCopy(
+    this: *const Object,
+    context: *const Context,
+  ) -> *const Object;
   fn v8__Object__SetInternalField(
     this: *const Object,
     index: int,
@@ -946,6 +951,25 @@ impl Object {
     unsafe {
       scope.cast_local(|sd| {
         v8__Object__DeepCopy(self, sd.get_current_context(), depth)
+      })
+    }
+  }
+
+  /// A new ordinary object with this one's own properties (QuickJS only:
+  /// `JS_ShallowCopy`): the same prototype and keys in the same order, each
+  /// with its attributes and its value or accessor functions (shared, not
+  /// copied), and the same extensibility. `None` when the object is not an
+  /// ordinary one, has private fields or properties the engine binds to
+  /// variables or makes on first use, or the heap is exhausted.
+  #[cfg(feature = "engine_quickjs")]
+  #[inline(always)]
+  pub fn shallow_copy<'s>(
+    &self,
+    scope: &PinScope<'s, '_>,
+  ) -> Option<Local<'s, Object>> {
+    unsafe {
+      scope.cast_local(|sd| {
+        v8__Object__ShallowCopy(self, sd.get_current_context())
       })
     }
   }
