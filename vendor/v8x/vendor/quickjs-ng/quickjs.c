@@ -418,6 +418,11 @@ struct JSRuntime {
     int shape_hash_size;
     int shape_hash_count; /* number of hashed shapes */
     JSShape **shape_hash;
+    /* The latest shapes the object reader made whole, one reference each
+       (bc_keep_shape): the next argument like the last finds its shapes,
+       and their keys' atoms, instead of making them again. */
+    JSShape *bc_kept_shapes[64];
+    uint32_t bc_kept_next;
     void *user_opaque;
     void *libc_opaque;
     JSRuntimeFinalizerState *finalizers;
@@ -1472,6 +1477,7 @@ static JSValue JS_ToObjectFree(JSContext *ctx, JSValue val);
 static JSProperty *add_property(JSContext *ctx,
                                 JSObject *p, JSAtom prop, int prop_flags);
 static void free_property(JSRuntime *rt, JSProperty *pr, int prop_flags);
+static void bc_free_kept_shapes(JSRuntime *rt);
 static int JS_ToBigInt64Free(JSContext *ctx, int64_t *pres, JSValue val);
 static JSValue JS_ThrowStackOverflow(JSContext *ctx);
 static JSValue JS_ThrowTypeErrorRevokedProxy(JSContext *ctx);
@@ -2853,6 +2859,7 @@ void JS_FreeRuntime(JSRuntime *rt)
     }
     init_list_head(&rt->job_list);
 
+    bc_free_kept_shapes(rt);
     JS_RunGC(rt);
 
 #ifdef ENABLE_DUMPS // JS_DUMP_LEAKS
@@ -3276,6 +3283,8 @@ void JS_FreeContext(JSContext *ctx)
 
     js_free_modules(ctx, JS_FREE_MODULE_ALL);
 
+    /* The kept shapes hold prototypes of this context. */
+    bc_free_kept_shapes(rt);
     JS_FreeValue(ctx, ctx->global_obj);
     JS_FreeValue(ctx, ctx->global_var_obj);
 
@@ -43722,6 +43731,31 @@ static JSShape *bc_find_whole_shape(JSRuntime *rt, JSObject *proto, uint32_t h,
     return NULL;
 }
 
+/* Holds `sh`, a shape the reader just made, in place of the oldest held. */
+static void bc_keep_shape(JSRuntime *rt, JSShape *sh)
+{
+    uint32_t i = rt->bc_kept_next;
+
+    if (rt->bc_kept_shapes[i])
+        js_free_shape(rt, rt->bc_kept_shapes[i]);
+    rt->bc_kept_shapes[i] = js_dup_shape(sh);
+    rt->bc_kept_next = (i + 1) % countof(rt->bc_kept_shapes);
+}
+
+/* Lets go of every shape bc_keep_shape holds. */
+static void bc_free_kept_shapes(JSRuntime *rt)
+{
+    uint32_t i;
+
+    for (i = 0; i < countof(rt->bc_kept_shapes); i++) {
+        if (rt->bc_kept_shapes[i]) {
+            js_free_shape(rt, rt->bc_kept_shapes[i]);
+            rt->bc_kept_shapes[i] = NULL;
+        }
+    }
+    rt->bc_kept_next = 0;
+}
+
 /* Gives `obj`, an ordinary object just made with no properties, the data
    properties `atoms` with `vals` (taken) in one step: the shape is one the
    runtime holds with exactly these keys, else one made for them and hashed
@@ -43757,6 +43791,7 @@ static int bc_set_whole_shape(JSContext *ctx, JSValueConst obj, const JSAtom *at
                 goto fail;
             }
         }
+        bc_keep_shape(rt, sh);
     }
     props = js_realloc(ctx, p->prop, sizeof(props[0]) * sh->prop_size);
     if (!props) {
