@@ -181,8 +181,9 @@
 
   // `hostCall` answers host members; `put` (defines an own property without running
   // setters a hook put on the prototype chain), `promiseThen` (the captured
-  // `Promise.prototype.then`) and `log(level, message)` (a line of the hook's log)
-  // are the prelude's.
+  // `Promise.prototype.then`), `log(level, message)` (a line of the hook's log),
+  // `shallowCopy` (an object copied with its attributes, natively when the engine
+  // can) and `newWeakMap` (a weak map no prototype patch reaches) are the prelude's.
   return function facade(hostCall, { put, promiseThen, log, deepFreeze, setAt, shallowCopy, newWeakMap }) {
     defineHostApiGlobals();
     let activeCall = 0;
