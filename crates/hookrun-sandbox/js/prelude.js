@@ -367,11 +367,13 @@
     return out;
   }
 
-  // A weak map whose `get` and `set` are its own (`ownMethods`). For the
-  // animator, which makes its maps while a runtime starts (a startup snapshot
-  // keeps a map's entries, not its own properties).
+  // A weak map whose `get`, `set` and `delete` are its own (`ownMethods`).
+  // Made while a runtime starts (`configure`, the animator): a startup
+  // snapshot keeps a map's entries, not its own properties.
   function newWeakMap() {
-    return ownMethods(new WeakMapCtor(), { __proto__: null, get: WeakMapPrototypeGet, set: WeakMapPrototypeSet });
+    return ownMethods(new WeakMapCtor(), {
+      __proto__: null, get: WeakMapPrototypeGet, set: WeakMapPrototypeSet, delete: WeakMapPrototypeDelete,
+    });
   }
 
   // Paths into arguments by number: the host sends each once, and starts the
@@ -681,9 +683,7 @@
         typeof op_hookrun_shallow_copy !== "function" || typeof op_hookrun_checked_json !== "function") {
       throw new ErrorCtor("the hookrun ops are not bound in this runtime");
     }
-    keptOf = ownMethods(new WeakMapCtor(), {
-      __proto__: null, get: WeakMapPrototypeGet, set: WeakMapPrototypeSet, delete: WeakMapPrototypeDelete,
-    });
+    keptOf = newWeakMap();
     depths = ownMethods(new MapCtor(), {
       __proto__: null, get: MapPrototypeGet, set: MapPrototypeSet, clear: MapPrototypeClear,
     });
