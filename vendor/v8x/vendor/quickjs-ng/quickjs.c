@@ -55834,6 +55834,14 @@ exception:
     return JS_EXCEPTION;
 }
 
+/* Whether JSON.stringify lists the property `prs` of an ordinary object:
+   an enumerable one with a string key. */
+static bool js_json_lists_key(JSContext *ctx, const JSShapeProperty *prs)
+{
+    return prs->atom != JS_ATOM_NULL && (prs->flags & JS_PROP_ENUMERABLE) &&
+           JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_STRING;
+}
+
 /* The enumerable string keys of the ordinary object `p`, in the order
    JSON.stringify lists them, each duplicated in `*patoms` (js_free it after
    js_json_free_keys): its shape's order when it has no array-index key.
@@ -55851,8 +55859,7 @@ static int js_json_plain_keys(JSContext *ctx, JSObject *p, JSAtom **patoms,
         return 0;
     n = 0;
     for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
-        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
-            JS_AtomGetKind(ctx, prs->atom) != JS_ATOM_KIND_STRING)
+        if (!js_json_lists_key(ctx, prs))
             continue;
         if (JS_AtomIsArrayIndex(ctx, &num_key, prs->atom))
             return 0;
@@ -55863,10 +55870,8 @@ static int js_json_plain_keys(JSContext *ctx, JSObject *p, JSAtom **patoms,
         return -1;
     n = 0;
     for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
-        if (prs->atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE) ||
-            JS_AtomGetKind(ctx, prs->atom) != JS_ATOM_KIND_STRING)
-            continue;
-        atoms[n++] = JS_DupAtom(ctx, prs->atom);
+        if (js_json_lists_key(ctx, prs))
+            atoms[n++] = JS_DupAtom(ctx, prs->atom);
     }
     *patoms = atoms;
     *plen = n;
