@@ -39,8 +39,8 @@ pub use error::{BundleError, UnsafePathReason};
 pub use reader::{BundleReader, BundleReaderKind};
 pub use result_context::{ResultContext, ResultContextOptions};
 pub use result_json::{
-    DEFAULT_RESULT_JSON_ENTRY, ResolvedResult, ResultJsonSource, ResultJsonSourceKind,
-    resolve_result_json,
+    DEFAULT_RESULT_JSON_ENTRY, InRunResult, ResolvedResult, ResultJsonSource, ResultJsonSourceKind,
+    resolve_result_json, resolve_result_json_in_place,
 };
 pub use unavailable::UnavailableBundle;
 pub use zip_index::{RATIO_CHECK_FLOOR, ZipLimits};

@@ -9,7 +9,9 @@ use crate::bundle::artifact::{
 use crate::bundle::diagnostic::Diagnostic;
 use crate::bundle::error::BundleError;
 use crate::bundle::reader::BundleReader;
-use crate::bundle::result_json::{ResolvedResult, resolve_result_json};
+use crate::bundle::result_json::{
+    ResolvedResult, resolve_result_json, resolve_result_json_in_place,
+};
 
 /// Settings of a [`ResultContext`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +21,9 @@ pub struct ResultContextOptions {
     /// The bundle directory that namespaces artifacts, used for the namespaced candidate of
     /// artifact resolution. Default `artifacts`, where Skill-Runner bundles keep them.
     pub artifact_base_path: String,
+    /// Leaves a result JSON that is a value of the run result where it is
+    /// ([`resolve_result_json_in_place`]) instead of copying it. Default `false`.
+    pub result_json_in_place: bool,
 }
 
 impl Default for ResultContextOptions {
@@ -26,6 +31,7 @@ impl Default for ResultContextOptions {
         Self {
             expects_result_json: None,
             artifact_base_path: "artifacts".to_string(),
+            result_json_in_place: false,
         }
     }
 }
@@ -43,8 +49,8 @@ pub struct ResultContext {
 }
 
 impl ResultContext {
-    /// Resolves the result JSON of `run_result` (see
-    /// [`resolve_result_json`]) and keeps `reader`.
+    /// Resolves the result JSON of `run_result` (see [`resolve_result_json`],
+    /// or [`resolve_result_json_in_place`] as `options` say) and keeps `reader`.
     ///
     /// # Errors
     /// `Invalid result JSON from <source>: <message>`.
@@ -54,7 +60,12 @@ impl ResultContext {
         options: ResultContextOptions,
         local_files: &LocalFileReader,
     ) -> Result<Self, BundleError> {
-        let resolved = resolve_result_json(
+        let resolve = if options.result_json_in_place {
+            resolve_result_json_in_place
+        } else {
+            resolve_result_json
+        };
+        let resolved = resolve(
             run_result,
             &reader,
             options.expects_result_json.as_deref(),

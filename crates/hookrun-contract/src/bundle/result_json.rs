@@ -1,5 +1,6 @@
 //! Result-JSON resolution (`03-hooks.md` §4.2).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Serialize;
@@ -64,6 +65,33 @@ impl ResultJsonSource {
     }
 }
 
+/// Where a result JSON that is a value of the run result itself sits in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InRunResult {
+    /// It is `runResult.resultJson`.
+    Whole,
+    /// It is the `data` of the Skill-Runner envelope `runResult.resultJson`.
+    EnvelopeData,
+}
+
+impl InRunResult {
+    /// The members leading from the run result to the result JSON.
+    pub fn result_json_path(self) -> &'static [&'static str] {
+        match self {
+            InRunResult::Whole => &["resultJson"],
+            InRunResult::EnvelopeData => &["resultJson", "data"],
+        }
+    }
+
+    /// The members leading from the run result to the envelope, when there is one.
+    pub fn envelope_path(self) -> Option<&'static [&'static str]> {
+        match self {
+            InRunResult::Whole => None,
+            InRunResult::EnvelopeData => Some(&["resultJson"]),
+        }
+    }
+}
+
 /// The data part of `resultContext` that does not depend on JavaScript.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -87,22 +115,34 @@ pub struct ResolvedResult {
     /// Errors: bundle reads that failed for another reason than absence
     /// (`result_json_read_failed`), and every `artifact_not_found`.
     pub errors: Vec<Diagnostic>,
+    /// Set when the result JSON was left in the run result it is a value of
+    /// ([`resolve_result_json_in_place`]): where it is there. `result_json`
+    /// and `envelope` are then `None`.
+    #[serde(skip)]
+    pub in_run_result: Option<InRunResult>,
 }
 
 impl ResolvedResult {
     /// The JSON form, member for member as it serialised, moving the result
     /// JSON and the envelope out (they are left `None`) rather than copying
-    /// or serialising them into a new tree.
+    /// or serialising them into a new tree. A result JSON and an envelope left
+    /// in the run result ([`in_run_result`](Self::in_run_result)) are `null`
+    /// in their places, for the caller to fill.
     pub fn take_value(&mut self) -> Value {
         fn plain(value: &impl Serialize) -> Value {
             serde_json::to_value(value).unwrap_or(Value::Null)
         }
         let mut out = serde_json::Map::new();
+        let in_place = self.in_run_result;
         if let Some(result_json) = self.result_json.take() {
             out.insert("resultJson".into(), result_json);
+        } else if in_place.is_some() {
+            out.insert("resultJson".into(), Value::Null);
         }
         if let Some(envelope) = self.envelope.take() {
             out.insert("envelope".into(), envelope);
+        } else if in_place.and_then(InRunResult::envelope_path).is_some() {
+            out.insert("envelope".into(), Value::Null);
         }
         out.insert("resultJsonSource".into(), plain(&self.result_json_source));
         if let Some(path) = &self.result_json_path {
@@ -141,6 +181,34 @@ pub fn resolve_result_json(
     expects_result_json: Option<&str>,
     local_files: &LocalFileReader,
 ) -> Result<ResolvedResult, BundleError> {
+    resolve(run_result, reader, expects_result_json, local_files, false)
+}
+
+/// [`resolve_result_json`], except that a result JSON that is a value of
+/// `run_result` itself (`runResult.resultJson` not given as text, or its
+/// envelope's `data`) is not copied: [`ResolvedResult::in_run_result`] says
+/// where it is, so that a hook can be handed that one value in both places,
+/// as on the reference host, where `resultContext.resultJson` is the object
+/// `runResult.resultJson` holds.
+///
+/// # Errors
+/// As [`resolve_result_json`].
+pub fn resolve_result_json_in_place(
+    run_result: &Value,
+    reader: &BundleReader,
+    expects_result_json: Option<&str>,
+    local_files: &LocalFileReader,
+) -> Result<ResolvedResult, BundleError> {
+    resolve(run_result, reader, expects_result_json, local_files, true)
+}
+
+fn resolve(
+    run_result: &Value,
+    reader: &BundleReader,
+    expects_result_json: Option<&str>,
+    local_files: &LocalFileReader,
+    in_place: bool,
+) -> Result<ResolvedResult, BundleError> {
     let result_json_path = run_field(
         run_result,
         "resultJsonPath",
@@ -166,6 +234,7 @@ pub fn resolve_result_json(
         ),
         warnings: Vec::new(),
         errors: search.errors,
+        in_run_result: None,
     };
     let Some((source, parsed)) = found else {
         resolved.warnings.push(Diagnostic::new(
@@ -183,12 +252,25 @@ pub fn resolve_result_json(
         detail,
     })?;
     resolved.result_json_source = source;
-    match unwrap_skill_runner_envelope(&value) {
-        Some(data) => {
-            resolved.result_json = Some(data.clone());
-            resolved.envelope = Some(value);
+    let unwrapped = unwrap_skill_runner_envelope(&value).is_some();
+    match value {
+        Cow::Borrowed(_) if in_place => {
+            resolved.in_run_result = Some(if unwrapped {
+                InRunResult::EnvelopeData
+            } else {
+                InRunResult::Whole
+            });
         }
-        None => resolved.result_json = Some(value),
+        value => {
+            let value = value.into_owned();
+            match unwrap_skill_runner_envelope(&value) {
+                Some(data) => {
+                    resolved.result_json = Some(data.clone());
+                    resolved.envelope = Some(value);
+                }
+                None => resolved.result_json = Some(value),
+            }
+        }
     }
     Ok(resolved)
 }
@@ -200,23 +282,26 @@ struct Search {
     errors: Vec<Diagnostic>,
 }
 
-/// A source found by [`Search::find`], with its content parsed (or the parser's message).
-type Found = (ResultJsonSource, Result<Value, String>);
+/// A source found by [`Search::find`], with its content parsed (or the
+/// parser's message); borrowed when it is a value of the run result.
+type Found<'r> = (ResultJsonSource, Result<Cow<'r, Value>, String>);
 
 impl Search {
     /// Runs steps 1–4 of the resolution order; `None` when nothing was found.
-    fn find(
+    fn find<'r>(
         &mut self,
-        run_result: &Value,
+        run_result: &'r Value,
         reader: &BundleReader,
         result_json_path: Option<&str>,
         expected_entry: &str,
         local_files: &LocalFileReader,
-    ) -> Option<Found> {
+    ) -> Option<Found<'r>> {
         let run_result_source = ResultJsonSource::of(ResultJsonSourceKind::RunResult);
         match run_result.get("resultJson") {
             Some(Value::String(text)) => return Some((run_result_source, parse(text.as_bytes()))),
-            Some(value) if !value.is_null() => return Some((run_result_source, Ok(value.clone()))),
+            Some(value) if !value.is_null() => {
+                return Some((run_result_source, Ok(Cow::Borrowed(value))));
+            }
             _ => self.tried.push(run_result_source.label().to_string()),
         }
         let mut entries = Vec::new();
@@ -243,7 +328,7 @@ impl Search {
     }
 
     /// Steps 3 and 4: `entry` read from the bundle.
-    fn read_entry(&mut self, reader: &BundleReader, entry: &str) -> Option<Found> {
+    fn read_entry(&mut self, reader: &BundleReader, entry: &str) -> Option<Found<'static>> {
         self.tried.push(entry.to_string());
         match reader.read_bytes(entry) {
             Ok(bytes) => {
@@ -283,8 +368,10 @@ fn run_field(run_result: &Value, own: &str, response: &[&str]) -> Option<String>
     })
 }
 
-fn parse(bytes: &[u8]) -> Result<Value, String> {
-    serde_json::from_slice(bytes).map_err(|e| e.to_string())
+fn parse(bytes: &[u8]) -> Result<Cow<'static, Value>, String> {
+    serde_json::from_slice(bytes)
+        .map(Cow::Owned)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -485,6 +572,47 @@ mod tests {
             assert_eq!(value.to_string(), serialised.to_string(), "member order");
             assert_eq!((taken.result_json, taken.envelope), (None, None));
             assert_eq!(taken.errors, resolved.errors);
+        }
+    }
+
+    #[test]
+    fn in_place_a_run_result_value_is_left_where_it_is_and_text_is_not() {
+        let reader = BundleReader::from(UnavailableBundle::new("r-1"));
+        let in_place = |run_result: Value| {
+            resolve_result_json_in_place(&run_result, &reader, None, &local_result)
+                .expect("resolved")
+        };
+        let envelope =
+            json!({"status": "success", "data": {"digest_path": "/d.md"}, "error": null});
+        let cases = [
+            (json!({"resultJson": {"a": 1}}), Some(InRunResult::Whole)),
+            (
+                json!({"resultJson": envelope}),
+                Some(InRunResult::EnvelopeData),
+            ),
+            (json!({"resultJson": "{\"a\":1}"}), None),
+            (json!({"resultJsonPath": LOCAL}), None),
+        ];
+        for (run_result, place) in cases {
+            let mut resolved = in_place(run_result.clone());
+            let copied = resolve(run_result.clone(), &reader, None);
+            assert_eq!(resolved.in_run_result, place, "{run_result}");
+            let Some(place) = place else {
+                assert_eq!(resolved, copied, "{run_result}");
+                continue;
+            };
+            // Where it says, the run result holds what a copy would.
+            let at = |path: &[&str]| path.iter().fold(&run_result, |v, key| &v[*key]).clone();
+            assert_eq!(Some(at(place.result_json_path())), copied.result_json);
+            assert_eq!(place.envelope_path().map(at), copied.envelope);
+            assert_eq!((&resolved.result_json, &resolved.envelope), (&None, &None));
+            // The data part keeps its members' order, with `null` in the places.
+            let mut expected = serde_json::to_value(&copied).unwrap();
+            expected["resultJson"] = Value::Null;
+            if place.envelope_path().is_some() {
+                expected["envelope"] = Value::Null;
+            }
+            assert_eq!(resolved.take_value().to_string(), expected.to_string());
         }
     }
 }
