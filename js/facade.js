@@ -605,12 +605,14 @@
 
     // Turns a hook argument's plain JSON into the live objects the contract
     // promises. `live` lists {path, kind, ...spec}; readers come before the
-    // result contexts that refer to them.
+    // result contexts that refer to them. Aliases are made last, when any
+    // deferred member they point into is in place.
     function animate(arg, live) {
       callCounter += 1;
       activeCall = callCounter;
       const callId = activeCall;
       const readers = ObjectCreate(null);
+      let aliases;
       for (let i = 0; i < live.length; i++) {
         // The host's specs, read by own property only: a hook may have put getters on
         // `Object.prototype` for the options a spec leaves out.
@@ -637,9 +639,16 @@
           case "deferred":
             defer(callId, arg, item);
             break;
+          case "alias":
+            if (aliases === undefined) aliases = [];
+            put(aliases, aliases.length, item);
+            break;
           default:
             throw new ErrorCtor(`unknown live value kind ${item.kind}`);
         }
+      }
+      if (aliases !== undefined) {
+        for (let i = 0; i < aliases.length; i++) setAt(arg, aliases[i].path, getAt(arg, aliases[i].target));
       }
       return arg;
     }

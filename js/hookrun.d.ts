@@ -761,6 +761,7 @@ export interface AggregateChild {
 }
 
 export interface ResultContext {
+  /** The object `runResult.resultJson` holds (a Skill-Runner envelope's `data`), or parsed from its text. */
   resultJson?: any;
   resultJsonSource: {
     kind: "run-result" | "local-path" | "bundle-entry" | "unavailable";

@@ -523,3 +523,146 @@ fn asynchronous_result_sources_answer_requests() {
     );
     assert_eq!(applied(&report.units[1].jobs[0].apply)["source"], "async");
 }
+
+/// Answers each request with one shape of result JSON, by the request's index.
+struct Shapes;
+
+impl hookrun::run::ResultSource for Shapes {
+    fn result(&mut self, job: &hookrun::run::JobRequest) -> hookrun::run::ProviderResult {
+        let large: Vec<Value> = (0..3_000).map(Value::from).collect();
+        let result_json = match job.index {
+            0 => json!({"a": {"b": 1}}),
+            1 => json!({"status": "success", "data": {"d": [1, 2]}, "error": null}),
+            2 => json!("{\"a\":{\"b\":1}}"),
+            _ => json!({"large": large}),
+        };
+        hookrun::run::ProviderResult::Succeeded {
+            request_id: Some(format!("shape-{}", job.index)),
+            result_json: Some(result_json),
+            bundle: None,
+            extra: Default::default(),
+        }
+    }
+}
+
+#[test]
+fn the_result_context_holds_the_run_result_s_own_result_json() {
+    // As on the reference host: `resultContext.resultJson` is the object
+    // `runResult.resultJson` holds (or its envelope's `data`, the envelope
+    // being `resultContext.envelope`), not a copy; result JSON given as text
+    // is parsed into a new object. A run result large enough to stay on the
+    // host until read (the fourth) is read for it.
+    let dir = tempfile::tempdir().unwrap();
+    let apply = "export function applyResult({ resultContext, runResult }) {
+        const given = runResult.resultJson;
+        const own = resultContext.resultJson;
+        const same = own === given;
+        const data = typeof given === \"object\" && own === given.data;
+        const envelope = resultContext.envelope === given;
+        if (typeof given === \"object\") given.seen = true;
+        return { same, data, envelope, seen: own.seen === true, keys: Object.keys(resultContext) };
+    }";
+    let build = "export function buildRequest({ selectionContext }) {
+        return { kind: \"probe\", title: selectionContext.items[0].title };
+    }";
+    common::probe_workflow(
+        dir.path(),
+        &[("buildRequest", build), ("applyResult", apply)],
+    );
+    let manifest = dir.path().join("workflow.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("\"pass-through\"", "\"skillrunner\""),
+    )
+    .unwrap();
+    let found = hookrun::manifest::discover(&manifest);
+    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+    let input = common::probe_input(&["object", "envelope", "text", "large"]);
+    let report = hookrun::run::run(
+        &found.workflows[0],
+        input,
+        &mut Shapes,
+        &common::run_options(),
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let got: Vec<Value> = report
+        .units
+        .iter()
+        .map(|u| applied(&u.jobs[0].apply).clone())
+        .collect();
+    let keys = |envelope: bool| {
+        let mut keys = vec!["resultJson"];
+        if envelope {
+            keys.push("envelope");
+        }
+        keys.extend(["resultJsonSource", "warnings", "errors", "bundleReader"]);
+        keys.extend([
+            "resolveArtifact",
+            "readArtifactText",
+            "resolveArtifactBytes",
+        ]);
+        json!(keys)
+    };
+    let expected = [
+        (true, false, false, true, keys(false)),
+        (false, true, true, false, keys(true)),
+        (false, false, false, false, keys(false)),
+        (true, false, false, true, keys(false)),
+    ]
+    .map(|(same, data, envelope, seen, keys)| {
+        json!({"same": same, "data": data, "envelope": envelope, "seen": seen, "keys": keys})
+    });
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn an_aggregate_child_s_result_context_holds_its_run_result_s_result_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let preflight = "export function preflight() {
+        return {
+            kind: \"replace-units\",
+            units: [0, 1, 2].map((i) => ({ id: `part-${i}`, order: i, context: { i } })),
+            aggregate: { id: \"all\", mode: \"single-apply\", applyWhen: \"all-succeeded\", orderBy: \"unit.order\" },
+        };
+    }";
+    let build = "export function buildRequest({ preflight }) {
+        return { kind: \"probe\", taskName: `part ${preflight.context.i}` };
+    }";
+    let apply = "export function applyResult({ resultContext }) {
+        return resultContext.aggregate.children.map((child) => {
+            const given = child.runResult.resultJson;
+            const own = child.resultContext.resultJson;
+            return typeof given === \"object\" && (own === given || own === given.data);
+        });
+    }";
+    common::probe_workflow(
+        dir.path(),
+        &[
+            ("preflight", preflight),
+            ("buildRequest", build),
+            ("applyResult", apply),
+        ],
+    );
+    let manifest = dir.path().join("workflow.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("\"pass-through\"", "\"skillrunner\""),
+    )
+    .unwrap();
+    let found = hookrun::manifest::discover(&manifest);
+    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+    let input = common::probe_input(&["book"]);
+    let report = hookrun::run::run(
+        &found.workflows[0],
+        input,
+        &mut Shapes,
+        &common::run_options(),
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let aggregate = report.units[0].aggregate.as_ref().expect("an aggregate");
+    // Children 0 and 1 answer an object and an envelope; child 2's result JSON
+    // is text, parsed into an object of its own.
+    assert_eq!(applied(&aggregate.apply), &json!([true, true, false]));
+}

@@ -52,6 +52,12 @@ pub enum LiveKind {
     },
     /// The value at the path is deeply frozen.
     Frozen,
+    /// The value at the path is the one at `target`, the same object; made
+    /// after every other kind, so `target` may be inside a deferred member.
+    Alias {
+        /// Where the value is in the argument.
+        target: Vec<Step>,
+    },
     /// The member stays on the host until the hook reads it (`deferred.take`).
     Deferred {
         /// The deferred member's id.
@@ -142,6 +148,14 @@ impl Live {
         }
     }
 
+    /// The value at `target` again at `path`, the same object.
+    pub fn alias(path: Vec<Step>, target: Vec<Step>) -> Live {
+        Live {
+            path,
+            kind: LiveKind::Alias { target },
+        }
+    }
+
     fn at<const N: usize>(keys: [&str; N], kind: LiveKind) -> Live {
         Live {
             path: keys.into_iter().map(Step::key).collect(),
@@ -187,6 +201,14 @@ mod tests {
         assert_eq!(
             serde_json::to_value(Live::result_context(path, "job-2")).unwrap(),
             json!({"path": ["resultContext", "children", 2], "kind": "resultContext", "id": "job-2", "reader": "job-2"})
+        );
+        let alias = Live::alias(
+            vec![Step::key("resultContext"), Step::key("resultJson")],
+            vec![Step::key("runResult"), Step::key("resultJson")],
+        );
+        assert_eq!(
+            serde_json::to_value(alias).unwrap(),
+            json!({"path": ["resultContext", "resultJson"], "kind": "alias", "target": ["runResult", "resultJson"]})
         );
         assert_eq!(
             serde_json::to_value(Live::frozen("selectionContext")).unwrap(),

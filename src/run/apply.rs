@@ -71,24 +71,51 @@ impl ApplyEnv<'_, '_> {
                 .pointer("/result/expects/result_json")
                 .and_then(Value::as_str)
                 .map(str::to_string),
+            result_json_in_place: true,
             ..ResultContextOptions::default()
         }
     }
 
     /// Registers a result context for `run_result` read through `reader`; returns
-    /// its JSON data part.
+    /// its JSON data part and, for the hook argument where the data part is at
+    /// `context` and the run result at `run`, the aliases that make its result
+    /// JSON (and envelope) the very objects the run result holds, as on the
+    /// reference host; their places in the data part are `null`.
     fn register(
         &self,
         id: &str,
         run_result: &Value,
         reader: BundleReader,
-    ) -> Result<Value, ApplyError> {
+        [context, run]: [&[Step]; 2],
+    ) -> Result<(Value, Vec<Live>), ApplyError> {
         let no_local_files = |_: &std::path::Path| None;
-        let mut context =
+        let mut context_of =
             ResultContext::new(run_result, reader, self.result_options(), &no_local_files)?;
-        let data = context.take_data();
-        self.hooks.host.borrow_mut().add_context(id, context);
-        Ok(data)
+        let aliases = match context_of.resolved().in_run_result {
+            None => Vec::new(),
+            Some(place) => {
+                let below = |base: &[Step], keys: &[&str]| -> Vec<Step> {
+                    base.iter()
+                        .cloned()
+                        .chain(keys.iter().map(|k| Step::key(k)))
+                        .collect()
+                };
+                let mut aliases = vec![Live::alias(
+                    below(context, &["resultJson"]),
+                    below(run, place.result_json_path()),
+                )];
+                if let Some(envelope) = place.envelope_path() {
+                    aliases.push(Live::alias(
+                        below(context, &["envelope"]),
+                        below(run, envelope),
+                    ));
+                }
+                aliases
+            }
+        };
+        let data = context_of.take_data();
+        self.hooks.host.borrow_mut().add_context(id, context_of);
+        Ok((data, aliases))
     }
 
     /// Calls `applyResult`; hands back the request and run result it was
@@ -98,8 +125,13 @@ impl ApplyEnv<'_, '_> {
         let unit_id = attributed.as_str();
         let id = apply.context_id.clone();
         let reader_kind = apply.reader.kind();
-        let mut data = match self.register(&id, &apply.run_result, apply.reader) {
-            Ok(data) => data,
+        let places = [
+            &[Step::key("resultContext")][..],
+            &[Step::key("runResult")][..],
+        ];
+        let (mut data, aliases) = match self.register(&id, &apply.run_result, apply.reader, places)
+        {
+            Ok(registered) => registered,
             Err(e) => {
                 let error = e.at(Stage::ApplyResult, unit_id);
                 return (
@@ -132,6 +164,7 @@ impl ApplyEnv<'_, '_> {
             Live::bundle_reader(vec![Step::key("bundleReader")], &id, reader_kind.as_str()),
             Live::result_context(vec![Step::key("resultContext")], &id),
         ];
+        live.extend(aliases);
         live.extend(apply.children_live);
         let result = self
             .hooks
@@ -325,12 +358,22 @@ impl ApplyEnv<'_, '_> {
         i: usize,
         child_id: &str,
         job: &Job,
-    ) -> Result<(Value, [Live; 2]), ApplyError> {
+    ) -> Result<(Value, Vec<Live>), ApplyError> {
         let request_id = job.request_id.clone().unwrap_or_default();
         let run_result = job.run_result.clone().unwrap_or(Value::Null);
         let reader = open_reader(&request_id, job.bundle.as_ref())?;
         let kind = reader.kind();
-        let mut data = self.register(child_id, &run_result, reader)?;
+        let path = |leaf: &str| {
+            vec![
+                Step::key("resultContext"),
+                Step::key("aggregate"),
+                Step::key("children"),
+                Step::Index(i),
+                Step::key(leaf),
+            ]
+        };
+        let places = [&path("resultContext")[..], &path("runResult")[..]];
+        let (mut data, aliases) = self.register(child_id, &run_result, reader, places)?;
         data["preflight"] = job.preflight.clone();
         // By move: `json!` would serialise a copy of each embedded value.
         let value = hook_arg([
@@ -345,19 +388,11 @@ impl ApplyEnv<'_, '_> {
             ("resultContext", data),
             ("bundleReader", Value::Null),
         ]);
-        let path = |leaf: &str| {
-            vec![
-                Step::key("resultContext"),
-                Step::key("aggregate"),
-                Step::key("children"),
-                Step::Index(i),
-                Step::key(leaf),
-            ]
-        };
-        let live = [
+        let mut live = vec![
             Live::bundle_reader(path("bundleReader"), child_id, kind.as_str()),
             Live::result_context(path("resultContext"), child_id),
         ];
+        live.extend(aliases);
         Ok((value, live))
     }
 
