@@ -327,17 +327,11 @@ fn results_are_fetched_in_unit_order_while_workers_apply() {
     let build = "export function buildRequest({ selectionContext }) {
         return { kind: \"probe\", title: selectionContext.items[0].title };
     }";
-    common::probe_workflow(
+    let workflow = &common::probe_workflow_of(
+        "skillrunner",
         dir.path(),
         &[("buildRequest", build), ("applyResult", apply)],
     );
-    let manifest = dir.path().join("workflow.json");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let text = text.replace("\"pass-through\"", "\"skillrunner\"");
-    std::fs::write(&manifest, text).unwrap();
-    let found = hookrun::manifest::discover(&manifest);
-    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
-    let workflow = &found.workflows[0];
     let titles: Vec<String> = (0..11).map(|i| format!("t{i}")).collect();
     let titles: Vec<&str> = titles.iter().map(String::as_str).collect();
     let asked = |jobs: usize, window: usize| {

@@ -565,26 +565,13 @@ fn the_result_context_holds_the_run_result_s_own_result_json() {
     let build = "export function buildRequest({ selectionContext }) {
         return { kind: \"probe\", title: selectionContext.items[0].title };
     }";
-    common::probe_workflow(
+    let workflow = common::probe_workflow_of(
+        "skillrunner",
         dir.path(),
         &[("buildRequest", build), ("applyResult", apply)],
     );
-    let manifest = dir.path().join("workflow.json");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("\"pass-through\"", "\"skillrunner\""),
-    )
-    .unwrap();
-    let found = hookrun::manifest::discover(&manifest);
-    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
     let input = common::probe_input(&["object", "envelope", "text", "large"]);
-    let report = hookrun::run::run(
-        &found.workflows[0],
-        input,
-        &mut Shapes,
-        &common::run_options(),
-    );
+    let report = hookrun::run::run(&workflow, input, &mut Shapes, &common::run_options());
     assert!(report.ok(), "{:?}", report.errors);
     let got: Vec<Value> = report
         .units
@@ -636,7 +623,8 @@ fn an_aggregate_child_s_result_context_holds_its_run_result_s_result_json() {
             return typeof given === \"object\" && (own === given || own === given.data);
         });
     }";
-    common::probe_workflow(
+    let workflow = common::probe_workflow_of(
+        "skillrunner",
         dir.path(),
         &[
             ("preflight", preflight),
@@ -644,22 +632,8 @@ fn an_aggregate_child_s_result_context_holds_its_run_result_s_result_json() {
             ("applyResult", apply),
         ],
     );
-    let manifest = dir.path().join("workflow.json");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("\"pass-through\"", "\"skillrunner\""),
-    )
-    .unwrap();
-    let found = hookrun::manifest::discover(&manifest);
-    assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
     let input = common::probe_input(&["book"]);
-    let report = hookrun::run::run(
-        &found.workflows[0],
-        input,
-        &mut Shapes,
-        &common::run_options(),
-    );
+    let report = hookrun::run::run(&workflow, input, &mut Shapes, &common::run_options());
     assert!(report.ok(), "{:?}", report.errors);
     let aggregate = report.units[0].aggregate.as_ref().expect("an aggregate");
     // Children 0 and 1 answer an object and an envelope; child 2's result JSON

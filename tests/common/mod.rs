@@ -104,6 +104,16 @@ pub fn probe_workflow(
     dir: &std::path::Path,
     hooks: &[(&str, &str)],
 ) -> hookrun::manifest::Workflow {
+    probe_workflow_of("pass-through", dir, hooks)
+}
+
+/// [`probe_workflow`] with another provider (a `skillrunner` one asks the
+/// run's result source for its results).
+pub fn probe_workflow_of(
+    provider: &str,
+    dir: &std::path::Path,
+    hooks: &[(&str, &str)],
+) -> hookrun::manifest::Workflow {
     let mut declared = serde_json::Map::new();
     std::fs::create_dir_all(dir.join("hooks")).unwrap();
     for (name, source) in hooks {
@@ -114,7 +124,7 @@ pub fn probe_workflow(
         );
     }
     let manifest = serde_json::json!({
-        "schemaVersion": 2, "id": "probe", "label": "Probe", "provider": "pass-through",
+        "schemaVersion": 2, "id": "probe", "label": "Probe", "provider": provider,
         "trigger": {"requiresSelection": true},
         "inputs": {"member": {"kind": "parent"}, "grouping": {"mode": "each"}},
         "validateSelection": {"select": {"policy": "input-member", "source": "selected"}, "filters": []},
