@@ -640,3 +640,76 @@ fn an_aggregate_child_s_result_context_holds_its_run_result_s_result_json() {
     // is text, parsed into an object of its own.
     assert_eq!(applied(&aggregate.apply), &json!([true, true, false]));
 }
+
+#[test]
+fn a_pass_through_run_result_s_response_is_its_result() {
+    // As the reference host's pass-through provider answers: one object as
+    // `resultJson` and `responseJson`.
+    let probe = "(runResult, request, resultContext) => [
+        runResult.responseJson === runResult.resultJson,
+        runResult.resultJson.selectionContext.items[0].title === request.selectionContext.items[0].title,
+        resultContext.resultJson === runResult.resultJson,
+    ]";
+    let build = "export function buildRequest({ selectionContext }) {
+        return { kind: \"pass-through.run.v1\", taskName: \"t\", selectionContext };
+    }";
+    let each = format!(
+        "const probe = {probe};
+        export function applyResult({{ runResult, request, resultContext }}) {{
+            return probe(runResult, request, resultContext);
+        }}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(
+        dir.path(),
+        &[("buildRequest", build), ("applyResult", &each)],
+    );
+    let report = hookrun::run::run(
+        &workflow,
+        common::probe_input(&["a", "b"]),
+        &mut hookrun::run::NoResults,
+        &common::run_options(),
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    for unit in &report.units {
+        assert_eq!(applied(&unit.jobs[0].apply), &json!([true, true, true]));
+        // The report keeps both members.
+        let result = unit.jobs[0].result.as_ref().unwrap();
+        assert_eq!(result["responseJson"], result["resultJson"]);
+        assert_eq!(result["resultJson"]["kind"], "pass-through.run.v1");
+    }
+    let preflight = "export function preflight() {
+        return {
+            kind: \"replace-units\",
+            units: [0, 1].map((i) => ({ id: `part-${i}`, order: i, context: { i } })),
+            aggregate: { id: \"all\", mode: \"single-apply\", applyWhen: \"all-succeeded\", orderBy: \"unit.order\" },
+        };
+    }";
+    let aggregate = format!(
+        "const probe = {probe};
+        export function applyResult({{ resultContext }}) {{
+            return resultContext.aggregate.children.map((c) => probe(c.runResult, c.request, c.resultContext));
+        }}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(
+        dir.path(),
+        &[
+            ("preflight", preflight),
+            ("buildRequest", build),
+            ("applyResult", &aggregate),
+        ],
+    );
+    let report = hookrun::run::run(
+        &workflow,
+        common::probe_input(&["book"]),
+        &mut hookrun::run::NoResults,
+        &common::run_options(),
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let aggregate = report.units[0].aggregate.as_ref().expect("an aggregate");
+    assert_eq!(
+        applied(&aggregate.apply),
+        &json!([[true, true, true], [true, true, true]])
+    );
+}

@@ -48,6 +48,9 @@ struct Apply {
     children_live: Vec<Live>,
     /// The selections the request and result repeat ([`HookEnv::call`]).
     shared: Vec<Arc<Value>>,
+    /// The run result is the pass-through provider's, whose `responseJson`
+    /// is its `resultJson`.
+    echoes: bool,
 }
 
 /// Everything the apply phase shares.
@@ -94,12 +97,6 @@ impl ApplyEnv<'_, '_> {
         let aliases = match context_of.resolved().in_run_result {
             None => Vec::new(),
             Some(place) => {
-                let below = |base: &[Step], keys: &[&str]| -> Vec<Step> {
-                    base.iter()
-                        .cloned()
-                        .chain(keys.iter().map(|k| Step::key(k)))
-                        .collect()
-                };
                 let mut aliases = vec![Live::alias(
                     below(context, &["resultJson"]),
                     below(run, place.result_json_path()),
@@ -129,17 +126,22 @@ impl ApplyEnv<'_, '_> {
             &[Step::key("resultContext")][..],
             &[Step::key("runResult")][..],
         ];
-        let (mut data, aliases) = match self.register(&id, &apply.run_result, apply.reader, places)
-        {
+        let mut run_result = apply.run_result;
+        let (mut data, mut aliases) = match self.register(&id, &run_result, apply.reader, places) {
             Ok(registered) => registered,
             Err(e) => {
                 let error = e.at(Stage::ApplyResult, unit_id);
-                return (
-                    ApplyReport::Failed { error },
-                    [apply.request, apply.run_result],
-                );
+                return (ApplyReport::Failed { error }, [apply.request, run_result]);
             }
         };
+        let response = match apply.echoes {
+            true => alias_response(&mut run_result, &[Step::key("runResult")]),
+            false => None,
+        };
+        let response = response.map(|(response, alias)| {
+            aliases.push(alias);
+            response
+        });
         if let Some(preflight) = apply.preflight {
             data["preflight"] = preflight;
         }
@@ -156,7 +158,7 @@ impl ApplyEnv<'_, '_> {
             ("resultContext", data),
             ("productStorage", Value::Null),
             ("request", apply.request),
-            ("runResult", apply.run_result),
+            ("runResult", run_result),
             ("manifest", Value::Null),
             ("executionOptions", execution_json(self.execution)),
         ]);
@@ -170,7 +172,11 @@ impl ApplyEnv<'_, '_> {
             .hooks
             .call(self.hook, at, &mut arg, &[], live, &apply.shared);
         self.hooks.host.borrow_mut().remove_context(&id);
-        let given = [arg["request"].take(), arg["runResult"].take()];
+        let mut run_result = arg["runResult"].take();
+        if let Some(response) = response {
+            run_result["responseJson"] = response;
+        }
+        let given = [arg["request"].take(), run_result];
         let report = match result {
             Ok(value) => ApplyReport::Succeeded { value },
             Err(failure) => ApplyReport::Failed {
@@ -230,7 +236,13 @@ impl ApplyEnv<'_, '_> {
             aggregate_children: Vec::new(),
             children_live: Vec::new(),
             shared: vec![Arc::clone(&job.selection_json)],
+            echoes: self.echoes(job),
         })
+    }
+
+    /// Whether `job`'s run result is the pass-through provider's.
+    fn echoes(&self, job: &Job) -> bool {
+        self.workflow.provider == "pass-through" && matches!(job.kind, JobKind::Request)
     }
 
     fn preflight_of(&self, job: &Job) -> Option<Value> {
@@ -279,6 +291,7 @@ impl ApplyEnv<'_, '_> {
             aggregate_children: Vec::new(),
             children_live: Vec::new(),
             shared: vec![Arc::clone(&job.selection_json)],
+            echoes: false,
         }
     }
 
@@ -344,6 +357,7 @@ impl ApplyEnv<'_, '_> {
                 .iter()
                 .map(|(_, job)| Arc::clone(&job.selection_json))
                 .collect(),
+            echoes: false,
         };
         let (report, _) = self.call(CallUnit::unit(unit_id), apply);
         self.remove_contexts(registered);
@@ -360,7 +374,7 @@ impl ApplyEnv<'_, '_> {
         job: &Job,
     ) -> Result<(Value, Vec<Live>), ApplyError> {
         let request_id = job.request_id.clone().unwrap_or_default();
-        let run_result = job.run_result.clone().unwrap_or(Value::Null);
+        let mut run_result = job.run_result.clone().unwrap_or(Value::Null);
         let reader = open_reader(&request_id, job.bundle.as_ref())?;
         let kind = reader.kind();
         let path = |leaf: &str| {
@@ -373,7 +387,13 @@ impl ApplyEnv<'_, '_> {
             ]
         };
         let places = [&path("resultContext")[..], &path("runResult")[..]];
-        let (mut data, aliases) = self.register(child_id, &run_result, reader, places)?;
+        let (mut data, mut aliases) = self.register(child_id, &run_result, reader, places)?;
+        if self.echoes(job) {
+            // The argument's copy: the job keeps its own.
+            aliases.extend(
+                alias_response(&mut run_result, &path("runResult")).map(|(_, alias)| alias),
+            );
+        }
         data["preflight"] = job.preflight.clone();
         // By move: `json!` would serialise a copy of each embedded value.
         let value = hook_arg([
@@ -402,6 +422,28 @@ impl ApplyEnv<'_, '_> {
             host.remove_context(&id);
         }
     }
+}
+
+/// `base` followed by the members `keys`.
+fn below(base: &[Step], keys: &[&str]) -> Vec<Step> {
+    base.iter()
+        .cloned()
+        .chain(keys.iter().map(|k| Step::key(k)))
+        .collect()
+}
+
+/// For a run result whose `responseJson` is its `resultJson` (the pass-through
+/// provider's: one object on the reference host), takes the `responseJson`
+/// out, leaving `null` in its place, and returns it with the alias that makes
+/// it the `resultJson` in the hook's argument, where the run result is at `run`.
+fn alias_response(run_result: &mut Value, run: &[Step]) -> Option<(Value, Live)> {
+    let members = run_result.as_object_mut()?;
+    if !members.contains_key("resultJson") {
+        return None;
+    }
+    let response = members.get_mut("responseJson")?.take();
+    let alias = Live::alias(below(run, &["responseJson"]), below(run, &["resultJson"]));
+    Some((response, alias))
 }
 
 /// The target parent a request names: `targetParentRef`, else `targetParentID`.
