@@ -134,14 +134,13 @@ impl ApplyEnv<'_, '_> {
                 return (ApplyReport::Failed { error }, [apply.request, run_result]);
             }
         };
-        let response = match apply.echoes {
-            true => alias_response(&mut run_result, &[Step::key("runResult")]),
-            false => None,
-        };
-        let response = response.map(|(response, alias)| {
+        let mut response = None;
+        if apply.echoes
+            && let Some((taken, alias)) = alias_response(&mut run_result, &[Step::key("runResult")])
+        {
             aliases.push(alias);
-            response
-        });
+            response = Some(taken);
+        }
         if let Some(preflight) = apply.preflight {
             data["preflight"] = preflight;
         }

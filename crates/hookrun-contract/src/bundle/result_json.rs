@@ -252,13 +252,11 @@ fn resolve(
         detail,
     })?;
     resolved.result_json_source = source;
-    let unwrapped = unwrap_skill_runner_envelope(&value).is_some();
     match value {
-        Cow::Borrowed(_) if in_place => {
-            resolved.in_run_result = Some(if unwrapped {
-                InRunResult::EnvelopeData
-            } else {
-                InRunResult::Whole
+        Cow::Borrowed(value) if in_place => {
+            resolved.in_run_result = Some(match unwrap_skill_runner_envelope(value) {
+                Some(_) => InRunResult::EnvelopeData,
+                None => InRunResult::Whole,
             });
         }
         value => {
