@@ -512,12 +512,11 @@
     // The members of readers and result contexts make their host member when
     // called: most hooks call none of them, and two functions per member cost
     // more than the rest of the object (one literal, defined in place).
-    function makeBundleReader(callId, spec) {
-      const id = spec.id;
+    function makeBundleReader(callId, id, readerKind) {
       const run = (op, args) => member(callId, INTERNAL[`bundle.${op}`])(id, ...args);
       const readText = (...args) => run("readText", args);
       const readJson = (entry) => promiseThen(readText(entry), (text) => JSONParse(text));
-      if (spec.readerKind === "unavailable") return ObjectFreeze({ __proto__: null, readText, readJson });
+      if (readerKind === "unavailable") return ObjectFreeze({ __proto__: null, readText, readJson });
       return ObjectFreeze({
         __proto__: null,
         readText,
@@ -603,20 +602,26 @@
       });
     }
 
+    // A call's live description made ready for `animate`, once for every call
+    // that has the same one: the host's specs, read by own property only (a
+    // hook may have put getters on `Object.prototype` for the options a spec
+    // leaves out).
+    function prepare(live) {
+      const items = [];
+      for (let i = 0; i < live.length; i++) put(items, i, ObjectFreeze(ownCopy(live[i])));
+      return ObjectFreeze(items);
+    }
+
     // Turns a hook argument's plain JSON into the live objects the contract
-    // promises. `live` lists {path, kind, ...spec}; readers come before the
-    // result contexts that refer to them. Aliases are made last, when any
-    // deferred member they point into is in place.
+    // promises. `live` lists {path, kind, ...spec} (`prepare`). Aliases are
+    // made last, when any deferred member they point into is in place.
     function animate(arg, live) {
       callCounter += 1;
       activeCall = callCounter;
       const callId = activeCall;
-      const readers = ObjectCreate(null);
       let aliases;
       for (let i = 0; i < live.length; i++) {
-        // The host's specs, read by own property only: a hook may have put getters on
-        // `Object.prototype` for the options a spec leaves out.
-        const item = ownCopy(live[i]);
+        const item = live[i];
         switch (item.kind) {
           case "runtime": {
             const runtime = makeRuntime(callId, item, getAt(arg, item.path));
@@ -624,15 +629,14 @@
             currentRuntime = runtime;
             break;
           }
-          case "bundleReader": {
-            const reader = makeBundleReader(callId, item);
-            readers[item.id] = reader;
-            setAt(arg, item.path, reader);
+          case "resultContext": {
+            // The argument holds the context's id where its reader goes.
+            const id = getAt(arg, item.reader);
+            const reader = makeBundleReader(callId, id, item.readerKind);
+            setAt(arg, item.reader, reader);
+            makeResultContext(callId, id, getAt(arg, item.path), reader);
             break;
           }
-          case "resultContext":
-            makeResultContext(callId, item.id, getAt(arg, item.path), readers[item.reader]);
-            break;
           case "frozen":
             deepFreeze(getAt(arg, item.path));
             break;
@@ -659,6 +663,6 @@
       deferredCells = [];
     }
 
-    return ObjectFreeze({ animate, finish, btoa, atob });
+    return ObjectFreeze({ prepare, animate, finish, btoa, atob });
   };
 })

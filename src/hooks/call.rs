@@ -204,6 +204,34 @@ pub struct HookEnv<'a> {
     /// The workflow's manifest, which a runtime keeps once and hands each
     /// call that receives it a copy of ([`Call::copied`]).
     manifest: Arc<Value>,
+    /// The live descriptions of recent calls as JSON ([`LiveJson`]).
+    live_json: LiveJson,
+}
+
+/// The JSON of the live descriptions of recent calls: a run's calls of one
+/// hook describe theirs alike, so each is written once.
+#[derive(Default)]
+struct LiveJson(Vec<(Vec<Live>, Value)>);
+
+impl LiveJson {
+    /// How many descriptions are kept; a new one beyond them replaces the oldest.
+    const KEPT: usize = 8;
+
+    /// The JSON of `live`.
+    fn of(&mut self, live: Vec<Live>) -> &Value {
+        let at = match self.0.iter().position(|(kept, _)| *kept == live) {
+            Some(at) => at,
+            None => {
+                if self.0.len() == Self::KEPT {
+                    self.0.remove(0);
+                }
+                let json = serde_json::to_value(&live).unwrap_or(Value::Null);
+                self.0.push((live, json));
+                self.0.len() - 1
+            }
+        };
+        &self.0[at].1
+    }
 }
 
 impl<'a> HookEnv<'a> {
@@ -227,6 +255,7 @@ impl<'a> HookEnv<'a> {
             last_unit: None,
             runtime_base: Arc::new(serde_json::to_value(base).unwrap_or(Value::Null)),
             manifest: Arc::new(workflow.manifest.clone()),
+            live_json: LiveJson::default(),
         }
     }
 }
@@ -314,14 +343,14 @@ impl HookEnv<'_> {
             host.set_site(unit_id, hook.export);
             host.set_deferred(deferred);
         }
-        let live = serde_json::to_value(&live).unwrap_or(Value::Null);
+        let live = self.live_json.of(live);
         let bridge: Rc<RefCell<dyn HostBridge>> = self.host.clone();
         let outcome = self.sandbox.run(Call {
             module: &hook.path,
             export: hook.export,
             arg,
             placed: &placed,
-            live: Some(&live),
+            live: Some(live),
             host: Some(bridge),
             sync,
             shared: &shared,
@@ -442,7 +471,9 @@ mod tests {
     fn only_large_members_are_deferred_and_frozen_ones_stay_frozen() {
         let mut arg =
             json!({"selectionContext": items(1_000), "manifest": {"id": "w"}, "runtime": null});
-        let runtime = Live::bundle_reader(vec![Step::key("runtime")], "r", "zip");
+        let runtime = Live::runtime(RuntimeSpec {
+            hook_name: "preflight",
+        });
         let mut live = vec![runtime.clone(), Live::frozen("selectionContext")];
         let deferred = defer_large_members(&mut arg, &mut Vec::new(), &mut live);
         assert_eq!(deferred.len(), 1);
@@ -456,7 +487,11 @@ mod tests {
     #[test]
     fn small_members_and_members_live_objects_are_built_from_cross_as_they_are() {
         let mut arg = json!({"selectionContext": items(10), "resultContext": items(1_000)});
-        let mut live = vec![Live::result_context(vec![Step::key("resultContext")], "r")];
+        let mut live = vec![Live::result_context(
+            vec![Step::key("resultContext")],
+            vec![Step::key("bundleReader")],
+            "zip",
+        )];
         let before = (arg.clone(), live.clone());
         assert!(defer_large_members(&mut arg, &mut Vec::new(), &mut live).is_empty());
         assert_eq!((arg, live), before);

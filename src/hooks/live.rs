@@ -35,20 +35,16 @@ pub struct Live {
 pub enum LiveKind {
     /// The `runtime` object with the Host API facade.
     Runtime(RuntimeSpec),
-    /// A bundle reader over the result context `id`.
-    BundleReader {
-        /// The result context the reader reads.
-        id: String,
+    /// The value at the path becomes a result context, and the value at
+    /// `reader`, the context's id, its bundle reader. The id is in the
+    /// argument rather than here, so that calls of one hook describe their
+    /// live objects alike and a runtime makes the description ready once.
+    ResultContext {
+        /// Where the bundle reader goes; the argument holds the context's id
+        /// there.
+        reader: Vec<Step>,
         /// `zip`, `directory` or `unavailable`: which members the reader has.
         reader_kind: &'static str,
-    },
-    /// The value at the path becomes the result context `id`, reading through
-    /// the bundle reader made for `reader` (listed before it).
-    ResultContext {
-        /// The result context.
-        id: String,
-        /// The bundle reader's result context.
-        reader: String,
     },
     /// The value at the path is deeply frozen.
     Frozen,
@@ -126,24 +122,14 @@ impl Live {
         )
     }
 
-    /// A bundle reader at `path` for the result context `id`.
-    pub fn bundle_reader(path: Vec<Step>, id: &str, reader_kind: &'static str) -> Live {
-        Live {
-            path,
-            kind: LiveKind::BundleReader {
-                id: id.to_string(),
-                reader_kind,
-            },
-        }
-    }
-
-    /// The result context `id` at `path`, reading through its own bundle reader.
-    pub fn result_context(path: Vec<Step>, id: &str) -> Live {
+    /// The result context at `path`, with its bundle reader of kind
+    /// `reader_kind` at `reader`, where the argument holds the context's id.
+    pub fn result_context(path: Vec<Step>, reader: Vec<Step>, reader_kind: &'static str) -> Live {
         Live {
             path,
             kind: LiveKind::ResultContext {
-                id: id.to_string(),
-                reader: id.to_string(),
+                reader,
+                reader_kind,
             },
         }
     }
@@ -188,19 +174,21 @@ mod tests {
 
     #[test]
     fn specs_have_the_shape_the_facade_reads() {
-        let reader = Live::bundle_reader(vec![Step::key("bundleReader")], "job-0", "zip");
-        assert_eq!(
-            serde_json::to_value(reader).unwrap(),
-            json!({"path": ["bundleReader"], "kind": "bundleReader", "id": "job-0", "readerKind": "zip"})
-        );
         let path = vec![
             Step::key("resultContext"),
             Step::key("children"),
             Step::Index(2),
         ];
+        let reader = vec![
+            Step::key("resultContext"),
+            Step::key("children"),
+            Step::Index(2),
+            Step::key("bundleReader"),
+        ];
         assert_eq!(
-            serde_json::to_value(Live::result_context(path, "job-2")).unwrap(),
-            json!({"path": ["resultContext", "children", 2], "kind": "resultContext", "id": "job-2", "reader": "job-2"})
+            serde_json::to_value(Live::result_context(path, reader, "zip")).unwrap(),
+            json!({"path": ["resultContext", "children", 2], "kind": "resultContext",
+                   "reader": ["resultContext", "children", 2, "bundleReader"], "readerKind": "zip"})
         );
         let alias = Live::alias(
             vec![Step::key("resultContext"), Step::key("resultJson")],
@@ -252,9 +240,13 @@ mod tests {
         assert!(frozen.is_under("selectionContext"));
         assert!(frozen.freezes_member("selectionContext"));
         assert!(!frozen.freezes_member("resultContext"));
-        let nested = Live::bundle_reader(
-            vec![Step::key("resultContext"), Step::key("bundleReader")],
-            "r",
+        let nested = Live::result_context(
+            vec![
+                Step::key("resultContext"),
+                Step::key("children"),
+                Step::Index(0),
+            ],
+            vec![Step::key("bundleReader")],
             "zip",
         );
         assert!(nested.is_under("resultContext"));

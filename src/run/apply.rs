@@ -153,7 +153,8 @@ impl ApplyEnv<'_, '_> {
         }
         let mut arg = hook_arg([
             ("parent", apply.parent),
-            ("bundleReader", Value::Null),
+            // The context's id, where its reader goes (`Live::result_context`).
+            ("bundleReader", Value::from(id.as_str())),
             ("resultContext", data),
             ("productStorage", Value::Null),
             ("request", apply.request),
@@ -161,10 +162,11 @@ impl ApplyEnv<'_, '_> {
             ("manifest", Value::Null),
             ("executionOptions", execution_json(self.execution)),
         ]);
-        let mut live = vec![
-            Live::bundle_reader(vec![Step::key("bundleReader")], &id, reader_kind.as_str()),
-            Live::result_context(vec![Step::key("resultContext")], &id),
-        ];
+        let mut live = vec![Live::result_context(
+            vec![Step::key("resultContext")],
+            vec![Step::key("bundleReader")],
+            reader_kind.as_str(),
+        )];
         live.extend(aliases);
         live.extend(apply.children_live);
         let result = self
@@ -405,12 +407,14 @@ impl ApplyEnv<'_, '_> {
             ("request", job.request.clone().unwrap_or(Value::Null)),
             ("runResult", run_result),
             ("resultContext", data),
-            ("bundleReader", Value::Null),
+            // The context's id, where its reader goes (`Live::result_context`).
+            ("bundleReader", Value::from(child_id)),
         ]);
-        let mut live = vec![
-            Live::bundle_reader(path("bundleReader"), child_id, kind.as_str()),
-            Live::result_context(path("resultContext"), child_id),
-        ];
+        let mut live = vec![Live::result_context(
+            path("resultContext"),
+            path("bundleReader"),
+            kind.as_str(),
+        )];
         live.extend(aliases);
         Ok((value, live))
     }

@@ -565,6 +565,17 @@
   // builds the live objects of call arguments; one that changes nothing without it.
   let animator = null;
 
+  // Live descriptions by the number the host holds them under (the sandbox's
+  // `LiveSpecs`): each crosses into a runtime once and is made ready once, by
+  // the animator's `prepare` when it has one, else frozen as it came.
+  const liveSpecs = ObjectCreate(null);
+  let prepares = false;
+  function heldLive(id) {
+    const live = liveSpecs[id];
+    if (live === undefined) throw new ErrorCtor(`the live description ${id} is not held in this runtime`);
+    return live;
+  }
+
   // Calls `fn` with the argument the host built from JSON (made live as
   // `live` describes, when given) and returns a JSON envelope: {kind: "ok", value} |
   // {kind: "hook-error", error} | {kind: "invalid-output", message} |
@@ -576,15 +587,20 @@
   // {kind: "promise"} (the contract calls `normalizeSettings` synchronously).
   //
   // `shared` describes the shared values the argument refers to (`share`
-  // above); `undefined` when it refers to none.
-  function invoke(fn, arg, maxBytes, live, sync, shared) {
+  // above); `undefined` when it refers to none. `liveId` is the number of the
+  // call's live description, `undefined` when it has none; `live` is the
+  // description when the runtime does not hold it yet.
+  function invoke(fn, arg, maxBytes, live, sync, shared, liveId) {
     logsOpen = true;
     settled = undefined;
+    // Outside the hook's failures: the host holds a new description as taken
+    // once this call answers.
+    if (live !== undefined) liveSpecs[liveId] = prepares ? animator.prepare(live) : deepFreeze(live);
     let value;
     let pending = false;
     try {
       arg = share(arg, shared);
-      if (live !== undefined) arg = animator.animate(arg, live);
+      if (liveId !== undefined) arg = animator.animate(arg, heldLive(liveId));
       value = fn(arg);
       if (sync && value instanceof PromiseCtor) {
         promiseThen(value, undefined, () => {});
@@ -709,6 +725,7 @@
         typeof animator.finish !== "function") {
       throw new ErrorCtor("the startup's animator factory returned no {animate, finish} object");
     }
+    prepares = typeof animator.prepare === "function";
     sharedMarker = `${config.sharedMarker}`;
     if (config.deterministic) {
       installDeterminism(config.deterministic.nowMs, config.deterministic.seed);

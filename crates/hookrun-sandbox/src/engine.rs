@@ -15,6 +15,7 @@ use super::boot;
 use super::breach::HeapCap;
 use super::crossing;
 use super::errors::{self, Answer};
+use super::live::{Handed, LiveSpecs};
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
@@ -55,6 +56,8 @@ pub(crate) struct Engine {
     animates: bool,
     /// The [`Call::shared`](super::Call::shared) values the runtime keeps.
     keeper: Keeper,
+    /// The [`Call::live`](super::Call::live) descriptions the runtime holds.
+    live_specs: LiveSpecs,
     /// Set once a call breached a limit; the engine must then be discarded.
     pub poisoned: bool,
 }
@@ -229,6 +232,7 @@ impl Engine {
             measure_heap,
             animates: startup.animator.is_some(),
             keeper,
+            live_specs: LiveSpecs::default(),
             poisoned: false,
         })
     }
@@ -427,15 +431,19 @@ impl Engine {
             Ok::<_, CoreError>(value)
         });
         match settled {
-            Ok(value) => self.read_envelope(value, sharing),
+            Ok(value) => {
+                self.live_specs.answered();
+                self.read_envelope(value, sharing)
+            }
             Err(e) => Answer::from(CallResult::HookError(errors::from_core(&e))),
         }
     }
 
-    /// The prelude's `invoke` arguments: the export, the argument and its live
-    /// specs built in the engine, the output limit, whether the call is
-    /// synchronous, and the shared values it keeps and refers to
-    /// ([`cross_sharing`]). Records the argument's size.
+    /// The prelude's `invoke` arguments: the export, the argument built in
+    /// the engine, the output limit, the live description when the runtime
+    /// does not hold it yet, whether the call is synchronous, the shared
+    /// values it keeps and refers to ([`cross_sharing`]) and the number the
+    /// live description is held under. Records the argument's size.
     fn invoke_args(
         &mut self,
         export: &Export,
@@ -443,14 +451,23 @@ impl Engine {
         live: Option<&serde_json::Value>,
         sync: bool,
         sharing: &Sharing<'_>,
-    ) -> Result<[v8::Global<v8::Value>; 6], CallResult> {
+    ) -> Result<[v8::Global<v8::Value>; 7], CallResult> {
         let max_output = self.limits.max_output_bytes;
+        let handed = live.map(|live| (live, self.live_specs.hand(live)));
         let (args, arg_bytes) = {
             deno_core::scope!(scope, &mut self.runtime);
             let arg = crossing::cross_with_holes(scope, arg, &sharing.holes);
-            let live = match live {
-                Some(live) => crossing::cross(scope, crossing::Arg::Value(live, &[])).value,
-                None => Some(v8::undefined(scope).into()),
+            let (live, live_id) = match handed {
+                Some((live, Handed::New(id))) => (
+                    crossing::cross(scope, crossing::Arg::Value(live, &[])).value,
+                    Some(id),
+                ),
+                Some((_, Handed::Held(id))) => (Some(v8::undefined(scope).into()), Some(id)),
+                None => (Some(v8::undefined(scope).into()), None),
+            };
+            let live_id: v8::Local<v8::Value> = match live_id {
+                Some(id) => v8::Number::new(scope, id as f64).into(),
+                None => v8::undefined(scope).into(),
             };
             let shared = cross_sharing(scope, sharing);
             let args = arg
@@ -462,7 +479,8 @@ impl Engine {
                     let limit: v8::Local<v8::Value> =
                         v8::Number::new(scope, max_output as f64).into();
                     let sync: v8::Local<v8::Value> = v8::Boolean::new(scope, sync).into();
-                    [f, value, limit, live, sync, shared].map(|v| v8::Global::new(scope, v))
+                    [f, value, limit, live, sync, shared, live_id]
+                        .map(|v| v8::Global::new(scope, v))
                 });
             (args, arg.bytes)
         };

@@ -29,6 +29,7 @@ mod crossing;
 mod engine;
 mod errors;
 mod host;
+mod live;
 mod loader;
 mod ops;
 mod outcome;
@@ -237,7 +238,9 @@ pub struct Call<'a> {
     pub placed: Placed<'a>,
     /// What the startup's animator makes live in the argument before the call
     /// (see [`Startup`]); a call with it fails to load when the startup has no
-    /// animator.
+    /// animator. A runtime holds the last eight distinct ones, made ready by
+    /// the animator's `prepare`: an equal one crosses again only when it
+    /// was let go of.
     pub live: Option<&'a serde_json::Value>,
     /// Answers the hook's host calls; without one they fail with `unavailable`.
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,

@@ -690,7 +690,7 @@ fn find<'v>(
 /// Equal as the engine would build them: the same keys in the same order. A
 /// value is the same as itself at a glance (a placed member that is a shared
 /// value).
-fn same(a: &Value, b: &Value) -> bool {
+pub(crate) fn same(a: &Value, b: &Value) -> bool {
     if std::ptr::eq(a, b) {
         return true;
     }

@@ -4,7 +4,8 @@
 //!
 //! The sandbox's own scripts (the prelude and the web-platform globals) always
 //! run first. A caller's *animator* script is evaluated after them; its
-//! completion value is a factory `(hostCall, tools) => ({animate, finish})`:
+//! completion value is a factory `(hostCall, tools) => ({animate, finish, prepare})`
+//! (`prepare` optional):
 //! - `hostCall(member, args)` calls the [`HostBridge`](crate::HostBridge)
 //!   and returns its answer, or throws the [`BridgeError`] it failed with;
 //! - `tools` holds `put(object, key, value)` (an own, writable property),
@@ -14,7 +15,12 @@
 //!   get), all taken before any hook code ran;
 //! - `animate(arg, live)` is called with a call's argument and its
 //!   [`Call::live`](crate::Call::live) JSON, and returns the argument the export
-//!   gets; `finish()` is called once the call settled.
+//!   gets; `finish()` is called once the call settled;
+//! - `prepare(live)` is called once per runtime for each distinct
+//!   [`Call::live`](crate::Call::live) JSON, and what it returns is what
+//!   `animate` gets as `live` in every call with that JSON. Without it,
+//!   `animate` gets the JSON itself, deeply frozen: the same object for every
+//!   call with that JSON.
 //!
 //! ```
 //! use hookrun_sandbox::{Call, CallResult, Sandbox, SandboxOptions, Script, Startup};
