@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::selection::grouped::GroupedParts;
 use crate::selection::{
-    GroupedEntry, GroupedSelection, ItemKind, PortableItemRef, SelectionContext,
+    self, GroupedEntry, GroupedSelection, ItemKind, PortableItemRef, SelectionContext,
 };
 
 /// A scoped context: a whole context, or one grouped entry with its
@@ -128,7 +128,7 @@ impl Scope {
 
     /// The JSON form, as it serialises.
     pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        selection::value_of(self).unwrap_or(Value::Null)
     }
 }
 

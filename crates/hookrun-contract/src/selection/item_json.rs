@@ -341,6 +341,26 @@ pub fn write_compact<W: io::Write, T: Serialize + ?Sized>(
     serde_json::to_writer(writer, value)
 }
 
+/// `value` as a `serde_json::Value`, the one `serde_json::to_value` makes,
+/// with each item parsed from its text instead of read and written again
+/// member by member: the same value, for about half the work when `value`
+/// holds selections (a unit's scoped context).
+///
+/// ```
+/// use hookrun_contract::selection::{SelectionContext, value_of};
+///
+/// let text = r#"{"items": {"parents": [], "children": [], "notes": [],
+///   "attachments": [{"item": {"id": 2, "key": "ATT1", "libraryID": 1}}]},
+///   "sampledAt": "2026-01-01T00:00:00.000Z"}"#;
+/// let selection = SelectionContext::from_json_str(text)?;
+/// assert_eq!(value_of(&selection)?, serde_json::to_value(&selection)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn value_of<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Value> {
+    let _restore = Verbatim(VERBATIM.replace(true));
+    serde_json::to_value(value)
+}
+
 /// What to write as the value of a top-level member instead of what the text
 /// holds there (its placeholder), if anything.
 type Placed<'f, 'a> = &'f dyn Fn(&str) -> Option<&'a ItemJson>;

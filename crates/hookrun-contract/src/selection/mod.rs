@@ -23,7 +23,7 @@ use serde_json::Value;
 pub use canonical::{CanonicalSelection, FileState, ItemFact};
 pub use error::SelectionError;
 pub use grouped::{GroupedEntry, GroupedSelection, ItemBase};
-pub use item_json::{ItemJson, write_compact};
+pub use item_json::{ItemJson, value_of, write_compact};
 pub use refs::{ItemKind, PortableItemRef, SelectionCounts};
 pub use stream::ReadError;
 
