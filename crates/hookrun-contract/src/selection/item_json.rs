@@ -72,6 +72,13 @@ impl ItemJson {
         member_names::may_have_key(&self.0, name)
     }
 
+    /// Whether the object may have a member named `name` (as for
+    /// [`may_have_key`](Self::may_have_key)) holding anything but an empty
+    /// array, at any depth; read without parsing.
+    pub(crate) fn may_have_filled(&self, name: &str) -> bool {
+        member_names::may_have_filled(&self.0, name)
+    }
+
     /// The object, parsed.
     pub fn to_map(&self) -> Map<String, Value> {
         // The text is what `serde_json` wrote for a map, so it reads back.

@@ -328,6 +328,21 @@ pub(super) fn may_have_key(packed: &str, name: &str) -> bool {
     }
 }
 
+/// Whether `packed` may have a member named `name` (as for
+/// [`may_have_key`]) that holds anything but an empty array, at any depth;
+/// read without parsing.
+pub(super) fn may_have_filled(packed: &str, name: &str) -> bool {
+    let Some(code) = code(name) else {
+        return may_have_key(packed, name);
+    };
+    let bytes = packed.as_bytes();
+    // A code stands for `"name":`, so the member's value follows it.
+    bytes
+        .windows(2)
+        .enumerate()
+        .any(|(at, pair)| pair == code && bytes.get(at + 2..at + 4) != Some(b"[]".as_slice()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,6 +376,36 @@ mod tests {
         assert!(may_have_key(&packed, "own"));
         assert!(!may_have_key(&packed, "tags"));
         assert!(!may_have_key(&packed, "K"));
+        assert!(may_have_filled(&packed, "key"));
+        assert!(!may_have_filled(&packed, "tags"));
+    }
+
+    #[test]
+    fn a_member_holding_an_empty_array_is_told_from_a_filled_one() {
+        let pack = |members: &[(&str, &str)]| {
+            let mut out = b"{".to_vec();
+            for (i, (key, value)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_key(&mut out, key);
+                out.extend_from_slice(value.as_bytes());
+            }
+            out.push(b'}');
+            String::from_utf8(out).unwrap()
+        };
+        let empty = pack(&[("collections", "[]"), ("tags", "[]")]);
+        assert!(!may_have_filled(&empty, "collections"));
+        let inner = pack(&[("collections", r#"["C1"]"#)]);
+        let nested = pack(&[("collections", "[]"), ("data", &inner)]);
+        assert!(may_have_filled(&nested, "collections"));
+        assert!(may_have_filled(
+            &pack(&[("collections", "null")]),
+            "collections"
+        ));
+        assert!(!may_have_filled(&pack(&[("tags", "[1]")]), "collections"));
+        // A name without a code: whether it is there at all.
+        assert!(may_have_filled(&pack(&[("own", "[]")]), "own"));
         assert!(matches!(unpack("{\"a\":1}"), Cow::Borrowed(_)));
     }
 

@@ -217,8 +217,13 @@ impl Zotero {
 }
 
 /// Whether `item`'s data may name collections: not when its `data` has no
-/// `collections` member or an empty array there (read without parsing the rest).
+/// `collections` member or an empty array there (read without parsing the
+/// rest, and without reading it at all when no `collections` member anywhere
+/// holds more than `[]`).
 fn may_name_collections(item: &ItemJson) -> bool {
+    if !item.may_have_filled("collections") {
+        return false;
+    }
     #[derive(Deserialize)]
     struct Data {
         collections: Option<Vec<IgnoredAny>>,
