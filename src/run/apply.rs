@@ -243,7 +243,7 @@ impl ApplyEnv<'_, '_> {
 
     /// Whether `job`'s run result is the pass-through provider's.
     fn echoes(&self, job: &Job) -> bool {
-        self.workflow.provider == "pass-through" && matches!(job.kind, JobKind::Request)
+        self.workflow.is_pass_through() && matches!(job.kind, JobKind::Request)
     }
 
     fn preflight_of(&self, job: &Job) -> Option<Value> {

@@ -247,7 +247,7 @@ pub fn dispatch(
     let Some(request) = &job.request else {
         return;
     };
-    if workflow.provider == "pass-through" {
+    if workflow.is_pass_through() {
         job.request_id = Some(ids.pass_through());
         return;
     }
@@ -301,7 +301,7 @@ pub fn dispatch(
 /// echoed back; other jobs are left as they are. Done where the unit is applied,
 /// so that a threaded run makes it on the thread that applies the unit.
 pub fn settle(workflow: &Workflow, job: &mut Job) {
-    if workflow.provider != "pass-through" || job.run_result.is_some() {
+    if !workflow.is_pass_through() || job.run_result.is_some() {
         return;
     }
     if let (Some(request), Some(request_id)) = (&job.request, &job.request_id) {

@@ -15,7 +15,9 @@ use crate::manifest::params::Parameters;
 use crate::manifest::parse::read_json;
 use crate::manifest::schema::validate_manifest;
 use crate::manifest::semantic::check_semantics;
-use crate::manifest::workflow::{BuildStrategy, PASS_THROUGH_KIND, Workflow};
+use crate::manifest::workflow::{
+    BuildStrategy, PASS_THROUGH_KIND, PASS_THROUGH_PROVIDER, Workflow,
+};
 
 /// The outcome of loading one workflow: the workflow (if it was not skipped) and every
 /// diagnostic raised on the way.
@@ -363,7 +365,7 @@ fn build_strategy(
     }
     let kind = match request_kind {
         Some(kind) => kind,
-        None if provider == "pass-through" => PASS_THROUGH_KIND,
+        None if provider == PASS_THROUGH_PROVIDER => PASS_THROUGH_KIND,
         None => return None,
     };
     Some(BuildStrategy::Declarative {

@@ -13,6 +13,9 @@ use crate::manifest::params::Parameters;
 /// Request kind used for pass-through workflows without a request declaration.
 pub const PASS_THROUGH_KIND: &str = "pass-through.run.v1";
 
+/// The provider that answers a request with the request itself.
+pub const PASS_THROUGH_PROVIDER: &str = "pass-through";
+
 /// How a workflow's request is built (§9.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "strategy", rename_all = "camelCase")]
@@ -77,6 +80,11 @@ pub struct Workflow {
 }
 
 impl Workflow {
+    /// Whether the workflow's provider is [`PASS_THROUGH_PROVIDER`].
+    pub fn is_pass_through(&self) -> bool {
+        self.provider == PASS_THROUGH_PROVIDER
+    }
+
     /// The declared hook `name`, if any.
     pub fn hook(&self, name: HookName) -> Option<&DeclaredHook> {
         self.hooks.iter().find(|hook| hook.name == name)
