@@ -458,13 +458,20 @@
     // The templates made so far, each with the base fields and the spec it was
     // made from: a run's hooks alternate, and their bases are one object. Read
     // by index and by names written out, which the engine finds without
-    // turning a string into a key.
+    // turning a string into a key. A spec the runtime holds (`prepare`) comes
+    // back call after call: the template found for it is kept beside it.
     let runtimeTemplates = [];
+    const templateOfSpec = newWeakMap();
     function runtimeTemplate(spec, base) {
       const f = baseFields(base);
+      const known = templateOfSpec.get(spec);
+      if (known !== undefined && known.fields === f) return known;
       for (let i = 0; i < runtimeTemplates.length; i++) {
         const entry = runtimeTemplates[i];
-        if (entry.spec.hookName === spec.hookName && entry.fields === f && sameRuntimeSpec(entry.spec, spec)) return entry;
+        if (entry.spec.hookName === spec.hookName && entry.fields === f && sameRuntimeSpec(entry.spec, spec)) {
+          templateOfSpec.set(spec, entry);
+          return entry;
+        }
       }
       if (runtimeTemplates.length >= 16) runtimeTemplates = [];
       const made = ObjectCreate(null);
@@ -498,6 +505,7 @@
         FileReader: null,
       });
       put(runtimeTemplates, runtimeTemplates.length, made);
+      templateOfSpec.set(spec, made);
       return made;
     }
     // Whether spec `b` gives the fields of `RUNTIME_FIELDS` that `a` gives.

@@ -92,8 +92,9 @@
   // setter a hook put on a prototype; anything else is defined.
   function setAt(root, path, value) {
     let node = root;
-    for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
-    const key = path[path.length - 1];
+    const last = path.length - 1;
+    for (let i = 0; i < last; i++) node = node[path[i]];
+    const key = path[last];
     if (ObjectHasOwn(node, key)) node[key] = value;
     else put(node, key, value);
   }
@@ -382,12 +383,12 @@
 
   // Applies the host's `[description, ...new values, ...new paths]` to a
   // call's argument: drops and keeps values (a template is neither frozen nor
-  // ever handed out), learns the new paths, marks the values the call may
-  // return, then puts kept values (a template: a copy of it) into the holes
-  // the refs name ([id, path number]; an empty path is the argument). The
-  // description is one array of integers (`Sharing::describe`): `clear`, then
-  // counted groups of new path numbers, refs [id, path], kept values [id,
-  // bytes, depth, copied], dropped ids and the ids a result may return.
+  // ever handed out), learns the new paths, then puts kept values (a
+  // template: a copy of it) into the holes the refs name ([id, path number];
+  // an empty path is the argument) and marks them as values the call may
+  // return. The description is one array of integers (`Sharing::describe`):
+  // `clear`, then counted groups of new path numbers, refs [id, path], kept
+  // values [id, bytes, depth, copied] and dropped ids.
   function share(arg, shared) {
     sharingCall += 1;
     if (shared === undefined) return arg;
@@ -401,8 +402,6 @@
     const keepCount = d[keep - 1];
     const drop = keep + 4 * keepCount + 1;
     const dropCount = d[drop - 1];
-    const current = drop + dropCount + 1;
-    const currentCount = d[current - 1];
     // Everything that can throw comes first, so the tables change whole or
     // not at all.
     for (let i = 0; i < keepCount; i++) {
@@ -426,16 +425,12 @@
     }
     if (clear) paths = ObjectCreate(null);
     for (let i = 0; i < newPathCount; i++) paths[d[newPaths + i]] = shared[1 + keepCount + i];
-    for (let i = 0; i < currentCount; i++) {
-      const entry = kept[d[current + i]];
-      if (entry !== undefined) entry.call = sharingCall;
-    }
-    for (let i = 0; i < refCount; i++) {
-      const id = d[refs + 2 * i];
-      const entry = kept[id];
-      if (entry === undefined) throw new ErrorCtor(`the shared value ${id} is not kept in this runtime`);
-      const path = paths[d[refs + 2 * i + 1]];
-      if (path === undefined) throw new ErrorCtor(`the path ${d[refs + 2 * i + 1]} is not known in this runtime`);
+    for (let at = refs, end = refs + 2 * refCount; at < end; at += 2) {
+      const entry = kept[d[at]];
+      if (entry === undefined) throw new ErrorCtor(`the shared value ${d[at]} is not kept in this runtime`);
+      const path = paths[d[at + 1]];
+      if (path === undefined) throw new ErrorCtor(`the path ${d[at + 1]} is not known in this runtime`);
+      entry.call = sharingCall;
       const value = entry.template ? copyOf(entry.value) : entry.value;
       if (path.length === 0) arg = value;
       else setAt(arg, path, value);
