@@ -57771,7 +57771,11 @@ static uint32_t map_hash_key(JSContext *ctx, JSValueConst key)
         break;
     case JS_TAG_OBJECT:
     case JS_TAG_SYMBOL:
-        h = (uintptr_t)JS_VALUE_GET_PTR(key) * 3163;
+        /* Addresses are aligned, so their low bits are alike, and the table
+           is indexed by the low bits of the hash: take the product's high
+           half, where every bit of the address counts. */
+        h = (uint32_t)(((uint64_t)(uintptr_t)JS_VALUE_GET_PTR(key) *
+                        UINT64_C(0x9E3779B97F4A7C15)) >> 32);
         break;
     case JS_TAG_INT:
         d = JS_VALUE_GET_INT(key);
