@@ -93,5 +93,5 @@ pub fn declared_kind(workflow: &Workflow) -> Option<&str> {
     workflow
         .request_kind
         .as_deref()
-        .or((workflow.provider == "pass-through").then_some(PASS_THROUGH_KIND))
+        .or(workflow.is_pass_through().then_some(PASS_THROUGH_KIND))
 }
