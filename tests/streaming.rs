@@ -3,14 +3,17 @@
 
 mod common;
 
+use std::io;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hookrun::hooks::HookRecord;
 use hookrun::host::effects::Effect;
 use hookrun::plan::Plan;
 use hookrun::run::{
-    Case, JsonReportWriter, NoResults, RunError, RunObserver, RunOptions, RunReport,
-    SettingsReport, Summary, UnitReport, run, run_observed,
+    Case, EncodedUnit, JsonReportWriter, NoResults, RunError, RunObserver, RunOptions, RunReport,
+    SettingsReport, Summary, UnitEncoder, UnitReport, run, run_observed,
 };
 use hookrun::sandbox::{Determinism, SandboxOptions};
 
@@ -75,36 +78,48 @@ fn the_written_report_has_the_collected_reports_bytes_for_every_fixture_case() {
 }
 
 /// A report written with references resolves to the report written without
-/// them, and refers to what repeats.
+/// them, and refers to what repeats, whichever thread ran the unit it
+/// repeats.
 #[test]
 fn every_fixture_cases_report_with_refs_resolves_to_its_report() {
     let mut referred = 0;
-    for (workflow, case) in common::fixture_cases() {
-        let (collected, _) = both_ways(&workflow, &case, &options(2, 1));
-        let found = hookrun::manifest::discover(&workflow);
+    for (path, case) in common::fixture_cases() {
+        let found = hookrun::manifest::discover(&path);
         let workflow = &found.workflows[0];
         let loaded = Case::load(&case).unwrap();
-        let options = RunOptions {
-            mode: loaded.mode().unwrap(),
-            ..options(2, 1)
-        };
-        let mut writer = JsonReportWriter::new(Vec::new(), &workflow.id, true).with_refs();
-        run_observed(
-            workflow,
-            loaded.input(None).unwrap(),
-            &mut loaded.result_source(),
-            &options,
-            &mut writer,
-        );
-        let written = writer.into_inner().unwrap();
-        assert!(written.len() <= collected.len(), "{}", case.display());
-        referred += String::from_utf8_lossy(&written)
-            .matches("{\"$ref\":")
-            .count();
-        let written: serde_json::Value = serde_json::from_slice(&written).unwrap();
-        let collected: serde_json::Value = serde_json::from_slice(&collected).unwrap();
-        let resolved = hookrun::run::refs::resolve_refs(&written).unwrap();
-        assert!(resolved == collected, "{}", case.display());
+        let mut counts = Vec::new();
+        for jobs in [1, 2] {
+            let (collected, _) = both_ways(&path, &case, &options(jobs, 2));
+            let options = RunOptions {
+                mode: loaded.mode().unwrap(),
+                ..options(jobs, 2)
+            };
+            let mut writer = JsonReportWriter::new(Vec::new(), &workflow.id, true).with_refs();
+            run_observed(
+                workflow,
+                loaded.input(None).unwrap(),
+                &mut loaded.result_source(),
+                &options,
+                &mut writer,
+            );
+            let written = writer.into_inner().unwrap();
+            assert!(written.len() <= collected.len(), "{}", case.display());
+            counts.push(
+                String::from_utf8_lossy(&written)
+                    .matches("{\"$ref\":")
+                    .count(),
+            );
+            let written: serde_json::Value = serde_json::from_slice(&written).unwrap();
+            let collected: serde_json::Value = serde_json::from_slice(&collected).unwrap();
+            let resolved = hookrun::run::refs::resolve_refs(&written).unwrap();
+            assert!(
+                resolved == collected,
+                "{} with {jobs} job(s)",
+                case.display()
+            );
+        }
+        assert_eq!(counts[0], counts[1], "{}", case.display());
+        referred += counts[0];
     }
     assert!(referred > 10, "{referred} references in all the cases");
 }
@@ -401,6 +416,137 @@ fn threaded_windows_hand_over_the_serial_runs_parts_in_the_same_order() {
             observed(&["a", "b", "c", "d", "e"], 1, window),
             "window {window}"
         );
+    }
+}
+
+/// Logs each apply; `b`'s apply throws.
+const FAILING_B: &[(&str, &str)] = &[(
+    "applyResult",
+    "export async function applyResult({ resultContext }) {\n\
+       const title = resultContext.resultJson.selectionContext.items[0].title;\n\
+       console.log(`apply ${title}`);\n\
+       if (title === \"b\") throw new TypeError(\"no b\");\n\
+       return null;\n\
+     }",
+)];
+
+/// Encodes units as JSON, counting its calls; refuses the unit `refused`.
+struct Refusing {
+    calls: AtomicUsize,
+    refused: &'static str,
+}
+
+impl UnitEncoder for Refusing {
+    fn encode(&self, unit: &UnitReport) -> io::Result<Vec<u8>> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        if unit.unit_id == self.refused {
+            return Err(io::Error::other("refused"));
+        }
+        Ok(serde_json::to_vec(unit)?)
+    }
+}
+
+/// A [`Recorder`] with an encoder, noting which units came encoded.
+struct Encoding {
+    recorder: Recorder,
+    encoder: Arc<Refusing>,
+    encoded: Vec<String>,
+}
+
+impl RunObserver for Encoding {
+    fn settings(&mut self, settings: &SettingsReport) {
+        self.recorder.settings(settings);
+    }
+    fn plan(&mut self, plan: &Plan) {
+        self.recorder.plan(plan);
+    }
+    fn unit(&mut self, unit: UnitReport) {
+        self.recorder.unit(unit);
+    }
+    fn effect(&mut self, effect: Effect) {
+        self.recorder.effect(effect);
+    }
+    fn hook(&mut self, record: HookRecord) {
+        self.recorder.hook(record);
+    }
+    fn error(&mut self, error: RunError) {
+        self.recorder.error(error);
+    }
+    fn finish(&mut self, summary: Summary) {
+        self.recorder.finish(summary);
+    }
+    fn encoder(&self) -> Option<Arc<dyn UnitEncoder>> {
+        Some(self.encoder.clone())
+    }
+    fn encoded(&mut self, unit: EncodedUnit) {
+        let report: serde_json::Value = serde_json::from_slice(&unit.bytes).unwrap();
+        assert_eq!(report["unitId"], unit.unit_id);
+        assert_eq!(report["status"], serde_json::to_value(unit.status).unwrap());
+        assert_eq!(report["jobs"].as_array().unwrap().len(), unit.requests);
+        self.encoded.push(unit.unit_id.clone());
+        self.recorder.0.push(Seen::Unit(unit.unit_id));
+    }
+}
+
+/// What an [`Encoding`] observer saw of a run of `FAILING_B` over `titles`,
+/// which units came encoded, and how many the encoder was asked to encode.
+fn encoded_run(
+    titles: &[&str],
+    jobs: usize,
+    window: usize,
+    refused: &'static str,
+) -> (Vec<Seen>, Vec<String>, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(dir.path(), FAILING_B);
+    let encoder = Arc::new(Refusing {
+        calls: AtomicUsize::new(0),
+        refused,
+    });
+    let mut observer = Encoding {
+        recorder: Recorder::default(),
+        encoder: encoder.clone(),
+        encoded: Vec::new(),
+    };
+    run_observed(
+        &workflow,
+        common::probe_input(titles),
+        &mut NoResults,
+        &options(jobs, window),
+        &mut observer,
+    );
+    let calls = encoder.calls.load(Ordering::SeqCst);
+    (observer.recorder.0, observer.encoded, calls)
+}
+
+#[test]
+fn workers_encode_their_own_units_and_the_observer_sees_a_serial_run() {
+    let titles = ["a", "b", "c", "d", "e"];
+    let serial = observed_with(FAILING_B, &titles, 1, 2);
+    let Some(Seen::Finish(summary)) = serial.last() else {
+        panic!("{serial:?}")
+    };
+    assert_eq!((summary.failed, summary.succeeded), (1, 4));
+    assert!(
+        serial.contains(&Seen::Error("TypeError".into())),
+        "{serial:?}"
+    );
+    // Units run on the caller's thread are never encoded.
+    let (seen, encoded, calls) = encoded_run(&titles, 1, 2, "");
+    assert_eq!((seen, encoded, calls), (serial, vec![], 0));
+    // Each window's last part is a worker's; the refused unit comes unencoded,
+    // and a failed unit's errors follow it either way.
+    let cases: [(usize, usize, &str, &[&str], usize); 4] = [
+        (2, 2, "", &["unit-2", "unit-4"], 2),
+        (2, 2, "unit-4", &["unit-2"], 2),
+        (2, 0, "unit-4", &["unit-5"], 2),
+        (3, 0, "", &["unit-3", "unit-4", "unit-5"], 3),
+    ];
+    for (jobs, window, refused, workers, asked) in cases {
+        let (seen, encoded, calls) = encoded_run(&titles, jobs, window, refused);
+        let what = format!("{jobs} jobs, window {window}, refusing {refused:?}");
+        assert_eq!(seen, observed_with(FAILING_B, &titles, 1, window), "{what}");
+        assert_eq!(encoded, workers, "{what}");
+        assert_eq!(calls, asked, "{what}");
     }
 }
 

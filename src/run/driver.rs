@@ -34,9 +34,9 @@ use crate::hooks::{HookEnv, HookRecord};
 use crate::host::effects::Effect;
 use crate::plan::Unit;
 use crate::run::jobs::RequestIds;
-use crate::run::observer::RunObserver;
+use crate::run::observer::{EncodedUnit, RunObserver, UnitEncoder};
 use crate::run::progress::Phase;
-use crate::run::report::{RunError, Summary, UnitStatus};
+use crate::run::report::{RunError, Summary, UnitReport, UnitStatus};
 use crate::run::results::ResultSource;
 use crate::run::runner::{apply_env, apply_hook};
 use crate::run::units::{Phases, UnitState, finish_unit};
@@ -105,10 +105,45 @@ pub(crate) enum Handed {
     Built(Vec<Segment>),
     /// A unit done after its apply (no unit before it in the window waits for
     /// aggregates), with what its apply recorded.
-    Unit(Segment, Box<UnitState>),
+    Unit(Segment, Box<Finished>),
     /// The window's units from the first that waits for aggregates on: what
     /// their applies recorded, what the aggregates recorded, the units.
-    Held(Segment, Segment, Vec<UnitState>),
+    Held(Segment, Segment, Vec<Finished>),
+}
+
+/// A unit done, as the observer gets it: its report, or the report encoded
+/// by the observer's [`UnitEncoder`] with the errors that follow it.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a report is as large as the unit state it replaces, and as short-lived"
+)]
+pub(crate) enum Finished {
+    Report(UnitReport),
+    Encoded(EncodedUnit, Vec<RunError>),
+}
+
+impl Finished {
+    /// `state`'s unit, encoded by `encoder` if there is one and it can.
+    fn of(state: UnitState, encoder: Option<&dyn UnitEncoder>) -> Finished {
+        let report = finish_unit(state);
+        let Some(bytes) = encoder.and_then(|encoder| encoder.encode(&report).ok()) else {
+            return Finished::Report(report);
+        };
+        let UnitReport {
+            unit_id,
+            status,
+            jobs,
+            errors,
+            ..
+        } = report;
+        let unit = EncodedUnit {
+            unit_id,
+            status,
+            requests: jobs.len(),
+            bytes,
+        };
+        Finished::Encoded(unit, errors)
+    }
 }
 
 /// Takes what a crew hands over, in order.
@@ -121,22 +156,22 @@ pub(crate) type HandOver<'a> = &'a mut dyn FnMut(Handed);
 /// [`finish`](Self::finish).
 #[derive(Default)]
 pub(crate) struct Relay {
-    held: Option<(Segment, Segment, Vec<UnitState>)>,
+    held: Option<(Segment, Segment, Vec<Finished>)>,
 }
 
 impl Relay {
     /// Passes `handed` on to `out`, or gathers it behind held units.
     pub fn pass(&mut self, handed: Handed, out: HandOver<'_>) {
         match (handed, &mut self.held) {
-            (Handed::Unit(segment, state), Some((applied, _, states))) => {
+            (Handed::Unit(segment, unit), Some((applied, _, units))) => {
                 applied.append(segment);
-                states.push(*state);
+                units.push(*unit);
             }
             (Handed::Held(segment, aggregated, mut more), held) => {
-                let (applied, aggregates, states) = held.get_or_insert_default();
+                let (applied, aggregates, units) = held.get_or_insert_default();
                 applied.append(segment);
                 aggregates.append(aggregated);
-                states.append(&mut more);
+                units.append(&mut more);
             }
             (handed, _) => out(handed),
         }
@@ -144,8 +179,8 @@ impl Relay {
 
     /// Hands over what was gathered.
     pub fn finish(self, out: HandOver<'_>) {
-        if let Some((applied, aggregated, states)) = self.held {
-            out(Handed::Held(applied, aggregated, states));
+        if let Some((applied, aggregated, units)) = self.held {
+            out(Handed::Held(applied, aggregated, units));
         }
     }
 }
@@ -167,11 +202,13 @@ pub(crate) trait Crew {
     ) -> Result<(), RunError>;
 }
 
-/// Every phase on the caller's thread, with one runtime.
+/// Every phase on one thread, with one runtime.
 pub(crate) struct Here<'e, 'b> {
     pub env: &'e mut HookEnv<'b>,
     pub phases: &'e Phases<'e>,
     pub units: &'e [Unit],
+    /// Encodes the units done here, on a thread that is not the observer's.
+    pub encoder: Option<&'e dyn UnitEncoder>,
 }
 
 impl Here<'_, '_> {
@@ -214,7 +251,8 @@ impl Here<'_, '_> {
             tick(Phase::Apply);
             let segment = Segment::take(&mut apply.hooks.records, &host);
             if held.is_empty() && !state.waits_for_aggregate() {
-                handover(Handed::Unit(segment, Box::new(state)));
+                let unit = Finished::of(state, self.encoder);
+                handover(Handed::Unit(segment, Box::new(unit)));
             } else {
                 applied.append(segment);
                 held.push((state, first));
@@ -227,8 +265,11 @@ impl Here<'_, '_> {
             self.phases.aggregate(&mut apply, state, *first);
         }
         let aggregated = Segment::take(&mut apply.hooks.records, &host);
-        let states = held.into_iter().map(|(state, _)| state).collect();
-        handover(Handed::Held(applied, aggregated, states));
+        let units = held
+            .into_iter()
+            .map(|(state, _)| Finished::of(state, self.encoder))
+            .collect();
+        handover(Handed::Held(applied, aggregated, units));
         Ok(())
     }
 }
@@ -300,14 +341,14 @@ impl Driver<'_> {
             let (observer, summary) = (&mut *self.observer, &mut self.summary);
             let mut handover = |handed: Handed| match handed {
                 Handed::Built(segments) => hand_over(observer, summary, segments),
-                Handed::Unit(segment, state) => {
+                Handed::Unit(segment, unit) => {
                     hand_over(observer, summary, vec![segment]);
-                    finish(observer, summary, *state);
+                    finish(observer, summary, *unit);
                 }
-                Handed::Held(applied, aggregated, states) => {
+                Handed::Held(applied, aggregated, units) => {
                     hand_over(observer, summary, vec![applied, aggregated]);
-                    for state in states {
-                        finish(observer, summary, state);
+                    for unit in units {
+                        finish(observer, summary, unit);
                     }
                 }
             };
@@ -323,18 +364,27 @@ impl Driver<'_> {
     }
 }
 
-/// Hands `state`'s unit, then its errors, to `observer`, counting it in `summary`.
-fn finish(observer: &mut dyn RunObserver, summary: &mut Summary, state: UnitState) {
-    let unit = finish_unit(state);
+/// Hands `unit`, then its errors, to `observer`, counting it in `summary`.
+fn finish(observer: &mut dyn RunObserver, summary: &mut Summary, unit: Finished) {
+    let (status, requests, errors) = match unit {
+        Finished::Report(unit) => {
+            let counts = (unit.status, unit.jobs.len(), unit.errors.clone());
+            observer.unit(unit);
+            counts
+        }
+        Finished::Encoded(unit, errors) => {
+            let counts = (unit.status, unit.requests, errors);
+            observer.encoded(unit);
+            counts
+        }
+    };
     summary.units += 1;
-    summary.requests += unit.jobs.len();
-    match unit.status {
+    summary.requests += requests;
+    match status {
         UnitStatus::Succeeded => summary.succeeded += 1,
         UnitStatus::Skipped => summary.skipped += 1,
         UnitStatus::Failed => summary.failed += 1,
     }
-    let errors = unit.errors.clone();
-    observer.unit(unit);
     for error in errors {
         observer.error(error);
     }

@@ -34,7 +34,7 @@ mod world;
 pub use driver::DEFAULT_WINDOW;
 pub use fixture::{Case, CaseError, CaseResult, CaseSelection, FixtureResults};
 pub use jobs::JobKind;
-pub use observer::{Collector, RunObserver};
+pub use observer::{Collector, EncodedUnit, RunObserver, UnitEncoder};
 pub use progress::{Phase, Progress, ProgressHook};
 pub use report::{
     AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Stage, Summary,

@@ -3,10 +3,13 @@
 //! any size without holding it. [`run`](super::run) collects the parts into a
 //! [`RunReport`] with [`Collector`].
 
+use std::io;
+use std::sync::Arc;
+
 use crate::hooks::HookRecord;
 use crate::host::effects::Effect;
 use crate::plan::Plan;
-use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitReport};
+use crate::run::report::{RunError, RunReport, SettingsReport, Summary, UnitReport, UnitStatus};
 
 /// Receives a run's report in parts, each once, in the report's order within
 /// its list.
@@ -44,6 +47,61 @@ pub trait RunObserver {
     fn error(&mut self, error: RunError);
     /// The run's counts; nothing follows.
     fn finish(&mut self, summary: Summary);
+
+    /// How units run on worker threads ([`RunOptions::jobs`](super::RunOptions::jobs)
+    /// above 1) are to be encoded there, once, before the run's first window.
+    /// With an encoder, such a unit comes to [`encoded`](Self::encoded)
+    /// instead of [`unit`](Self::unit), in the same place, so the thread that
+    /// hands every unit over only passes bytes on; the units of the caller's
+    /// thread still come to `unit`. `None`, the default: every unit comes to
+    /// `unit`.
+    fn encoder(&self) -> Option<Arc<dyn UnitEncoder>> {
+        None
+    }
+
+    /// A unit the [`encoder`](Self::encoder) encoded, in unit order with the
+    /// others; its errors follow as [`error`](Self::error) calls. Called only
+    /// when there is an encoder; the default drops the unit.
+    fn encoded(&mut self, unit: EncodedUnit) {
+        drop(unit);
+    }
+}
+
+/// Encodes finished units for a [`RunObserver`] on the worker thread that ran
+/// them (see [`RunObserver::encoder`]).
+///
+/// ```
+/// use std::io;
+/// use hookrun::run::{UnitEncoder, UnitReport};
+///
+/// /// Each unit as one line of JSON.
+/// struct Lines;
+///
+/// impl UnitEncoder for Lines {
+///     fn encode(&self, unit: &UnitReport) -> io::Result<Vec<u8>> {
+///         let mut line = serde_json::to_vec(unit)?;
+///         line.push(b'\n');
+///         Ok(line)
+///     }
+/// }
+/// ```
+pub trait UnitEncoder: Send + Sync {
+    /// The bytes of `unit`. On an error the unit comes to
+    /// [`RunObserver::unit`] unencoded instead.
+    fn encode(&self, unit: &UnitReport) -> io::Result<Vec<u8>>;
+}
+
+/// A unit a [`UnitEncoder`] encoded, with what the run counts of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedUnit {
+    /// The unit's `unitId`.
+    pub unit_id: String,
+    /// How the unit ended.
+    pub status: UnitStatus,
+    /// How many requests (jobs) the unit made.
+    pub requests: usize,
+    /// What the encoder made of the unit.
+    pub bytes: Vec<u8>,
 }
 
 /// Collects every part into a [`RunReport`].

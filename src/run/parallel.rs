@@ -15,8 +15,11 @@
 //! hands its part over. Hook records and effects of preflight and requests
 //! are merged phase by phase in part order, and what each part's apply hands
 //! over goes through a [`Relay`], so the report lists them in the order a
-//! serial run would. Workers pass progress on only when the run has a
-//! progress hook.
+//! serial run would. A worker encodes the units it applied when the observer
+//! offers an encoder ([`RunObserver::encoder`](super::RunObserver::encoder)):
+//! the caller's thread, which hands every unit over, then neither serialises
+//! nor frees them. Workers pass progress on only when the run has a progress
+//! hook.
 //!
 //! What differs from a serial run: module state is shared only among the
 //! units of one part's thread (the caller's part shares it with the settings
@@ -30,6 +33,7 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use crate::hooks::bridge::HookHost;
@@ -38,6 +42,7 @@ use crate::plan::Unit;
 use crate::run::driver::{
     Crew, Dispatch, HandOver, Handed, Here, Relay, Segment, Tick, window_size,
 };
+use crate::run::observer::UnitEncoder;
 use crate::run::progress::Phase;
 use crate::run::report::{RunError, Stage};
 use crate::run::runner::RunOptions;
@@ -86,12 +91,14 @@ enum Report {
 
 /// Starts `options.jobs - 1` workers, each with a fork of `env`'s host, and
 /// hands `drive` the crew they make with the caller's thread, which runs the
-/// first part of every window with `env` itself.
+/// first part of every window with `env` itself. Workers encode their units
+/// with `encoder`, when the observer has one.
 pub(crate) fn with_workers<R>(
     env: &mut HookEnv<'_>,
     phases: &Phases<'_>,
     units: &[Unit],
     options: &RunOptions,
+    encoder: Option<Arc<dyn UnitEncoder>>,
     drive: impl FnOnce(&mut dyn Crew) -> R,
 ) -> Result<R, RunError> {
     // A thread beyond the parts of a window would never get any; the first
@@ -114,6 +121,7 @@ pub(crate) fn with_workers<R>(
                 runtime: options.runtime.clone(),
                 fresh_per_unit: options.fresh_runtime_per_unit,
                 ticks: options.progress.is_some(),
+                encoder: encoder.clone(),
             };
             let spawned = spawn_hook_thread(scope, format!("hookrun-worker-{w}"), move || {
                 let work = AssertUnwindSafe(|| worker(w, phases, units, host, &setup, &tx, &inbox));
@@ -134,7 +142,12 @@ pub(crate) fn with_workers<R>(
         }
         drop(tx);
         let mut crew = Threads {
-            here: Here { env, phases, units },
+            here: Here {
+                env,
+                phases,
+                units,
+                encoder: None,
+            },
             inboxes,
             reports,
             started: None,
@@ -385,6 +398,8 @@ struct Setup {
     /// Whether anyone listens to progress: without a listener, workers do
     /// not wake the caller's thread to report it.
     ticks: bool,
+    /// The observer's encoder of units.
+    encoder: Option<Arc<dyn UnitEncoder>>,
 }
 
 /// One worker: a [`Here`] crew that carries out orders until the inbox closes.
@@ -416,6 +431,7 @@ fn worker(
         env: &mut env,
         phases,
         units,
+        encoder: setup.encoder.as_deref(),
     };
     let mut ticks = Ticks {
         tx,

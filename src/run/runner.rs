@@ -224,6 +224,7 @@ fn execute(
         execution: &execution,
         handoff: options.mode == Mode::Handoff,
     };
+    let encoder = observer.encoder();
     let mut driver = Driver {
         phases: &phases,
         units: &units,
@@ -238,13 +239,16 @@ fn execute(
     driver.hand_over(vec![Segment::take(&mut env.records, &env.host)]);
     // Threads need windows of more than one unit to share.
     let driven = if options.jobs > 1 && units.len().min(window_size(options.window)) > 1 {
-        parallel::with_workers(env, &phases, &units, options, |crew| driver.drive(crew))
-            .and_then(|driven| driven)
+        parallel::with_workers(env, &phases, &units, options, encoder, |crew| {
+            driver.drive(crew)
+        })
+        .and_then(|driven| driven)
     } else {
         let mut here = Here {
             env,
             phases: &phases,
             units: &units,
+            encoder: None,
         };
         driver.drive(&mut here)
     };

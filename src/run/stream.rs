@@ -7,18 +7,22 @@
 //! report, so they wait in anonymous temporary files, already serialised, and
 //! are copied out at the end; memory holds none of them.
 //!
+//! With worker threads, the units they run are serialised there
+//! ([`RunObserver::encoder`]) and only copied out here.
+//!
 //! [`with_refs`](JsonReportWriter::with_refs) writes a value that repeats one
 //! before it in the report as a reference to it ([`super::refs`]).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::hooks::HookRecord;
 use crate::host::effects::Effect;
 use crate::plan::Plan;
-use crate::run::observer::RunObserver;
+use crate::run::observer::{EncodedUnit, RunObserver, UnitEncoder};
 use crate::run::refs::RefEncoder;
 use crate::run::report::{RunError, SettingsReport, Summary, UnitReport, drop_figures};
 use crate::selection::write_compact;
@@ -164,13 +168,18 @@ impl<W: Write> JsonReportWriter<W> {
         out.write_all(b",\"units\":[")
     }
 
-    fn write_unit(&mut self, unit: &UnitReport) -> io::Result<()> {
+    /// Writes what comes before the next unit; its index.
+    fn next_unit(&mut self) -> io::Result<usize> {
         self.open(None)?;
         if self.units > 0 {
             self.out.write_all(b",")?;
         }
         self.units += 1;
-        let at = ["units", &(self.units - 1).to_string()];
+        Ok(self.units - 1)
+    }
+
+    fn write_unit(&mut self, unit: &UnitReport) -> io::Result<()> {
+        let at = ["units", &self.next_unit()?.to_string()];
         write_piece(&mut self.out, self.refs.as_deref_mut(), &at, unit, true)
     }
 
@@ -220,6 +229,22 @@ impl<W: Write> RunObserver for JsonReportWriter<W> {
         self.attempt(|w| w.write_unit(&unit));
     }
 
+    /// Compact units, unless values are written as references: those need
+    /// every unit written in order, here.
+    fn encoder(&self) -> Option<Arc<dyn UnitEncoder>> {
+        match self.refs {
+            Some(_) => None,
+            None => Some(Arc::new(CompactUnits)),
+        }
+    }
+
+    fn encoded(&mut self, unit: EncodedUnit) {
+        self.attempt(|w| {
+            w.next_unit()?;
+            w.out.write_all(&unit.bytes)
+        });
+    }
+
     fn effect(&mut self, effect: Effect) {
         self.attempt(|w| w.write_effect(&effect));
     }
@@ -234,5 +259,16 @@ impl<W: Write> RunObserver for JsonReportWriter<W> {
 
     fn finish(&mut self, summary: Summary) {
         self.attempt(|w| w.close(&summary));
+    }
+}
+
+/// A unit's compact JSON, as [`JsonReportWriter`] writes it.
+struct CompactUnits;
+
+impl UnitEncoder for CompactUnits {
+    fn encode(&self, unit: &UnitReport) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        write_compact(&mut bytes, unit)?;
+        Ok(bytes)
     }
 }
