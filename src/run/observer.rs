@@ -49,7 +49,8 @@ pub trait RunObserver {
     fn finish(&mut self, summary: Summary);
 
     /// How units run on worker threads ([`RunOptions::jobs`](super::RunOptions::jobs)
-    /// above 1) are to be encoded there, once, before the run's first window.
+    /// above 1) are to be encoded there; a run with workers asks once, before
+    /// its first window.
     /// With an encoder, such a unit comes to [`encoded`](Self::encoded)
     /// instead of [`unit`](Self::unit), in the same place, so the thread that
     /// hands every unit over only passes bytes on; the units of the caller's

@@ -224,7 +224,6 @@ fn execute(
         execution: &execution,
         handoff: options.mode == Mode::Handoff,
     };
-    let encoder = observer.encoder();
     let mut driver = Driver {
         phases: &phases,
         units: &units,
@@ -239,6 +238,7 @@ fn execute(
     driver.hand_over(vec![Segment::take(&mut env.records, &env.host)]);
     // Threads need windows of more than one unit to share.
     let driven = if options.jobs > 1 && units.len().min(window_size(options.window)) > 1 {
+        let encoder = driver.observer.encoder();
         parallel::with_workers(env, &phases, &units, options, encoder, |crew| {
             driver.drive(crew)
         })
