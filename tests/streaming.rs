@@ -161,31 +161,49 @@ enum Seen {
     Finish(Summary),
 }
 
+/// Notes what it sees; with an encoder, also which units came encoded.
 #[derive(Default)]
-struct Recorder(Vec<Seen>);
+struct Recorder {
+    seen: Vec<Seen>,
+    encoder: Option<Arc<Refusing>>,
+    encoded: Vec<String>,
+}
 
 impl RunObserver for Recorder {
     fn settings(&mut self, _: &SettingsReport) {
-        self.0.push(Seen::Settings);
+        self.seen.push(Seen::Settings);
     }
     fn plan(&mut self, plan: &Plan) {
-        self.0.push(Seen::Plan(plan.units.len()));
+        self.seen.push(Seen::Plan(plan.units.len()));
     }
     fn unit(&mut self, unit: UnitReport) {
-        self.0.push(Seen::Unit(unit.unit_id));
+        self.seen.push(Seen::Unit(unit.unit_id));
     }
     fn effect(&mut self, effect: Effect) {
-        self.0.push(Seen::Effect(effect.seq, effect.unit_id));
+        self.seen.push(Seen::Effect(effect.seq, effect.unit_id));
     }
     fn hook(&mut self, record: HookRecord) {
         let logs: Vec<String> = record.logs.into_iter().map(|l| l.message).collect();
-        self.0.push(Seen::Hook(logs.join("|")));
+        self.seen.push(Seen::Hook(logs.join("|")));
     }
     fn error(&mut self, error: RunError) {
-        self.0.push(Seen::Error(error.name));
+        self.seen.push(Seen::Error(error.name));
     }
     fn finish(&mut self, summary: Summary) {
-        self.0.push(Seen::Finish(summary));
+        self.seen.push(Seen::Finish(summary));
+    }
+    fn encoder(&self) -> Option<Arc<dyn UnitEncoder>> {
+        self.encoder
+            .clone()
+            .map(|encoder| encoder as Arc<dyn UnitEncoder>)
+    }
+    fn encoded(&mut self, unit: EncodedUnit) {
+        let report: serde_json::Value = serde_json::from_slice(&unit.bytes).unwrap();
+        assert_eq!(report["unitId"], unit.unit_id);
+        assert_eq!(report["status"], serde_json::to_value(unit.status).unwrap());
+        assert_eq!(report["jobs"].as_array().unwrap().len(), unit.requests);
+        self.encoded.push(unit.unit_id.clone());
+        self.seen.push(Seen::Unit(unit.unit_id));
     }
 }
 
@@ -194,9 +212,19 @@ fn observed(titles: &[&str], jobs: usize, window: usize) -> Vec<Seen> {
 }
 
 fn observed_with(hooks: &[(&str, &str)], titles: &[&str], jobs: usize, window: usize) -> Vec<Seen> {
+    recorded(hooks, titles, jobs, window, Recorder::default()).seen
+}
+
+/// `recorder` after a run of a workflow of `hooks` over `titles`.
+fn recorded(
+    hooks: &[(&str, &str)],
+    titles: &[&str],
+    jobs: usize,
+    window: usize,
+    mut recorder: Recorder,
+) -> Recorder {
     let dir = tempfile::tempdir().unwrap();
     let workflow = common::probe_workflow(dir.path(), hooks);
-    let mut recorder = Recorder::default();
     run_observed(
         &workflow,
         common::probe_input(titles),
@@ -204,7 +232,7 @@ fn observed_with(hooks: &[(&str, &str)], titles: &[&str], jobs: usize, window: u
         &options(jobs, window),
         &mut recorder,
     );
-    recorder.0
+    recorder
 }
 
 fn hook(message: &str) -> Seen {
@@ -446,49 +474,7 @@ impl UnitEncoder for Refusing {
     }
 }
 
-/// A [`Recorder`] with an encoder, noting which units came encoded.
-struct Encoding {
-    recorder: Recorder,
-    encoder: Arc<Refusing>,
-    encoded: Vec<String>,
-}
-
-impl RunObserver for Encoding {
-    fn settings(&mut self, settings: &SettingsReport) {
-        self.recorder.settings(settings);
-    }
-    fn plan(&mut self, plan: &Plan) {
-        self.recorder.plan(plan);
-    }
-    fn unit(&mut self, unit: UnitReport) {
-        self.recorder.unit(unit);
-    }
-    fn effect(&mut self, effect: Effect) {
-        self.recorder.effect(effect);
-    }
-    fn hook(&mut self, record: HookRecord) {
-        self.recorder.hook(record);
-    }
-    fn error(&mut self, error: RunError) {
-        self.recorder.error(error);
-    }
-    fn finish(&mut self, summary: Summary) {
-        self.recorder.finish(summary);
-    }
-    fn encoder(&self) -> Option<Arc<dyn UnitEncoder>> {
-        Some(self.encoder.clone())
-    }
-    fn encoded(&mut self, unit: EncodedUnit) {
-        let report: serde_json::Value = serde_json::from_slice(&unit.bytes).unwrap();
-        assert_eq!(report["unitId"], unit.unit_id);
-        assert_eq!(report["status"], serde_json::to_value(unit.status).unwrap());
-        assert_eq!(report["jobs"].as_array().unwrap().len(), unit.requests);
-        self.encoded.push(unit.unit_id.clone());
-        self.recorder.0.push(Seen::Unit(unit.unit_id));
-    }
-}
-
-/// What an [`Encoding`] observer saw of a run of `FAILING_B` over `titles`,
+/// What a [`Recorder`] with an encoder saw of a run of `FAILING_B` over `titles`,
 /// which units came encoded, and how many the encoder was asked to encode.
 fn encoded_run(
     titles: &[&str],
@@ -496,26 +482,17 @@ fn encoded_run(
     window: usize,
     refused: &'static str,
 ) -> (Vec<Seen>, Vec<String>, usize) {
-    let dir = tempfile::tempdir().unwrap();
-    let workflow = common::probe_workflow(dir.path(), FAILING_B);
     let encoder = Arc::new(Refusing {
         calls: AtomicUsize::new(0),
         refused,
     });
-    let mut observer = Encoding {
-        recorder: Recorder::default(),
-        encoder: encoder.clone(),
-        encoded: Vec::new(),
+    let with_encoder = Recorder {
+        encoder: Some(encoder.clone()),
+        ..Recorder::default()
     };
-    run_observed(
-        &workflow,
-        common::probe_input(titles),
-        &mut NoResults,
-        &options(jobs, window),
-        &mut observer,
-    );
+    let observer = recorded(FAILING_B, titles, jobs, window, with_encoder);
     let calls = encoder.calls.load(Ordering::SeqCst);
-    (observer.recorder.0, observer.encoded, calls)
+    (observer.seen, observer.encoded, calls)
 }
 
 #[test]
@@ -565,7 +542,7 @@ fn a_run_that_cannot_start_hands_over_its_error_and_finishes() {
     );
     assert_eq!(summary, Summary::default());
     assert_eq!(
-        recorder.0,
+        recorder.seen,
         [
             Seen::Error("SandboxError".into()),
             Seen::Finish(Summary::default())
