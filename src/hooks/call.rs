@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::hooks::bridge::HookHost;
+use crate::hooks::bridge::Bridge;
 use crate::hooks::live::{Live, RuntimeBase, RuntimeSpec};
 use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::sandbox::{
@@ -186,7 +186,7 @@ pub struct HookEnv<'a> {
     /// The sandbox (one per run, rooted at the workflow's jail root).
     pub sandbox: &'a mut Sandbox,
     /// The host the hooks reach.
-    pub host: Rc<RefCell<HookHost>>,
+    pub host: Rc<RefCell<Bridge>>,
     /// The workflow.
     pub workflow: &'a Workflow,
     /// Call-independent runtime fields.
@@ -239,7 +239,7 @@ impl<'a> HookEnv<'a> {
     /// with no calls made yet.
     pub fn new(
         sandbox: &'a mut Sandbox,
-        host: Rc<RefCell<HookHost>>,
+        host: Rc<RefCell<Bridge>>,
         workflow: &'a Workflow,
         runtime: &'a RuntimeInfo,
         fresh_per_unit: bool,

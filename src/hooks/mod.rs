@@ -6,7 +6,6 @@ pub mod call;
 pub mod check;
 pub mod live;
 pub mod preflight;
-pub mod redact;
 mod startup;
 
 pub use call::{CallUnit, FailureOutcome, HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};

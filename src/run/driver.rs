@@ -29,7 +29,7 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use crate::hooks::bridge::HookHost;
+use crate::hooks::bridge::Bridge;
 use crate::hooks::{HookEnv, HookRecord};
 use crate::host::effects::Effect;
 use crate::plan::Unit;
@@ -64,7 +64,7 @@ impl Segment {
     }
 
     /// Takes what `records` and the host's effect log hold.
-    pub fn take(records: &mut Vec<HookRecord>, host: &RefCell<HookHost>) -> Segment {
+    pub fn take(records: &mut Vec<HookRecord>, host: &RefCell<Bridge>) -> Segment {
         Segment {
             records: std::mem::take(records),
             effects: host.borrow_mut().take_effects(),

@@ -36,8 +36,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use crate::hooks::bridge::HookHost;
+use crate::hooks::bridge::Bridge;
 use crate::hooks::{HookEnv, RuntimeInfo};
+use crate::host::HookHost;
 use crate::plan::Unit;
 use crate::run::driver::{
     Crew, Dispatch, HandOver, Handed, Here, Relay, Segment, Tick, window_size,
@@ -422,7 +423,7 @@ fn worker(
     };
     let mut env = HookEnv::new(
         &mut sandbox,
-        Rc::new(RefCell::new(host)),
+        Rc::new(RefCell::new(Bridge::new(host))),
         phases.workflow,
         &setup.runtime,
         setup.fresh_per_unit,

@@ -6,10 +6,11 @@ use std::rc::Rc;
 
 use serde_json::json;
 
-use crate::hooks::bridge::{HookHost, HostSettings};
+use crate::hooks::bridge::Bridge;
 use crate::hooks::{HookEnv, RuntimeInfo, sandbox_options};
 use crate::host::answers::HostAnswers;
 use crate::host::world::HostWorld;
+use crate::host::{HookHost, HostSettings};
 use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::plan::{Mode, NoValidInputUnitsError, Plan, PlanState, plan};
 use crate::request::ExecutionOptions;
@@ -145,7 +146,7 @@ pub fn run_observed(
     }
     let mut env = HookEnv::new(
         sandbox,
-        Rc::new(RefCell::new(host)),
+        Rc::new(RefCell::new(Bridge::new(host))),
         workflow,
         &options.runtime,
         options.fresh_runtime_per_unit,

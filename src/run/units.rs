@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::hooks::bridge::HookHost;
+use crate::hooks::bridge::Bridge;
 use crate::hooks::{
     CallUnit, HookEnv, HookRecord, Live, PreflightOutcome, hook_arg, parse_outcome,
 };
@@ -159,7 +159,7 @@ impl Phases<'_> {
 }
 
 /// The attachment files the declarative compiler uploads, from the host world.
-struct WorldFiles(Rc<RefCell<HookHost>>);
+struct WorldFiles(Rc<RefCell<Bridge>>);
 
 impl AttachmentFiles for WorldFiles {
     fn local_path(&self, attachment: &AttachmentRef<'_>, _handoff: bool) -> Option<String> {

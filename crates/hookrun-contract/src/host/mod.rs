@@ -6,6 +6,9 @@ pub mod api;
 pub mod effects;
 pub mod error;
 pub mod overlay;
+pub mod redact;
+pub mod session;
 pub mod world;
 
 pub use error::{HOST_ERROR_SCHEMA, HostError};
+pub use session::{BUNDLES_DIR, HookHost, HostSettings};

@@ -1,6 +1,7 @@
-//! The host side of a hook call: answers `runtime.hostApi` reads from the host
-//! world, records writes as effects, and serves bundle readers and result
-//! contexts by id.
+//! The host side of a hook call, engine-free: answers `runtime.hostApi` reads
+//! from the host world, records writes as effects, and serves bundle readers and
+//! result contexts by id. The engine's bridge only decodes a call, hands it to
+//! [`HookHost::call`] and encodes the answer.
 //!
 //! Members are dispatched as `js/host-api.json` declares them
 //! ([`crate::host::api`]): reads answered from the world (`library.rs`,
@@ -25,14 +26,13 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
-use crate::hooks::redact::{Redactions, TEMPORARY};
 use crate::host::HostError;
 use crate::host::answers::HostAnswers;
 use crate::host::api::{Answer, host_api};
 use crate::host::effects::{CallSite, Effect, EffectLog};
 use crate::host::overlay::FileOverlay;
+use crate::host::redact::{Redactions, TEMPORARY};
 use crate::host::world::{HostWorld, HostWorldError};
-use crate::sandbox::{BridgeError, HostBridge};
 
 /// Virtual directory under which bundle contents are visible to hooks.
 pub const BUNDLES_DIR: &str = "/bundles/";
@@ -252,18 +252,20 @@ impl HookHost {
     }
 }
 
-impl HostBridge for HookHost {
-    fn take_write_limit(&mut self) -> Option<u64> {
+impl HookHost {
+    /// Answers a call of `member` (as the facade names it) with the JSON `args`;
+    /// an error names no host path (see [`Redactions`]).
+    pub fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
+        self.dispatch(member, args)
+            .map_err(|error| self.redactions().error(error))
+    }
+
+    /// The write limit in bytes if the last call was refused a write for passing
+    /// it, cleared by asking (see [`EffectLog::take_write_limit`]).
+    pub fn take_write_limit(&mut self) -> Option<u64> {
         self.effects.take_write_limit()
     }
 
-    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
-        self.dispatch(member, args)
-            .map_err(|error| super::bridge_error(self.redactions().error(error)))
-    }
-}
-
-impl HookHost {
     /// The host directories a hook's messages must not name, and what they show instead.
     fn redactions(&self) -> Redactions {
         let mut redactions = Redactions::default();

@@ -1,0 +1,44 @@
+//! The engine's side of host calls: decodes a call the sandbox hands over, gives
+//! it to the engine-free [`HookHost`] and encodes its answer or error. Nothing
+//! here knows what a member means.
+
+use std::ops::{Deref, DerefMut};
+
+use serde_json::Value;
+
+use crate::host::HookHost;
+use crate::sandbox::{BridgeError, HostBridge};
+
+/// A [`HookHost`] as the sandbox's [`HostBridge`].
+pub struct Bridge(HookHost);
+
+impl Bridge {
+    /// The bridge to `host`.
+    pub fn new(host: HookHost) -> Bridge {
+        Bridge(host)
+    }
+}
+
+impl Deref for Bridge {
+    type Target = HookHost;
+
+    fn deref(&self) -> &HookHost {
+        &self.0
+    }
+}
+
+impl DerefMut for Bridge {
+    fn deref_mut(&mut self) -> &mut HookHost {
+        &mut self.0
+    }
+}
+
+impl HostBridge for Bridge {
+    fn take_write_limit(&mut self) -> Option<u64> {
+        self.0.take_write_limit()
+    }
+
+    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
+        self.0.call(member, args).map_err(super::bridge_error)
+    }
+}
