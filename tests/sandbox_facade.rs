@@ -6,6 +6,7 @@ mod common;
 use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
+use std::time::Instant;
 
 use hookrun::hooks::bridge_error;
 use hookrun::host::HostError;
@@ -18,7 +19,7 @@ struct RecordingHost {
 }
 
 impl HostBridge for RecordingHost {
-    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
+    fn call(&mut self, member: &str, args: Value, _: Instant) -> Result<Value, BridgeError> {
         self.calls.push((member.to_string(), args.clone()));
         match member {
             "library.getItemDetail" => Ok(json!({"kind": "attachment", "item": {"ref": args[0]}})),
@@ -179,7 +180,7 @@ fn arguments_with_live_objects_leave_the_heap_with_their_call() {
 struct PanickingHost;
 
 impl HostBridge for PanickingHost {
-    fn call(&mut self, _member: &str, _args: Value) -> Result<Value, BridgeError> {
+    fn call(&mut self, _member: &str, _args: Value, _: Instant) -> Result<Value, BridgeError> {
         panic!("a defect in the host");
     }
 }

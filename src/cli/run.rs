@@ -29,6 +29,11 @@ pub struct RunArgs {
     /// that would pass it ends its call with `write-limit`.
     #[arg(long, value_name = "N", default_value_t = hookrun::host::effects::DEFAULT_MAX_WRITE_BYTES)]
     max_write_bytes: u64,
+    /// Most bytes one host call may hold outside the engine (file reads, archive
+    /// entries, its reply); the call that would pass it ends its hook call with
+    /// `host-limit`.
+    #[arg(long, value_name = "N", default_value_t = hookrun::host::budget::DEFAULT_HOST_CALL_BYTES)]
+    max_host_call_bytes: u64,
     /// Run the units on N threads (this one and N − 1 workers), each with its
     /// own runtime and the same contiguous part of every window of 256 units;
     /// the report stays in unit order.
@@ -69,6 +74,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         },
         progress: super::progress::terminal_bar(),
         max_write_bytes: Some(args.max_write_bytes),
+        max_host_call_bytes: Some(args.max_host_call_bytes),
         window: 0,
     };
     let mut fixture_results = args.target.fixture.is_some().then(|| case.result_source());

@@ -3,11 +3,12 @@
 //! here knows what a member means.
 
 use std::ops::{Deref, DerefMut};
+use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::host::HookHost;
-use crate::sandbox::{BridgeError, HostBridge};
+use crate::host::{Breach, HookHost};
+use crate::sandbox::{BridgeError, HostBreach, HostBridge};
 
 /// A [`HookHost`] as the sandbox's [`HostBridge`].
 pub struct Bridge(HookHost);
@@ -34,11 +35,17 @@ impl DerefMut for Bridge {
 }
 
 impl HostBridge for Bridge {
-    fn take_write_limit(&mut self) -> Option<u64> {
-        self.0.take_write_limit()
+    fn take_breach(&mut self) -> Option<HostBreach> {
+        Some(match self.0.take_breach()? {
+            Breach::Writes(limit_bytes) => HostBreach::Writes { limit_bytes },
+            Breach::Deadline => HostBreach::Deadline,
+            Breach::Bytes(limit_bytes) => HostBreach::Bytes { limit_bytes },
+        })
     }
 
-    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
-        self.0.call(member, args).map_err(super::bridge_error)
+    fn call(&mut self, member: &str, args: Value, deadline: Instant) -> Result<Value, BridgeError> {
+        self.0
+            .call(member, args, Some(deadline))
+            .map_err(super::bridge_error)
     }
 }

@@ -76,6 +76,11 @@ pub struct RunOptions {
     /// the write that would pass it ends its call with `write-limit`. `None`:
     /// [`DEFAULT_MAX_WRITE_BYTES`](crate::host::effects::DEFAULT_MAX_WRITE_BYTES).
     pub max_write_bytes: Option<u64>,
+    /// The most bytes one host call may hold outside the engine (file reads,
+    /// archive entries, its reply); the call that would pass it ends its hook call
+    /// with `host-limit`. `None`:
+    /// [`DEFAULT_HOST_CALL_BYTES`](crate::host::budget::DEFAULT_HOST_CALL_BYTES).
+    pub max_host_call_bytes: Option<u64>,
     /// Units that go through the phases together (`0`:
     /// [`DEFAULT_WINDOW`](super::DEFAULT_WINDOW)). Every unit of a window is
     /// preflighted before any of its requests is built, and so on phase by
@@ -143,6 +148,9 @@ pub fn run_observed(
     let mut host = HookHost::new(input.world, input.answers).with_settings(settings);
     if let Some(max) = options.max_write_bytes {
         host = host.with_write_limit(max);
+    }
+    if let Some(max) = options.max_host_call_bytes {
+        host = host.with_call_bytes(max);
     }
     let mut env = HookEnv::new(
         sandbox,

@@ -3,6 +3,7 @@
 
 pub mod bundle;
 pub mod host;
+pub mod input;
 pub mod manifest;
 pub mod plan;
 pub mod pointer;

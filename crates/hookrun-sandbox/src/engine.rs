@@ -15,6 +15,7 @@ use super::boot;
 use super::breach::HeapCap;
 use super::crossing;
 use super::errors::{self, Answer};
+use super::host::HostBreach;
 use super::live::{Handed, LiveSpecs};
 use super::loader::{Jail, JailLoader};
 use super::ops::{CallState, hookrun_sandbox};
@@ -30,8 +31,8 @@ enum Breach {
     None,
     Timeout,
     Memory,
-    /// A host call reported that the run's writes passed this many bytes.
-    Writes(u64),
+    /// A host call passed one of the host's limits.
+    Host(HostBreach),
 }
 
 /// A ready runtime bound to one root directory.
@@ -244,7 +245,10 @@ impl Engine {
         self.call_state()
             .borrow_mut()
             .borrow_mut::<CallState>()
-            .reset(call.host);
+            .reset(
+                call.host,
+                started + Duration::from_millis(self.limits.timeout_ms),
+            );
         self.memory_hit.set(false);
         // Host work: it does not count against the hook's time.
         let (arg, sharing) = match encoded {
@@ -255,8 +259,15 @@ impl Engine {
                     .plan(call.arg, call.placed, call.shared, call.copied),
             ),
         };
-        self.watchdog
-            .arm(Duration::from_millis(self.limits.timeout_ms));
+        let limit = Duration::from_millis(self.limits.timeout_ms);
+        self.watchdog.arm(limit);
+        // Host calls must end by the time the watchdog fires.
+        if let Some(deadline) = Instant::now().checked_add(limit) {
+            self.call_state()
+                .borrow_mut()
+                .borrow_mut::<CallState>()
+                .deadline = deadline;
+        }
         let answer = self.load_and_call(
             call.module,
             call.export,
@@ -270,7 +281,15 @@ impl Engine {
             Breach::Memory => CallResult::MemoryLimit {
                 limit_bytes: self.limits.max_heap_bytes,
             },
-            Breach::Writes(limit_bytes) => CallResult::WriteLimit { limit_bytes },
+            Breach::Host(HostBreach::Writes { limit_bytes }) => {
+                CallResult::WriteLimit { limit_bytes }
+            }
+            Breach::Host(HostBreach::Bytes { limit_bytes }) => {
+                CallResult::HostLimit { limit_bytes }
+            }
+            Breach::Host(HostBreach::Deadline) => CallResult::Timeout {
+                limit_ms: self.limits.timeout_ms,
+            },
             Breach::Timeout => CallResult::Timeout {
                 limit_ms: self.limits.timeout_ms,
             },
@@ -289,15 +308,11 @@ impl Engine {
 
     /// Which limit, if any, ended the call just made.
     fn breach(&self, timed_out: bool) -> Breach {
-        let write_breach = self
-            .call_state()
-            .borrow()
-            .borrow::<CallState>()
-            .write_breach;
+        let host_breach = self.call_state().borrow().borrow::<CallState>().breach;
         if self.memory_hit.get() {
             Breach::Memory
-        } else if let Some(limit) = write_breach {
-            Breach::Writes(limit)
+        } else if let Some(breach) = host_breach {
+            Breach::Host(breach)
         } else if timed_out {
             Breach::Timeout
         } else {

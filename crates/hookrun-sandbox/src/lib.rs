@@ -49,7 +49,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-pub use host::HostBridge;
+pub use host::{HostBreach, HostBridge};
 pub use loader::ImportRefusal;
 pub use outcome::{
     CallResult, JsFailure, LogEntry, LogLevel, Outcome, OutcomeKind, SourceLocation, Usage,

@@ -3,11 +3,12 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Instant;
 
 use deno_core::{OpState, op2, v8};
 use serde_json::{Value, json};
 
-use super::host::HostBridge;
+use super::host::{HostBreach, HostBridge};
 use super::outcome::{LogEntry, LogLevel};
 use super::startup::{BridgeError, Fault};
 
@@ -32,8 +33,10 @@ pub(crate) struct CallState {
     pub host: Option<Rc<RefCell<dyn HostBridge>>>,
     /// The errors of host calls the sandbox answers itself ([`Startup::fault`](super::Startup::fault)).
     pub fault: fn(&str, Fault<'_>) -> BridgeError,
-    /// The write limit a host call of this call passed, if any.
-    pub write_breach: Option<u64>,
+    /// The limit a host call of this call passed, if any.
+    pub breach: Option<HostBreach>,
+    /// When the call's time is up; host calls get it.
+    pub deadline: Instant,
 }
 
 impl CallState {
@@ -48,12 +51,15 @@ impl CallState {
             arg_bytes: 0,
             host: None,
             fault,
-            write_breach: None,
+            breach: None,
+            deadline: Instant::now(),
         }
     }
 
-    /// Starts a new call: clears what the previous one left.
-    pub fn reset(&mut self, host: Option<Rc<RefCell<dyn HostBridge>>>) {
+    /// Starts a new call that must end by `deadline`: clears what the previous one
+    /// left.
+    pub fn reset(&mut self, host: Option<Rc<RefCell<dyn HostBridge>>>, deadline: Instant) {
+        self.deadline = deadline;
         self.logs.clear();
         self.log_bytes = 0;
         self.kept_bytes = 0;
@@ -61,7 +67,7 @@ impl CallState {
         self.op_calls = 0;
         self.arg_bytes = 0;
         self.host = host;
-        self.write_breach = None;
+        self.breach = None;
     }
 
     /// Records a console message; returns whether more messages are accepted.
@@ -240,22 +246,29 @@ fn op_hookrun_host(
     let call = state.borrow_mut::<CallState>();
     call.op_calls += 1;
     let fault = call.fault;
+    let deadline = call.deadline;
+    // A call whose time is up starts no host work: the hook ends with `timeout`.
+    let late = Instant::now() >= deadline;
     let reply = match (&call.host, serde_json::from_str::<Value>(&args)) {
         (None, _) => Err(fault(&member, Fault::Unavailable)),
+        (Some(_), _) if late => Err(fault(&member, Fault::Unavailable)),
         (Some(_), Err(e)) => Err(fault(&member, Fault::InvalidRequest(&e.to_string()))),
         (Some(host), Ok(args)) => match host.try_borrow_mut() {
             // Ops are called from the engine: a panic in the host must not unwind
             // through it (that aborts the process); it fails the host call instead.
-            Ok(mut host) => ask(&mut *host, &member, args, fault),
+            Ok(mut host) => ask(&mut *host, &member, args, deadline, fault),
             Err(_) => Err(fault(&member, Fault::Unavailable)),
         },
     };
-    let breach = call
-        .host
-        .as_ref()
-        .and_then(|host| host.try_borrow_mut().ok()?.take_write_limit());
-    if let Some(limit) = breach {
-        call.write_breach = Some(limit);
+    let breach = if late {
+        Some(HostBreach::Deadline)
+    } else {
+        call.host
+            .as_ref()
+            .and_then(|host| host.try_borrow_mut().ok()?.take_breach())
+    };
+    if let Some(breach) = breach {
+        call.breach.get_or_insert(breach);
         if let Some(isolate) = state.try_borrow::<v8::IsolateHandle>() {
             isolate.terminate_execution();
         }
@@ -272,10 +285,13 @@ pub(crate) fn ask(
     host: &mut dyn HostBridge,
     member: &str,
     args: Value,
+    deadline: Instant,
     fault: fn(&str, Fault<'_>) -> BridgeError,
 ) -> Result<Value, BridgeError> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.call(member, args)))
-        .unwrap_or_else(|panic| Err(fault(member, Fault::Internal(&panic_text(&*panic)))))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        host.call(member, args, deadline)
+    }))
+    .unwrap_or_else(|panic| Err(fault(member, Fault::Internal(&panic_text(&*panic)))))
 }
 
 /// The message of a caught panic.

@@ -59,8 +59,14 @@ pub enum CallResult {
     /// The module or export could not be loaded.
     LoadError(JsFailure),
     /// The host refused a write because the run's recorded writes would pass this
-    /// many bytes (see [`HostBridge::take_write_limit`](super::HostBridge::take_write_limit)).
+    /// many bytes (see [`HostBridge::take_breach`](super::HostBridge::take_breach)).
     WriteLimit {
+        /// The limit in bytes.
+        limit_bytes: u64,
+    },
+    /// A host call would have held more than this many bytes outside the engine
+    /// (see [`HostBridge::take_breach`](super::HostBridge::take_breach)).
+    HostLimit {
         /// The limit in bytes.
         limit_bytes: u64,
     },
@@ -96,6 +102,8 @@ pub enum OutcomeKind {
     LoadError,
     /// [`CallResult::WriteLimit`].
     WriteLimit,
+    /// [`CallResult::HostLimit`].
+    HostLimit,
     /// [`CallResult::EngineCrash`].
     EngineCrash,
 }
@@ -112,6 +120,7 @@ impl OutcomeKind {
             OutcomeKind::InvalidOutput => "invalid-output",
             OutcomeKind::LoadError => "load-error",
             OutcomeKind::WriteLimit => "write-limit",
+            OutcomeKind::HostLimit => "host-limit",
             OutcomeKind::EngineCrash => "engine-crash",
         }
     }
@@ -135,6 +144,7 @@ impl CallResult {
             CallResult::InvalidOutput { .. } => OutcomeKind::InvalidOutput,
             CallResult::LoadError(_) => OutcomeKind::LoadError,
             CallResult::WriteLimit { .. } => OutcomeKind::WriteLimit,
+            CallResult::HostLimit { .. } => OutcomeKind::HostLimit,
             CallResult::EngineCrash { .. } => OutcomeKind::EngineCrash,
         }
     }
@@ -151,6 +161,7 @@ impl CallResult {
             CallResult::Timeout { .. }
                 | CallResult::MemoryLimit { .. }
                 | CallResult::WriteLimit { .. }
+                | CallResult::HostLimit { .. }
         )
     }
 
@@ -178,6 +189,10 @@ impl CallResult {
             CallResult::InvalidOutput { message } => message.clone(),
             CallResult::WriteLimit { limit_bytes } => format!(
                 "the run's recorded writes would pass {} MiB; write less or raise the write limit",
+                limit_bytes / (1024 * 1024)
+            ),
+            CallResult::HostLimit { limit_bytes } => format!(
+                "a host call of the hook would have held more than {} MiB outside the engine; ask the host for less at a time or raise the host call budget",
                 limit_bytes / (1024 * 1024)
             ),
             CallResult::EngineCrash { cause, stderr_tail } => {
@@ -361,6 +376,7 @@ fn limit_error_name(kind: OutcomeKind) -> &'static str {
         OutcomeKind::MemoryLimit => "MemoryLimitError",
         OutcomeKind::OutputTooLarge => "OutputTooLargeError",
         OutcomeKind::WriteLimit => "WriteLimitError",
+        OutcomeKind::HostLimit => "HostLimitError",
         OutcomeKind::EngineCrash => "EngineCrashError",
         OutcomeKind::InvalidOutput
         | OutcomeKind::Ok
@@ -401,7 +417,8 @@ impl Serialize for Outcome {
                     CallResult::Timeout { limit_ms } => json.limit_ms = Some(*limit_ms),
                     CallResult::MemoryLimit { limit_bytes }
                     | CallResult::OutputTooLarge { limit_bytes }
-                    | CallResult::WriteLimit { limit_bytes } => {
+                    | CallResult::WriteLimit { limit_bytes }
+                    | CallResult::HostLimit { limit_bytes } => {
                         json.limit_bytes = Some(*limit_bytes);
                     }
                     CallResult::EngineCrash { cause, stderr_tail } => {
@@ -454,6 +471,9 @@ impl<'de> Deserialize<'de> for Outcome {
                 limit_bytes: limit_bytes()?,
             },
             OutcomeKind::WriteLimit => CallResult::WriteLimit {
+                limit_bytes: limit_bytes()?,
+            },
+            OutcomeKind::HostLimit => CallResult::HostLimit {
                 limit_bytes: limit_bytes()?,
             },
             OutcomeKind::EngineCrash => CallResult::EngineCrash {
@@ -517,6 +537,9 @@ mod tests {
             CallResult::WriteLimit {
                 limit_bytes: 1 << 20,
             },
+            CallResult::HostLimit {
+                limit_bytes: 1 << 28,
+            },
             CallResult::EngineCrash {
                 cause: "signal 9 (SIGKILL)".into(),
                 stderr_tail: "bye".into(),
@@ -542,6 +565,7 @@ mod tests {
             OutcomeKind::InvalidOutput,
             OutcomeKind::LoadError,
             OutcomeKind::WriteLimit,
+            OutcomeKind::HostLimit,
             OutcomeKind::EngineCrash,
         ] {
             assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());

@@ -3,12 +3,16 @@
 
 pub mod answers;
 pub mod api;
+pub mod budget;
 pub mod effects;
 pub mod error;
 pub mod overlay;
+pub mod path;
 pub mod redact;
 pub mod session;
 pub mod world;
 
+pub use budget::{Breach, Budget};
 pub use error::{HOST_ERROR_SCHEMA, HostError};
+pub use path::{HostPath, PathError};
 pub use session::{BUNDLES_DIR, HookHost, HostSettings};

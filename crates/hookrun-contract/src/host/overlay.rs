@@ -2,7 +2,7 @@
 //! writes change what later `file.*` reads of the same run see (in hook and unit
 //! order), and nothing on disk ever changes.
 //!
-//! The overlay maps normalised paths to what the run left there: a file with its
+//! The overlay maps [`HostPath`]s to what the run left there: a file with its
 //! bytes, a directory (one the run made afresh hides what the disk holds under it), or
 //! nothing (removed). Reads ask the overlay first and fall back to the disk.
 
@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+
+use super::{Budget, HostError, HostPath};
 
 /// What the run left at one path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,45 +52,6 @@ pub struct FileOverlay {
     stored: u64,
 }
 
-/// `path` with `\` as `/`, without empty and `.` segments; `None` for a path that
-/// climbs with `..`. A leading `/` (bundle paths) is kept.
-pub fn normalize(path: &str) -> Option<String> {
-    let path = path.replace('\\', "/");
-    let mut parts = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => return None,
-            part => parts.push(part),
-        }
-    }
-    let joined = parts.join("/");
-    Some(if path.starts_with('/') {
-        format!("/{joined}")
-    } else {
-        joined
-    })
-}
-
-/// `dir/rest` for a normalised `dir` (which may be empty).
-pub fn join(dir: &str, rest: &str) -> String {
-    if dir.is_empty() || dir == "/" {
-        format!("{}{rest}", if dir == "/" { "/" } else { "" })
-    } else {
-        format!("{dir}/{rest}")
-    }
-}
-
-/// The parents of a normalised path, nearest first.
-fn parents(path: &str) -> impl Iterator<Item = &str> {
-    let mut at = path.len();
-    std::iter::from_fn(move || {
-        let cut = path[..at].rfind('/')?;
-        at = cut;
-        (cut > 0).then(|| &path[..cut])
-    })
-}
-
 impl FileOverlay {
     /// Whether the run wrote nothing yet.
     pub fn is_empty(&self) -> bool {
@@ -96,23 +59,28 @@ impl FileOverlay {
     }
 
     /// What the overlay says about `path`, or `None` when the disk decides.
-    pub fn seen(&self, path: &str) -> Option<Seen> {
+    pub fn seen(&self, path: &HostPath) -> Option<Seen> {
+        self.seen_text(path.as_str())
+    }
+
+    fn seen_text(&self, path: &str) -> Option<Seen> {
         match self.entries.get(path) {
             Some(Entry::File(bytes)) => return Some(Seen::File(bytes.clone())),
             Some(Entry::Directory { .. }) => return Some(Seen::Directory),
             Some(Entry::Removed) => return Some(Seen::Absent),
             None => {}
         }
-        parents(path)
+        ancestors(path)
             .any(|parent| self.entries.get(parent).is_some_and(Entry::hides_below))
             .then_some(Seen::Absent)
     }
 
     /// Makes the directories above `path` that the run's reads would not find.
     /// `on_disk` says whether the disk holds a path.
-    fn make_parents(&mut self, path: &str, on_disk: &dyn Fn(&str) -> bool) {
-        let missing: Vec<String> = parents(path)
-            .filter(|p| match self.seen(p) {
+    fn make_parents(&mut self, path: &HostPath, on_disk: &dyn Fn(&str) -> bool) {
+        let missing: Vec<String> = path
+            .ancestors()
+            .filter(|p| match self.seen_text(p) {
                 Some(Seen::Directory) => false,
                 Some(_) => true,
                 None => !on_disk(p),
@@ -140,32 +108,33 @@ impl FileOverlay {
         }
     }
 
-    /// `file.writeText` / `file.writeBytes`: `path` holds `bytes`.
-    pub fn write(&mut self, path: &str, bytes: Vec<u8>, on_disk: &dyn Fn(&str) -> bool) {
+    /// `file.writeText` / `file.writeBytes`: `path` holds `bytes`. The caller has
+    /// checked that the run sees no directory there.
+    pub fn write(&mut self, path: &HostPath, bytes: Arc<[u8]>, on_disk: &dyn Fn(&str) -> bool) {
         self.clear_under(path);
         self.make_parents(path, on_disk);
-        self.set(path.to_string(), Entry::File(bytes.into()));
+        self.set(path.as_str().to_string(), Entry::File(bytes));
     }
 
     /// `file.makeDirectory`: `path` is a directory (with its parents).
-    pub fn make_directory(&mut self, path: &str, on_disk: &dyn Fn(&str) -> bool) {
+    pub fn make_directory(&mut self, path: &HostPath, on_disk: &dyn Fn(&str) -> bool) {
         let fresh = match self.seen(path) {
             Some(Seen::Directory) => return,
             Some(_) => true,
-            None => !on_disk(path),
+            None => !on_disk(path.as_str()),
         };
         self.make_parents(path, on_disk);
-        self.set(path.to_string(), Entry::Directory { fresh });
+        self.set(path.as_str().to_string(), Entry::Directory { fresh });
     }
 
     /// `file.remove`: nothing is at `path` any more, nor under it.
-    pub fn remove(&mut self, path: &str) {
+    pub fn remove(&mut self, path: &HostPath) {
         self.clear_under(path);
-        self.set(path.to_string(), Entry::Removed);
+        self.set(path.as_str().to_string(), Entry::Removed);
     }
 
-    fn clear_under(&mut self, path: &str) {
-        let prefix = format!("{path}/");
+    fn clear_under(&mut self, path: &HostPath) {
+        let prefix = path.below_prefix();
         let under: Vec<String> = self
             .entries
             .range(prefix.clone()..)
@@ -179,58 +148,68 @@ impl FileOverlay {
         }
     }
 
-    /// The entries the run left strictly below the directory `dir`, with their paths
-    /// relative to it.
-    fn below(&self, dir: &str) -> Vec<(String, &Entry)> {
-        let prefix = if dir.is_empty() {
-            String::new()
-        } else {
-            format!("{dir}/")
-        };
-        self.entries
-            .range(prefix.clone()..)
-            .take_while(|(key, _)| key.starts_with(&prefix))
-            .map(|(key, entry)| (key[prefix.len()..].to_string(), entry))
-            .filter(|(rel, _)| !rel.is_empty())
-            .collect()
-    }
-
     /// A `file.list` answer for `dir` with the run's writes applied: `disk` is the disk's
     /// answer (or `None` when the disk has no such directory, or the run made it
-    /// afresh), `depth` how many levels to list (`None`: all).
-    pub fn list(&self, dir: &str, shown: &str, disk: Option<Value>, depth: Option<usize>) -> Value {
+    /// afresh), `depth` how many levels to list (`None`: all). Each entry costs one
+    /// step of `budget`, so a listing ends with its call's deadline.
+    pub fn list(
+        &self,
+        dir: &HostPath,
+        shown: &str,
+        disk: Option<Value>,
+        depth: Option<usize>,
+        budget: &Budget,
+    ) -> Result<Value, HostError> {
         let fresh = self
             .entries
-            .get(dir)
+            .get(dir.as_str())
             .is_some_and(|e| *e == Entry::Directory { fresh: true });
         let mut entries: BTreeMap<String, Value> = BTreeMap::new();
         if !fresh
-            && let Some(disk) = disk
-            && let Some(listed) = disk.get("entries").and_then(Value::as_array)
+            && let Some(Value::Object(mut disk)) = disk
+            && let Some(Value::Array(listed)) = disk.remove("entries")
         {
             for entry in listed {
+                budget.tick()?;
                 if let Some(rel) = entry.get("relativePath").and_then(Value::as_str) {
-                    entries.insert(rel.to_string(), entry.clone());
+                    entries.insert(rel.to_string(), entry);
                 }
             }
         }
         let within = |rel: &str| depth.is_none_or(|d| rel.matches('/').count() < d);
-        for (rel, entry) in self.below(dir) {
+        let prefix = dir.below_prefix();
+        let below = self
+            .entries
+            .range(prefix.clone()..)
+            .take_while(|(key, _)| key.starts_with(&prefix));
+        // In key order, an entry comes before everything under it: what it hides of
+        // the disk is removed once, by range.
+        for (key, entry) in below {
+            budget.tick()?;
+            let rel = &key[prefix.len()..];
             if entry.hides_below() {
-                let prefix = format!("{rel}/");
-                entries.retain(|key, _| !key.starts_with(&prefix));
+                let under = format!("{rel}/");
+                let hidden: Vec<String> = entries
+                    .range(under.clone()..)
+                    .take_while(|(k, _)| k.starts_with(&under))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                for k in hidden {
+                    budget.tick()?;
+                    entries.remove(&k);
+                }
             }
             match entry {
                 Entry::Removed => {
-                    entries.remove(&rel);
+                    entries.remove(rel);
                 }
-                Entry::File(bytes) if within(&rel) => {
-                    entries.insert(rel.clone(), written_entry(&rel, "file", bytes.len()));
+                Entry::File(bytes) if within(rel) => {
+                    entries.insert(rel.to_string(), written_entry(rel, "file", bytes.len()));
                 }
-                Entry::Directory { .. } if within(&rel) => {
+                Entry::Directory { .. } if within(rel) => {
                     entries
-                        .entry(rel.clone())
-                        .or_insert_with(|| written_entry(&rel, "directory", 0));
+                        .entry(rel.to_string())
+                        .or_insert_with(|| written_entry(rel, "directory", 0));
                 }
                 _ => {}
             }
@@ -241,8 +220,35 @@ impl FileOverlay {
             .filter_map(|e| e["sizeBytes"].as_u64())
             .sum();
         let entries: Vec<Value> = entries.into_values().collect();
-        json!({"rootPath": shown, "totalEntries": entries.len(), "totalFileBytes": total_bytes, "entries": entries})
+        Ok(
+            json!({"rootPath": shown, "totalEntries": entries.len(), "totalFileBytes": total_bytes, "entries": entries}),
+        )
     }
+
+    /// The files and directories the run left strictly below `dir`, with their
+    /// paths relative to it, in key order: what a copy of `dir` takes from the run.
+    pub fn below(&self, dir: &HostPath) -> impl Iterator<Item = (&str, Option<&Arc<[u8]>>)> {
+        let prefix = dir.below_prefix();
+        let cut = prefix.len();
+        self.entries
+            .range(prefix.clone()..)
+            .take_while(move |(key, _)| key.starts_with(&prefix))
+            .filter_map(move |(key, entry)| match entry {
+                Entry::File(bytes) => Some((&key[cut..], Some(bytes))),
+                Entry::Directory { .. } => Some((&key[cut..], None)),
+                Entry::Removed => None,
+            })
+    }
+}
+
+/// The ancestors of a normalised path's text, nearest first.
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    let mut at = path.len();
+    std::iter::from_fn(move || {
+        let cut = path[..at].rfind('/')?;
+        at = cut;
+        (cut > 0).then(|| &path[..cut])
+    })
 }
 
 /// When the run's writes happened, as `file.stat` and `file.list` show them: a fixed
@@ -267,56 +273,54 @@ pub fn stat(shown: &str, seen: &Seen) -> Option<Value> {
 mod tests {
     use super::*;
 
+    fn p(path: &str) -> HostPath {
+        HostPath::parse(path).unwrap()
+    }
+
     fn nothing_on_disk(_: &str) -> bool {
         false
     }
 
     #[test]
-    fn normalises_and_refuses_climbing() {
-        assert_eq!(normalize("a//b/./c/").as_deref(), Some("a/b/c"));
-        assert_eq!(normalize("a\\b").as_deref(), Some("a/b"));
-        assert_eq!(normalize("/bundles/x/y").as_deref(), Some("/bundles/x/y"));
-        assert_eq!(normalize("a/../b"), None);
-        assert_eq!(parents("a/b/c").collect::<Vec<_>>(), ["a/b", "a"]);
-        assert_eq!(parents("/bundles/x").collect::<Vec<_>>(), ["/bundles"]);
-    }
-
-    #[test]
     fn the_bytes_held_follow_writes_replacements_and_removals() {
         let mut o = FileOverlay::default();
-        o.write("d/a", vec![0; 10], &nothing_on_disk);
-        o.write("d/b", vec![0; 5], &nothing_on_disk);
+        o.write(&p("d/a"), vec![0; 10].into(), &nothing_on_disk);
+        o.write(&p("d/b"), vec![0; 5].into(), &nothing_on_disk);
         assert_eq!(o.stored_bytes(), 15);
-        o.write("d/a", vec![0; 3], &nothing_on_disk);
+        o.write(&p("d/a"), vec![0; 3].into(), &nothing_on_disk);
         assert_eq!(o.stored_bytes(), 8, "a replaced file no longer counts");
-        o.make_directory("d/b", &nothing_on_disk);
+        o.make_directory(&p("d/b"), &nothing_on_disk);
         assert_eq!(o.stored_bytes(), 3, "a file a directory replaced");
-        o.write("d/b/c", vec![0; 4], &nothing_on_disk);
-        o.remove("d");
+        o.write(&p("d/b/c"), vec![0; 4].into(), &nothing_on_disk);
+        o.remove(&p("d"));
         assert_eq!(o.stored_bytes(), 0, "everything under a removed directory");
     }
 
     #[test]
     fn writes_make_parents_and_removal_hides_what_is_below() {
         let mut o = FileOverlay::default();
-        o.write("out/stage/a.md", b"# A".to_vec(), &nothing_on_disk);
+        o.write(
+            &p("out/stage/a.md"),
+            b"# A".to_vec().into(),
+            &nothing_on_disk,
+        );
         assert_eq!(
-            o.seen("out/stage/a.md"),
+            o.seen(&p("out/stage/a.md")),
             Some(Seen::File(Arc::from(&b"# A"[..])))
         );
-        assert_eq!(o.seen("out/stage"), Some(Seen::Directory));
+        assert_eq!(o.seen(&p("out/stage")), Some(Seen::Directory));
         assert_eq!(
-            o.seen("out/other"),
+            o.seen(&p("out/other")),
             Some(Seen::Absent),
             "a fresh directory hides the disk"
         );
-        o.remove("out");
-        assert_eq!(o.seen("out/stage/a.md"), Some(Seen::Absent));
-        assert_eq!(o.seen("elsewhere"), None, "the disk decides");
-        o.make_directory("out", &|p| p == "out");
-        assert_eq!(o.seen("out"), Some(Seen::Directory));
+        o.remove(&p("out"));
+        assert_eq!(o.seen(&p("out/stage/a.md")), Some(Seen::Absent));
+        assert_eq!(o.seen(&p("elsewhere")), None, "the disk decides");
+        o.make_directory(&p("out"), &|p| p == "out");
+        assert_eq!(o.seen(&p("out")), Some(Seen::Directory));
         assert_eq!(
-            o.seen("out/stage"),
+            o.seen(&p("out/stage")),
             Some(Seen::Absent),
             "made afresh over a removal"
         );
@@ -326,15 +330,17 @@ mod tests {
     fn a_listing_merges_the_disk_with_the_run() {
         let mut o = FileOverlay::default();
         let on_disk = |p: &str| p == "dir";
-        o.write("dir/new.txt", b"12345".to_vec(), &on_disk);
-        o.remove("dir/old");
-        o.make_directory("dir/sub", &on_disk);
+        o.write(&p("dir/new.txt"), b"12345".to_vec().into(), &on_disk);
+        o.remove(&p("dir/old"));
+        o.make_directory(&p("dir/sub"), &on_disk);
         let disk = json!({"entries": [
             {"relativePath": "old", "kind": "directory", "sizeBytes": 0, "modifiedAt": "x"},
             {"relativePath": "old/f", "kind": "file", "sizeBytes": 3, "modifiedAt": "x"},
             {"relativePath": "kept", "kind": "file", "sizeBytes": 2, "modifiedAt": "x"}
         ]});
-        let listed = o.list("dir", "dir", Some(disk), None);
+        let listed = o
+            .list(&p("dir"), "dir", Some(disk), None, &Budget::unlimited())
+            .unwrap();
         let names: Vec<&str> = listed["entries"]
             .as_array()
             .into_iter()

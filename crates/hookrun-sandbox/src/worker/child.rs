@@ -8,11 +8,14 @@ use std::os::fd::FromRawFd;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
 use super::{read_frame, write_frame};
-use crate::{BridgeError, Call, HostBridge, Isolation, Sandbox, SandboxOptions, Startup};
+use crate::{
+    BridgeError, Call, HostBreach, HostBridge, Isolation, Sandbox, SandboxOptions, Startup,
+};
 
 /// The worker's two pipes.
 struct Pipes {
@@ -42,25 +45,32 @@ impl Pipes {
 /// Forwards host calls to the parent and waits for its answer.
 struct ParentHost {
     pipes: Rc<RefCell<Pipes>>,
-    write_limit: Option<u64>,
+    breach: Option<HostBreach>,
 }
 
 impl HostBridge for ParentHost {
-    fn call(&mut self, member: &str, args: Value) -> Result<Value, BridgeError> {
+    fn call(&mut self, member: &str, args: Value, deadline: Instant) -> Result<Value, BridgeError> {
         let mut pipes = self.pipes.borrow_mut();
-        pipes.send(&json!({"op": "host", "member": member, "args": args}));
+        // The parent serves the call on its own clock: it gets the time left.
+        let left_ms = deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis() as u64;
+        pipes.send(&json!({"op": "host", "member": member, "args": args, "leftMs": left_ms}));
         let Some((mut reply, _)) = pipes.receive() else {
             std::process::exit(0);
         };
-        self.write_limit = reply.get("writeLimit").and_then(Value::as_u64);
+        self.breach = reply
+            .get_mut("breach")
+            .map(Value::take)
+            .and_then(|b| serde_json::from_value(b).ok());
         match reply.get_mut("error").map(Value::take) {
             Some(error) if !error.is_null() => Err(BridgeError::from_json(error)),
             _ => Ok(reply.get_mut("ok").map(Value::take).unwrap_or(Value::Null)),
         }
     }
 
-    fn take_write_limit(&mut self) -> Option<u64> {
-        self.write_limit.take()
+    fn take_breach(&mut self) -> Option<HostBreach> {
+        self.breach.take()
     }
 }
 
@@ -115,7 +125,7 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
                 let bridge: Option<Rc<RefCell<dyn HostBridge>>> = host.then(|| {
                     Rc::new(RefCell::new(ParentHost {
                         pipes: pipes.clone(),
-                        write_limit: None,
+                        breach: None,
                     })) as Rc<RefCell<dyn HostBridge>>
                 });
                 let module = PathBuf::from(text(&frame, "module"));

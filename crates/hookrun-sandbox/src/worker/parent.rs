@@ -268,7 +268,9 @@ impl Proc {
             };
             match reply.get("op").and_then(Value::as_str) {
                 Some("host") => {
-                    let answer = answer_host(&call.host, &reply, self.options.startup.fault);
+                    let latest = started + Duration::from_millis(self.options.limits.timeout_ms);
+                    let answer =
+                        answer_host(&call.host, &reply, latest, self.options.startup.fault);
                     if let Err(dead) = self.send(&answer) {
                         return dead.outcome(started);
                     }
@@ -421,29 +423,33 @@ impl Dead {
     }
 }
 
-/// The parent's answer to a worker's `host` frame.
+/// The parent's answer to a worker's `host` frame, served by `latest` at the
+/// latest (the worker's call is killed then).
 fn answer_host(
     host: &Option<Rc<RefCell<dyn HostBridge>>>,
     frame: &Value,
+    latest: Instant,
     fault: fn(&str, Fault<'_>) -> BridgeError,
 ) -> Value {
+    let left = frame.get("leftMs").and_then(Value::as_u64).unwrap_or(0);
+    let deadline = Instant::now()
+        .checked_add(Duration::from_millis(left))
+        .map_or(latest, |d| d.min(latest));
     let member = frame
         .get("member")
         .and_then(Value::as_str)
         .unwrap_or_default();
     let args = frame.get("args").cloned().unwrap_or(Value::Null);
-    let (reply, write_limit) = match host.as_ref().map(|h| h.try_borrow_mut()) {
+    let (reply, breach) = match host.as_ref().map(|h| h.try_borrow_mut()) {
         None | Some(Err(_)) => (Err(fault(member, Fault::Unavailable)), None),
         Some(Ok(mut host)) => {
-            let reply = crate::ops::ask(&mut *host, member, args, fault);
-            (reply, host.take_write_limit())
+            let reply = crate::ops::ask(&mut *host, member, args, deadline, fault);
+            (reply, host.take_breach())
         }
     };
     match reply {
-        Ok(value) => json!({"op": "host-reply", "ok": value, "writeLimit": write_limit}),
-        Err(error) => {
-            json!({"op": "host-reply", "error": error.to_json(), "writeLimit": write_limit})
-        }
+        Ok(value) => json!({"op": "host-reply", "ok": value, "breach": breach}),
+        Err(error) => json!({"op": "host-reply", "error": error.to_json(), "breach": breach}),
     }
 }
 

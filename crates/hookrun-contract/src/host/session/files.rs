@@ -1,50 +1,87 @@
 //! The `file.*` members: reads as the run's recorded writes left things (the
 //! overlay first, then the files directory or a bundle), and the writes applied to
-//! the overlay.
+//! the overlay. Every path is a [`HostPath`]; every read is spent from the call's
+//! [`Budget`](crate::host::Budget) before it is made, and every loop over entries
+//! ticks it.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::{BUNDLES_DIR, HookHost, bundle_error, bytes, unsupported, world_error};
-use crate::host::HostError;
 use crate::host::overlay::{self, Seen};
 use crate::host::world::{HostWorld, hex_sha256};
+use crate::host::{HostError, HostPath, PathError};
 
 /// One `file.*` read: the operation and its arguments.
 #[derive(Clone, Copy)]
 struct FileRead<'a> {
     op: &'a str,
-    path: &'a str,
+    path: &'a HostPath,
+    /// The path as answers show it.
+    shown: &'a str,
     recursive: bool,
     max_depth: Option<usize>,
 }
 
 impl<'a> FileRead<'a> {
     /// `op` of `path`, not recursive.
-    fn of(op: &'a str, path: &'a str) -> FileRead<'a> {
+    fn of(op: &'a str, path: &'a HostPath) -> FileRead<'a> {
         FileRead {
             op,
             path,
+            shown: path.as_str(),
             recursive: false,
             max_depth: None,
         }
     }
 }
 
+/// `raw` as the path in `field` of a file member: the reference host's errors for
+/// a path it refuses.
+pub(super) fn parse_path(raw: &str, field: &str) -> Result<HostPath, HostError> {
+    HostPath::parse_named(raw).map_err(|e| match e {
+        PathError::TooLong(observed) => HostError::workflow(
+            "resource_limited",
+            "Workflow file operation exceeds a fixed limit",
+            json!({"resource": "path_length", "limit": HostPath::MAX_CHARS, "observed": observed}),
+        ),
+        PathError::TooDeep(observed) => HostError::workflow(
+            "resource_limited",
+            "Workflow file operation exceeds a fixed limit",
+            json!({"resource": "depth", "limit": HostPath::MAX_DEPTH, "observed": observed}),
+        ),
+        PathError::Empty | PathError::Climbs | PathError::Nul => HostError::workflow(
+            "invalid_request",
+            "Workflow file path is invalid",
+            json!({"reason": "invalid_value", "field": field}),
+        ),
+    })
+}
+
+fn not_found() -> HostError {
+    HostError::workflow(
+        "not_found",
+        "Workflow file target does not exist",
+        json!({"kind": "resource"}),
+    )
+}
+
 impl HookHost {
     /// The extracted root and inner path of a virtual bundle path
     /// (`/bundles/<id>/<inner>`); `None` for paths outside bundles.
-    fn bundle_path(&self, path: &str) -> Option<Result<(PathBuf, String), HostError>> {
-        let rest = path.strip_prefix(BUNDLES_DIR)?;
+    fn bundle_path(&self, path: &HostPath) -> Option<Result<(PathBuf, String), HostError>> {
+        let rest = path.as_str().strip_prefix(BUNDLES_DIR)?;
         let (id, inner) = rest.split_once('/').unwrap_or((rest, ""));
         let inner = if inner.is_empty() { "." } else { inner }.to_string();
         Some(match self.contexts.get(id) {
             None => Err(HostError::workflow(
                 "not_found",
                 format!("{path} was not found"),
-                json!({"kind": "file", "opaqueKey": path}),
+                json!({"kind": "file", "opaqueKey": path.as_str()}),
             )),
             Some(context) => context
                 .reader()
@@ -61,14 +98,11 @@ impl HookHost {
             "materializeWorkflowInputFile" => return self.materialize_input(args),
             _ => {}
         }
-        let first = args.get(0).cloned().unwrap_or(Value::Null);
-        let (path, recursive, max_depth) = match &first {
-            Value::String(p) => (p.clone(), false, None),
+        let first = args.get(0).unwrap_or(&Value::Null);
+        let (raw, recursive, max_depth) = match first {
+            Value::String(p) => (p.as_str(), false, None),
             Value::Object(o) => (
-                o.get("path")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
+                o.get("path").and_then(Value::as_str).unwrap_or_default(),
                 o.get("recursive").and_then(Value::as_bool).unwrap_or(false),
                 o.get("maxDepth")
                     .and_then(Value::as_u64)
@@ -76,9 +110,17 @@ impl HookHost {
             ),
             _ => return Err(HostError::invalid_request(&member, "a path is required")),
         };
+        let path = match HostPath::parse(raw) {
+            Ok(path) if !raw.is_empty() => path,
+            // The reference host answers `false` for any path it cannot inspect.
+            _ if op == "exists" => return Ok(Value::Bool(false)),
+            Ok(_) => return Err(parse_path(raw, "path").unwrap_err()),
+            Err(_) => return parse_path(raw, "path").map(|_| Value::Null),
+        };
         self.read_file(FileRead {
             op,
             path: &path,
+            shown: raw,
             recursive,
             max_depth,
         })
@@ -88,39 +130,42 @@ impl HookHost {
     fn read_file(&self, read: FileRead<'_>) -> Result<Value, HostError> {
         let (op, path) = (read.op, read.path);
         let member = format!("file.{op}");
-        let key = overlay::normalize(path);
-        let seen = key.as_deref().and_then(|k| self.overlay.seen(k));
+        let seen = self.overlay.seen(path);
         let not_found = || {
             HostError::workflow(
                 "not_found",
-                format!("{member}: {path} was not found"),
-                json!({"kind": "file", "opaqueKey": path}),
+                format!("{member}: {} was not found", read.shown),
+                json!({"kind": "file", "opaqueKey": read.shown}),
             )
         };
         match (op, &seen) {
             (_, None) if op != "list" => self.disk_file(read),
             ("exists", Some(seen)) => Ok(json!(*seen != Seen::Absent)),
             (_, Some(Seen::Absent)) => Err(not_found()),
-            ("readText", Some(Seen::File(bytes))) => String::from_utf8(bytes.to_vec())
-                .map(Value::String)
-                .map_err(|e| HostError::invalid_request(&member, &format!("{path}: {e}"))),
-            ("readBytes", Some(Seen::File(bytes))) => Ok(self::bytes(bytes)),
-            ("stat", Some(seen)) => overlay::stat(path, seen).ok_or_else(not_found),
+            ("readText", Some(Seen::File(bytes))) => {
+                self.budget.spend(bytes.len() as u64)?;
+                String::from_utf8(bytes.to_vec())
+                    .map(Value::String)
+                    .map_err(|e| HostError::invalid_request(&member, &format!("{path}: {e}")))
+            }
+            ("readBytes", Some(Seen::File(bytes))) => {
+                self.budget.spend(base64_len(bytes.len()))?;
+                Ok(self::bytes(bytes))
+            }
+            ("stat", Some(seen)) => overlay::stat(read.shown, seen).ok_or_else(not_found),
             ("list", Some(Seen::File(_))) | ("readText" | "readBytes", Some(Seen::Directory)) => {
                 Err(HostError::invalid_request(
                     &member,
                     &format!(
-                        "{path}: not a {}",
+                        "{}: not a {}",
+                        read.shown,
                         if op == "list" { "directory" } else { "file" }
                     ),
                 ))
             }
             ("list", _) => {
                 let disk = self.disk_file(read);
-                let Some(key) = key.filter(|_| !self.overlay.is_empty()) else {
-                    return disk;
-                };
-                if disk.is_err() && seen.is_none() {
+                if self.overlay.is_empty() || disk.is_err() && seen.is_none() {
                     return disk;
                 }
                 let depth = if read.recursive {
@@ -128,7 +173,8 @@ impl HookHost {
                 } else {
                     Some(1)
                 };
-                Ok(self.overlay.list(&key, path, disk.ok(), depth))
+                self.overlay
+                    .list(path, read.shown, disk.ok(), depth, &self.budget)
             }
             _ => Err(unsupported(&member)),
         }
@@ -141,58 +187,111 @@ impl HookHost {
             Some(found) => {
                 let (root, inner) = found?;
                 let world = HostWorld::default().with_files_dir(root);
-                world_file(
-                    &world,
-                    FileRead {
-                        path: &inner,
-                        ..read
-                    },
-                )
-                .map(|v| rebase(v, &inner, read.path))
+                self.world_file(&world, &inner, read)
+                    .map(|v| rebase(v, &inner, read.shown))
             }
-            None => world_file(&self.world, read),
+            None => self.world_file(&self.world, read.path.as_str(), read),
         }
     }
 
-    /// The bytes of the file at `path` as the run sees it.
-    fn file_bytes(&self, path: &str) -> Option<Vec<u8>> {
-        let read = self.read_file(FileRead::of("readBytes", path)).ok()?;
-        let encoded = read.get("$bytes")?.as_str()?;
-        base64::engine::general_purpose::STANDARD
-            .decode(encoded)
-            .ok()
+    /// A file member answered from `world`, the path inside it being `path`; a
+    /// read spends the file's size first.
+    fn world_file(
+        &self,
+        world: &HostWorld,
+        path: &str,
+        read: FileRead<'_>,
+    ) -> Result<Value, HostError> {
+        let member = format!("file.{}", read.op);
+        let spend = |encoded: fn(usize) -> u64| -> Result<(), HostError> {
+            match world.file_size(path) {
+                Ok(size) => self.budget.spend(encoded(size as usize)),
+                Err(_) => Ok(()),
+            }
+        };
+        match read.op {
+            "exists" => Ok(json!(world.file_exists(path))),
+            "readText" => {
+                spend(|n| n as u64)?;
+                world.read_text(path).map(Value::String)
+            }
+            "readBytes" => {
+                spend(base64_len)?;
+                world.read_bytes(path).map(|b| bytes(&b))
+            }
+            "stat" => world.stat(path),
+            "list" => world.list(path, read.recursive, read.max_depth),
+            _ => return Err(unsupported(&member)),
+        }
+        .map_err(|e| world_error(&member, &e))
+    }
+
+    /// The bytes of the file at `path` as the run sees it, spent from the call's
+    /// budget; `None` when there is no such file.
+    fn file_bytes(&self, path: &HostPath) -> Result<Option<Arc<[u8]>>, HostError> {
+        match self.overlay.seen(path) {
+            Some(Seen::File(bytes)) => return Ok(Some(bytes)),
+            Some(_) => return Ok(None),
+            None => {}
+        }
+        let bundle;
+        let (world, inner) = match self.bundle_path(path) {
+            Some(found) => {
+                let (root, inner) = found?;
+                bundle = HostWorld::default().with_files_dir(root);
+                (&bundle, inner)
+            }
+            None => (&self.world, path.as_str().to_string()),
+        };
+        let Ok(size) = world.file_size(&inner) else {
+            return Ok(None);
+        };
+        self.budget.spend(size)?;
+        match world.read_bytes(&inner) {
+            Ok(bytes) => Ok(Some(bytes.into())),
+            Err(e) if e.code() == "resource_limited" => Err(world_error("file.readBytes", &e)),
+            Err(_) => Ok(None),
+        }
     }
 
     /// The files and directories of what `source` is, as `(relative path, bytes of a
     /// file or None for a directory)`; the source itself is `""`.
-    fn file_tree(&self, source: &str) -> Vec<(String, Option<Vec<u8>>)> {
+    fn file_tree(&self, source: &HostPath) -> Result<Vec<(String, Option<Arc<[u8]>>)>, HostError> {
         let Ok(stat) = self.read_file(FileRead::of("stat", source)) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         if stat["kind"] == "file" {
-            return self
-                .file_bytes(source)
+            let bytes = self.file_bytes(source)?;
+            return Ok(bytes
                 .map(|b| vec![(String::new(), Some(b))])
-                .unwrap_or_default();
+                .unwrap_or_default());
         }
         let mut tree = vec![(String::new(), None)];
-        if let Ok(listed) = self.read_file(FileRead {
+        let listed = self.read_file(FileRead {
             recursive: true,
             ..FileRead::of("list", source)
-        }) {
+        });
+        if let Ok(listed) = listed {
             for entry in listed["entries"].as_array().into_iter().flatten() {
+                self.budget.tick()?;
                 let Some(rel) = entry["relativePath"].as_str() else {
                     continue;
                 };
-                let bytes = if entry["kind"] == "file" {
-                    self.file_bytes(&overlay::join(source, rel))
-                } else {
-                    None
+                let bytes = match source.join(rel) {
+                    Ok(at) if entry["kind"] == "file" => self.file_bytes(&at)?,
+                    _ => None,
                 };
                 tree.push((rel.to_string(), bytes));
             }
         }
-        tree
+        Ok(tree)
+    }
+
+    /// Whether the run sees a directory at `path`.
+    fn is_directory(&self, path: &HostPath) -> Result<bool, HostError> {
+        Ok(self
+            .read_file(FileRead::of("stat", path))
+            .is_ok_and(|stat| stat["kind"] == "directory"))
     }
 
     /// Checks a file write's request and answers what the reference host's file
@@ -200,54 +299,47 @@ impl HookHost {
     /// the target for `archive.writeZipAtomic`.
     pub(super) fn file_write_reply(&self, member: &str, args: &Value) -> Result<Value, HostError> {
         let request = args.get(0).unwrap_or(&Value::Null);
-        let path_of = |value: Option<&Value>, field: &str| -> Result<String, HostError> {
-            value
-                .and_then(Value::as_str)
-                .filter(|p| !p.is_empty())
-                .and_then(overlay::normalize)
-                .ok_or_else(|| {
-                    HostError::workflow(
-                        "invalid_request",
-                        "Workflow file path is invalid",
-                        json!({"reason": "invalid_value", "field": field}),
-                    )
-                })
+        let path_of = |value: Option<&Value>, field: &str| -> Result<HostPath, HostError> {
+            parse_path(value.and_then(Value::as_str).unwrap_or_default(), field)
         };
         match member {
             "file.writeText" | "file.writeBytes" => {
-                path_of(args.get(0), "path")?;
+                let path = path_of(args.get(0), "path")?;
+                if self.is_directory(&path)? {
+                    return Err(HostError::workflow(
+                        "invalid_request",
+                        "Workflow file path names a directory",
+                        json!({"reason": "invalid_value", "field": "path"}),
+                    ));
+                }
                 Ok(Value::Null)
             }
             "file.makeDirectory" => path_of(request.get("path"), "path").map(|_| Value::Null),
             "file.remove" => {
                 let path = path_of(request.get("path"), "path")?;
-                let exists = self.read_file(FileRead::of("exists", &path))? == Value::Bool(true);
-                if exists {
+                if self.file_exists(&path) {
                     return Ok(json!({"removed": true}));
                 }
                 if request.get("missing").and_then(Value::as_str) == Some("ignore") {
                     return Ok(json!({"removed": false}));
                 }
-                Err(HostError::workflow(
-                    "not_found",
-                    "Workflow file target does not exist",
-                    json!({"kind": "resource"}),
-                ))
+                Err(not_found())
             }
             "file.copy" | "file.move" => {
                 let source = path_of(request.get("sourcePath"), "sourcePath")?;
                 let target = path_of(request.get("targetPath"), "targetPath")?;
-                if self.read_file(FileRead::of("exists", &source))? != Value::Bool(true) {
+                if !self.file_exists(&source) {
+                    return Err(not_found());
+                }
+                if target.is_within(&source) {
                     return Err(HostError::workflow(
-                        "not_found",
-                        "Workflow file target does not exist",
-                        json!({"kind": "resource"}),
+                        "invalid_request",
+                        "Workflow file target lies within its source",
+                        json!({"reason": "invalid_combination", "field": "targetPath"}),
                     ));
                 }
                 let overwrite = request.get("overwrite").and_then(Value::as_bool) == Some(true);
-                if !overwrite
-                    && self.read_file(FileRead::of("exists", &target))? == Value::Bool(true)
-                {
+                if !overwrite && self.file_exists(&target) {
                     let what = if member == "file.copy" {
                         "copy"
                     } else {
@@ -270,7 +362,7 @@ impl HookHost {
                     )
                 })?;
                 let mut measured = self.measure_entries(member, request)?;
-                measured["targetPath"] = target.into();
+                measured["targetPath"] = target.as_str().into();
                 Ok(measured)
             }
             _ => Err(unsupported(member)),
@@ -278,21 +370,42 @@ impl HookHost {
     }
 
     /// Whether the run sees a file or directory at `path`.
-    pub(super) fn file_exists(&self, path: &str) -> bool {
+    pub(super) fn file_exists(&self, path: &HostPath) -> bool {
         self.read_file(FileRead::of("exists", path))
             .is_ok_and(|v| v == Value::Bool(true))
     }
 
     /// What placing the run's file at `source` in the library's storage at `target`
     /// writes.
-    pub(super) fn plan_stored_file(&self, source: &str, target: &str) -> FilePlan {
-        let args = json!([{"sourcePath": source, "targetPath": target, "overwrite": true}]);
-        self.plan_file_write("file.copy", &args)
+    pub(super) fn plan_stored_file(
+        &self,
+        source: &HostPath,
+        target: &HostPath,
+    ) -> Result<FilePlan, HostError> {
+        let mut plan = FilePlan::default();
+        self.plan_copy(source, target, &mut plan)?;
+        Ok(plan)
+    }
+
+    /// A copy of what `source` is to `target`, added to `plan`.
+    fn plan_copy(
+        &self,
+        source: &HostPath,
+        target: &HostPath,
+        plan: &mut FilePlan,
+    ) -> Result<(), HostError> {
+        for (rel, bytes) in self.file_tree(source)? {
+            let at = target
+                .join(&rel)
+                .map_err(|_| parse_path(&format!("{target}/{rel}"), "targetPath").unwrap_err())?;
+            plan.files.push((at, bytes));
+        }
+        Ok(())
     }
 
     /// The entries of an archive request, `(name, bytes)`, checked as the reference
     /// host checks them.
-    fn archive_entries(&self, request: &Value) -> Result<Vec<(String, Vec<u8>)>, HostError> {
+    fn archive_entries(&self, request: &Value) -> Result<Vec<(String, Arc<[u8]>)>, HostError> {
         let invalid = |reason: &str, field: &str, message: &str| {
             HostError::workflow(
                 "invalid_request",
@@ -318,10 +431,11 @@ impl HookHost {
                 entries.len() as u64,
             ));
         }
-        let mut out: Vec<(String, Vec<u8>)> = Vec::with_capacity(entries.len());
-        let mut seen = std::collections::HashSet::new();
+        let mut out: Vec<(String, Arc<[u8]>)> = Vec::with_capacity(entries.len());
+        let mut seen = HashSet::new();
         let mut total = 0u64;
         for entry in entries {
+            self.budget.tick()?;
             let name = entry
                 .get("name")
                 .and_then(Value::as_str)
@@ -349,23 +463,16 @@ impl HookHost {
                 ));
             }
             let content = entry.get("content").unwrap_or(&Value::Null);
-            // A file's size is known before it is read: the entries together stay
-            // within the bound a hook's archive may have.
-            if content.get("kind").and_then(Value::as_str) == Some("file")
-                && let Some(path) = content.get("sourcePath").and_then(Value::as_str)
-                && let Ok(stat) = self.read_file(FileRead::of("stat", path))
-            {
-                total += stat["sizeBytes"].as_u64().unwrap_or(0);
-                if total > MAX_EXTRACTED_BYTES {
-                    return Err(limited("bytes", MAX_EXTRACTED_BYTES, total));
-                }
-            }
             let bytes = match content.get("kind").and_then(Value::as_str) {
-                Some("text" | "bytes") => inline_content(content),
-                Some("file") => content
+                Some("text" | "bytes") => inline_content(content).map(Arc::from),
+                Some("file") => match content
                     .get("sourcePath")
                     .and_then(Value::as_str)
-                    .and_then(|p| self.file_bytes(p)),
+                    .map(HostPath::parse)
+                {
+                    Some(Ok(path)) => self.file_bytes(&path)?,
+                    _ => None,
+                },
                 _ => None,
             }
             .ok_or_else(|| {
@@ -375,6 +482,11 @@ impl HookHost {
                     "Workflow archive entry content is invalid",
                 )
             })?;
+            // The entries together stay within the bound a hook's archive may have.
+            total += bytes.len() as u64;
+            if total > MAX_EXTRACTED_BYTES {
+                return Err(limited("bytes", MAX_EXTRACTED_BYTES, total));
+            }
             out.push((name, bytes));
         }
         Ok(out)
@@ -391,6 +503,7 @@ impl HookHost {
         let mut files = serde_json::Map::new();
         let mut total = 0u64;
         for (name, bytes) in &entries {
+            self.budget.tick()?;
             total += bytes.len() as u64;
             files.insert(
                 name.clone(),
@@ -403,80 +516,31 @@ impl HookHost {
     /// Extracts the run's zip at `source` into a fresh directory under the temporary
     /// directory, in the overlay; answers the scope the callback gets and its root.
     pub(super) fn extract_zip(&mut self, source: &str) -> Result<ExtractedZip, HostError> {
-        let bytes = self.file_bytes(source).ok_or_else(|| {
-            HostError::workflow(
-                "not_found",
-                "Workflow file target does not exist",
-                json!({"kind": "resource"}),
-            )
-        })?;
-        let invalid = |why: String| {
-            HostError::workflow(
-                "invalid_request",
-                format!("{source} is not a readable zip archive: {why}"),
-                json!({"reason": "invalid_format", "field": "sourcePath"}),
-            )
-        };
-        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
-            .map_err(|e| invalid(e.to_string()))?;
-        if archive.len() > MAX_ARCHIVE_ENTRIES {
-            return Err(limited(
-                "entries",
-                MAX_ARCHIVE_ENTRIES as u64,
-                archive.len() as u64,
-            ));
+        let bytes = match HostPath::parse(source) {
+            Ok(path) => self.file_bytes(&path)?,
+            Err(_) => None,
         }
-        // Read whole before anything reaches the overlay, within a bound on what
-        // the entries inflate to: a crafted archive cannot exhaust the host's memory.
-        let mut extracted = Vec::new();
-        let mut total = 0u64;
-        for i in 0..archive.len() {
-            let file = archive.by_index(i).map_err(|e| invalid(e.to_string()))?;
-            let Some(name) = file
-                .enclosed_name()
-                .and_then(|p| overlay::normalize(&p.to_string_lossy()))
-                .filter(|n| !n.is_empty())
-            else {
-                continue;
-            };
-            if file.is_dir() {
-                continue;
-            }
-            let clash = extracted.iter().any(|(other, _): &(String, Vec<u8>)| {
-                *other == name
-                    || name.starts_with(&format!("{other}/"))
-                    || other.starts_with(&format!("{name}/"))
-            });
-            if clash {
-                return Err(invalid(format!(
-                    "the entry {name} is repeated, or is both a file and a directory"
-                )));
-            }
-            let room = MAX_EXTRACTED_BYTES - total;
-            let mut data = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::Read::take(file, room + 1), &mut data)
-                .map_err(|e| invalid(e.to_string()))?;
-            total += data.len() as u64;
-            if total > MAX_EXTRACTED_BYTES {
-                return Err(limited("bytes", MAX_EXTRACTED_BYTES, total));
-            }
-            extracted.push((name, data));
-        }
+        .ok_or_else(not_found)?;
+        let extracted = unzip(&bytes, source, &self.budget)?;
+        drop(bytes);
+        let total = extracted.iter().map(|(_, data)| data.len() as u64).sum();
         self.room_for("archive.withExtractedZip", total)?;
         self.extractions += 1;
-        let root = format!("{TEMP_DIR}/archive-{}", self.extractions);
+        let root = temp_path(&format!("archive-{}", self.extractions))?;
         let mut written = std::mem::take(&mut self.overlay);
         written.make_directory(&root, &|_| false);
         let mut entries = Vec::with_capacity(extracted.len());
         for (name, data) in extracted {
-            written.write(&overlay::join(&root, &name), data, &|_| false);
-            entries.push(name);
+            if let Ok(at) = root.join(name.as_str()) {
+                written.write(&at, data.into(), &|_| false);
+            }
+            entries.push(name.to_string());
         }
         self.overlay = written;
         self.live_roots.insert(root.clone());
         Ok(ExtractedZip {
-            view: json!({"rootPath": root, "entries": entries}),
-            root,
+            view: json!({"rootPath": root.as_str(), "entries": entries}),
+            root: root.to_string(),
         })
     }
 
@@ -492,49 +556,33 @@ impl HookHost {
                 json!({"reason": "invalid_value", "field": "content"}),
             )
         })?;
-        let clean = |s: &str| -> String {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .take(96)
-                .collect()
-        };
-        let key = clean(
-            request
-                .get("key")
-                .and_then(Value::as_str)
-                .unwrap_or("input"),
-        );
-        let name = clean(
-            request
-                .get("fileName")
-                .and_then(Value::as_str)
-                .unwrap_or("input.bin"),
-        );
+        let key = path_segment(request.get("key").and_then(Value::as_str), "input");
+        let name = path_segment(request.get("fileName").and_then(Value::as_str), "input.bin");
         self.extractions += 1;
-        let path = format!(
-            "{TEMP_DIR}/workflow-inputs/{key}/{}-{name}",
+        let path = temp_path(&format!(
+            "workflow-inputs/{key}/{}-{name}",
             self.extractions
-        );
+        ))?;
         let hex = hex_sha256(&bytes);
         let size = bytes.len();
         self.room_for("file.materializeWorkflowInputFile", size as u64)?;
         let mut written = std::mem::take(&mut self.overlay);
-        written.write(&path, bytes, &|_| false);
+        written.write(&path, bytes.into(), &|_| false);
         self.overlay = written;
-        Ok(json!({"path": path, "sizeBytes": size, "sha256": hex}))
+        Ok(json!({"path": path.as_str(), "sizeBytes": size, "sha256": hex}))
     }
 
     /// What a `file.*` write (or `archive.writeZipAtomic`) puts into the run's files,
-    /// read as the run sees them before the write.
-    pub(super) fn plan_file_write(&self, member: &str, args: &Value) -> FilePlan {
-        let path_of =
-            |value: Option<&Value>| value.and_then(Value::as_str).and_then(overlay::normalize);
+    /// read as the run sees them before the write; the request was checked by
+    /// [`file_write_reply`](Self::file_write_reply).
+    pub(super) fn plan_file_write(
+        &self,
+        member: &str,
+        args: &Value,
+    ) -> Result<FilePlan, HostError> {
+        let path_of = |value: Option<&Value>, field: &str| {
+            parse_path(value.and_then(Value::as_str).unwrap_or_default(), field)
+        };
         let request = args.get(0).unwrap_or(&Value::Null);
         let mut plan = FilePlan::default();
         match member {
@@ -545,78 +593,69 @@ impl HookHost {
                     Some(Value::String(s)) => s.clone(),
                     Some(other) => other.to_string(),
                 };
-                if let Some(path) = path_of(args.get(0)) {
-                    plan.files.push((path, Some(text.into_bytes())));
-                }
+                plan.files.push((
+                    path_of(args.get(0), "path")?,
+                    Some(text.into_bytes().into()),
+                ));
             }
             "file.writeBytes" => {
-                if let (Some(path), Some(bytes)) =
-                    (path_of(args.get(0)), args.get(1).and_then(decode_bytes))
-                {
-                    plan.files.push((path, Some(bytes)));
+                let path = path_of(args.get(0), "path")?;
+                if let Some(bytes) = args.get(1).and_then(decode_bytes) {
+                    plan.files.push((path, Some(bytes.into())));
                 }
             }
             "archive.writeZipAtomic" => {
-                if let (Some(path), Ok(entries)) = (
-                    path_of(request.get("targetPath")),
-                    self.archive_entries(request),
-                ) {
-                    plan.files.push((path, Some(zip_of(&entries))));
-                }
+                let path = path_of(request.get("targetPath"), "targetPath")?;
+                let entries = self.archive_entries(request)?;
+                plan.files.push((path, Some(zip_of(&entries).into())));
             }
-            "file.makeDirectory" => {
-                if let Some(path) = path_of(request.get("path")) {
-                    plan.files.push((path, None));
-                }
-            }
-            "file.remove" => plan.removed = path_of(request.get("path")),
+            "file.makeDirectory" => plan
+                .files
+                .push((path_of(request.get("path"), "path")?, None)),
+            "file.remove" => plan.removed = Some(path_of(request.get("path"), "path")?),
             "file.copy" | "file.move" => {
-                let source = request.get("sourcePath").and_then(Value::as_str);
-                if let (Some(target), Some(from)) = (path_of(request.get("targetPath")), source) {
-                    for (rel, bytes) in self.file_tree(from) {
-                        let at = if rel.is_empty() {
-                            target.clone()
-                        } else {
-                            overlay::join(&target, &rel)
-                        };
-                        plan.files.push((at, bytes));
-                    }
-                    if member == "file.move" {
-                        plan.removed = overlay::normalize(from);
-                    }
+                let source = path_of(request.get("sourcePath"), "sourcePath")?;
+                let target = path_of(request.get("targetPath"), "targetPath")?;
+                self.plan_copy(&source, &target, &mut plan)?;
+                if member == "file.move" {
+                    plan.removed = Some(source);
                 }
             }
             _ => {}
         }
-        plan
+        Ok(plan)
     }
 
     /// Puts a planned write into the run's files, so that later reads see it.
     pub(super) fn apply_file_write(&mut self, plan: FilePlan) {
         let mut written = std::mem::take(&mut self.overlay);
         let on_disk = |p: &str| {
-            self.disk_file(FileRead::of("exists", p))
-                .is_ok_and(|v| v == Value::Bool(true))
+            HostPath::parse(p).is_ok_and(|p| {
+                self.disk_file(FileRead::of("exists", &p))
+                    .is_ok_and(|v| v == Value::Bool(true))
+            })
         };
+        // A move removes its source before its target is written: a target beside
+        // the source survives (a target inside it is refused before).
+        if let Some(path) = &plan.removed {
+            written.remove(path);
+        }
         for (path, bytes) in plan.files {
             match bytes {
                 Some(bytes) => written.write(&path, bytes, &on_disk),
                 None => written.make_directory(&path, &on_disk),
             }
         }
-        if let Some(path) = plan.removed {
-            written.remove(&path);
-        }
         self.overlay = written;
     }
 }
 
-/// What one write puts into the run's files: files (with their bytes) and
-/// directories (`None`) in order, then a path it removes.
+/// What one write puts into the run's files: a path it removes, then files (with
+/// their bytes) and directories (`None`) in order.
 #[derive(Debug, Default)]
 pub(super) struct FilePlan {
-    pub(super) files: Vec<(String, Option<Vec<u8>>)>,
-    pub(super) removed: Option<String>,
+    pub(super) files: Vec<(HostPath, Option<Arc<[u8]>>)>,
+    pub(super) removed: Option<HostPath>,
 }
 
 impl FilePlan {
@@ -628,21 +667,6 @@ impl FilePlan {
             .map(|b| b.len() as u64)
             .sum()
     }
-}
-
-/// A file member answered from `world`.
-fn world_file(world: &HostWorld, read: FileRead<'_>) -> Result<Value, HostError> {
-    let member = format!("file.{}", read.op);
-    let path = read.path;
-    match read.op {
-        "exists" => Ok(json!(world.file_exists(path))),
-        "readText" => world.read_text(path).map(Value::String),
-        "readBytes" => world.read_bytes(path).map(|b| bytes(&b)),
-        "stat" => world.stat(path),
-        "list" => world.list(path, read.recursive, read.max_depth),
-        _ => return Err(unsupported(&member)),
-    }
-    .map_err(|e| world_error(&member, &e))
 }
 
 /// Rewrites `rootPath`/`path` fields of a stat or list answer back to the
@@ -660,6 +684,43 @@ fn rebase(mut value: Value, inner: &str, virtual_path: &str) -> Value {
 /// write there lives in the run's overlay only.
 pub(super) const TEMP_DIR: &str = "/tmp/hookrun";
 
+/// `rest` under [`TEMP_DIR`].
+fn temp_path(rest: &str) -> Result<HostPath, HostError> {
+    HostPath::parse(&format!("{TEMP_DIR}/{rest}"))
+        .map_err(|e| HostError::internal("file.getTempDirectoryPath", &e.to_string()))
+}
+
+/// `raw` (or `fallback`) as one safe path segment, as the reference host makes
+/// input keys and file names: runs of characters outside `[A-Za-z0-9._-]` become
+/// `-`, at most 96 characters, and what names no file (`.`, `..`, nothing) is the
+/// fallback.
+fn path_segment(raw: Option<&str>, fallback: &str) -> String {
+    let mut out = String::new();
+    for c in raw.unwrap_or_default().trim().chars() {
+        if c.is_ascii_alphanumeric() || "._-".contains(c) {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out: String = out
+        .trim_matches('-')
+        .trim_end_matches('.')
+        .chars()
+        .take(96)
+        .collect();
+    if out.is_empty() || out.chars().all(|c| c == '.') {
+        fallback.to_string()
+    } else {
+        out
+    }
+}
+
+/// How many bytes `n` bytes take as base64, as they cross to hooks.
+fn base64_len(n: usize) -> u64 {
+    (n as u64).div_ceil(3) * 4
+}
+
 /// Most entries an archive may have (the reference host's limit).
 const MAX_ARCHIVE_ENTRIES: usize = 20_000;
 
@@ -672,6 +733,90 @@ fn limited(resource: &str, limit: u64, observed: u64) -> HostError {
         format!("the archive's {resource} pass the limit of {limit}"),
         json!({"resource": resource, "limit": limit, "observed": observed}),
     )
+}
+
+/// The files of the zip `bytes` (read from `source`), each at a normalised
+/// relative path: read whole before anything reaches the overlay, within a bound
+/// on what the entries inflate to (together, and spent from `budget` as they
+/// inflate), so a crafted archive cannot exhaust the host's memory or time.
+fn unzip(
+    bytes: &[u8],
+    source: &str,
+    budget: &crate::host::Budget,
+) -> Result<Vec<(HostPath, Vec<u8>)>, HostError> {
+    let invalid = |why: String| {
+        HostError::workflow(
+            "invalid_request",
+            format!("{source} is not a readable zip archive: {why}"),
+            json!({"reason": "invalid_format", "field": "sourcePath"}),
+        )
+    };
+    let mut archive =
+        zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| invalid(e.to_string()))?;
+    if archive.len() > MAX_ARCHIVE_ENTRIES {
+        return Err(limited(
+            "entries",
+            MAX_ARCHIVE_ENTRIES as u64,
+            archive.len() as u64,
+        ));
+    }
+    let mut extracted = Vec::new();
+    // Files by name, and every directory that holds one: a name is repeated, or
+    // both a file and a directory, when it is in either or one of its ancestors
+    // is a file.
+    let mut files: HashSet<String> = HashSet::new();
+    let mut dirs: HashSet<String> = HashSet::new();
+    let mut total = 0u64;
+    for i in 0..archive.len() {
+        budget.tick()?;
+        let file = archive.by_index(i).map_err(|e| invalid(e.to_string()))?;
+        let Some(name) = file
+            .enclosed_name()
+            .and_then(|p| HostPath::parse(&p.to_string_lossy()).ok())
+            .filter(|n| !n.is_root() && !n.is_absolute())
+        else {
+            continue;
+        };
+        if file.is_dir() {
+            continue;
+        }
+        let clash = files.contains(name.as_str())
+            || dirs.contains(name.as_str())
+            || name.ancestors().any(|a| files.contains(a));
+        if clash {
+            return Err(invalid(format!(
+                "the entry {name} is repeated, or is both a file and a directory"
+            )));
+        }
+        let room = MAX_EXTRACTED_BYTES - total;
+        let mut data = Vec::new();
+        let mut reader = std::io::Read::take(file, room.min(budget.left()) + 1);
+        // Inflated in slices, so the deadline is looked at while a large entry
+        // inflates.
+        let mut slice = [0u8; 64 * 1024];
+        loop {
+            let n =
+                std::io::Read::read(&mut reader, &mut slice).map_err(|e| invalid(e.to_string()))?;
+            if n == 0 {
+                break;
+            }
+            if total + (data.len() + n) as u64 > MAX_EXTRACTED_BYTES {
+                return Err(limited(
+                    "bytes",
+                    MAX_EXTRACTED_BYTES,
+                    total + (data.len() + n) as u64,
+                ));
+            }
+            budget.spend(n as u64)?;
+            budget.check()?;
+            data.extend_from_slice(&slice[..n]);
+        }
+        total += data.len() as u64;
+        dirs.extend(name.ancestors().map(str::to_string));
+        files.insert(name.as_str().to_string());
+        extracted.push((name, data));
+    }
+    Ok(extracted)
 }
 
 /// An archive extracted for `archive.withExtractedZip`.
@@ -703,7 +848,7 @@ fn decode_bytes(value: &Value) -> Option<Vec<u8>> {
 }
 
 /// A stored (uncompressed) zip of `entries`.
-fn zip_of(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+fn zip_of(entries: &[(String, Arc<[u8]>)]) -> Vec<u8> {
     let mut out = std::io::Cursor::new(Vec::new());
     let mut writer = zip::ZipWriter::new(&mut out);
     let options =
@@ -716,4 +861,18 @@ fn zip_of(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
     }
     let _ = writer.finish();
     out.into_inner()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_keys_become_one_safe_segment() {
+        assert_eq!(path_segment(Some(".."), "input"), "input");
+        assert_eq!(path_segment(Some("."), "input"), "input");
+        assert_eq!(path_segment(Some("a/../b c"), "input"), "a-..-b-c");
+        assert_eq!(path_segment(None, "input.bin"), "input.bin");
+        assert_eq!(path_segment(Some("x".repeat(200).as_str()), "i").len(), 96);
+    }
 }

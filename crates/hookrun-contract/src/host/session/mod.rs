@@ -21,6 +21,7 @@ mod writes;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::time::Instant;
 
 use base64::Engine as _;
 use serde_json::{Value, json};
@@ -29,6 +30,7 @@ use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
 use crate::host::HostError;
 use crate::host::answers::HostAnswers;
 use crate::host::api::{Answer, host_api};
+use crate::host::budget::{Breach, Budget, DEFAULT_HOST_CALL_BYTES};
 use crate::host::effects::{CallSite, Effect, EffectLog};
 use crate::host::overlay::FileOverlay;
 use crate::host::redact::{Redactions, TEMPORARY};
@@ -89,13 +91,17 @@ pub struct HookHost {
     /// Directories made under the temporary directory so far.
     extractions: u64,
     /// Archives extracted for callbacks that have not finished.
-    live_roots: std::collections::HashSet<String>,
+    live_roots: std::collections::HashSet<crate::host::HostPath>,
     effects: EffectLog,
     site: CallSite,
     contexts: HashMap<String, ResultContext>,
     deferred: HashMap<String, Value>,
     /// What the run's recorded file writes changed, as later reads see it.
     overlay: FileOverlay,
+    /// The budget of the call being answered.
+    budget: Budget,
+    /// The byte budget of each call.
+    call_bytes: u64,
 }
 
 impl HookHost {
@@ -114,7 +120,16 @@ impl HookHost {
             contexts: HashMap::new(),
             deferred: HashMap::new(),
             overlay: FileOverlay::default(),
+            budget: Budget::unlimited(),
+            call_bytes: DEFAULT_HOST_CALL_BYTES,
         }
+    }
+
+    /// The same host giving each call `bytes` to hold outside the engine (see
+    /// [`Budget`]; default [`DEFAULT_HOST_CALL_BYTES`]).
+    pub fn with_call_bytes(mut self, bytes: u64) -> HookHost {
+        self.call_bytes = bytes;
+        self
     }
 
     /// The same host with a write limit for the run: see [`EffectLog::with_write_limit`].
@@ -149,6 +164,8 @@ impl HookHost {
             contexts: HashMap::new(),
             deferred: HashMap::new(),
             overlay: self.overlay.clone(),
+            budget: Budget::unlimited(),
+            call_bytes: self.call_bytes,
         }
     }
 
@@ -253,17 +270,30 @@ impl HookHost {
 }
 
 impl HookHost {
-    /// Answers a call of `member` (as the facade names it) with the JSON `args`;
-    /// an error names no host path (see [`Redactions`]).
-    pub fn call(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
-        self.dispatch(member, args)
-            .map_err(|error| self.redactions().error(error))
+    /// Answers a call of `member` (as the facade names it) with the JSON `args`,
+    /// within the hook call's `deadline` and the host's byte budget; an error names
+    /// no host path (see [`Redactions`]).
+    pub fn call(
+        &mut self,
+        member: &str,
+        args: Value,
+        deadline: Option<Instant>,
+    ) -> Result<Value, HostError> {
+        self.budget = Budget::new(deadline, self.call_bytes);
+        let answer = self
+            .budget
+            .check()
+            .and_then(|()| self.dispatch(member, args));
+        answer.map_err(|error| self.redactions().error(error))
     }
 
-    /// The write limit in bytes if the last call was refused a write for passing
-    /// it, cleared by asking (see [`EffectLog::take_write_limit`]).
-    pub fn take_write_limit(&mut self) -> Option<u64> {
-        self.effects.take_write_limit()
+    /// The limit the last call ran into, cleared by asking: the run's write limit
+    /// (see [`EffectLog::take_write_limit`]), the call's deadline or its byte
+    /// budget. The hook call ends with it.
+    pub fn take_breach(&mut self) -> Option<Breach> {
+        let writes = self.effects.take_write_limit().map(Breach::Writes);
+        let budget = std::mem::replace(&mut self.budget, Budget::unlimited());
+        writes.or(budget.exhausted())
     }
 
     /// The host directories a hook's messages must not name, and what they show instead.

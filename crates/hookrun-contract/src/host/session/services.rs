@@ -161,9 +161,10 @@ impl HookHost {
         // Only a directory this host extracted and has not let go of yet.
         if member == "archive.withExtractedZip"
             && let Some(root) = args.get(0).and_then(Value::as_str)
-            && self.live_roots.remove(root)
+            && let Ok(root) = crate::host::HostPath::parse(root)
+            && self.live_roots.remove(&root)
         {
-            self.overlay.remove(root);
+            self.overlay.remove(&root);
         }
         Ok(Value::Null)
     }

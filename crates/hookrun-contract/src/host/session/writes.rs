@@ -7,15 +7,15 @@ use serde_json::{Value, json};
 
 use super::HookHost;
 use super::files::FilePlan;
-use crate::host::HostError;
 use crate::host::effects::EffectLog;
 use crate::host::world::{Keys, Prepared, digest, hex_sha256};
+use crate::host::{HostError, HostPath};
 
 impl HookHost {
     pub(super) fn write(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         if member.starts_with("file.") || member.starts_with("archive.") {
             let reply = self.file_write_reply(member, &args)?;
-            let plan = self.plan_file_write(member, &args);
+            let plan = self.plan_file_write(member, &args)?;
             self.refuse_past_limit(member, &args, plan.added_bytes())?;
             self.effects
                 .commit(&self.site, member, args, None, reply.clone())?;
@@ -36,12 +36,11 @@ impl HookHost {
         let prepared = self.world.prepare_write(member, &request, &mut keys)?;
         self.effects
             .refuse_if_bound(&self.site, member, &args, &operation_id)?;
-        self.check_stored_files(&prepared)?;
-        let plans: Vec<_> = prepared
-            .files
+        let stored = self.check_stored_files(&prepared)?;
+        let plans = stored
             .iter()
-            .map(|file| self.plan_stored_file(&file.source, &file.target))
-            .collect();
+            .map(|(source, target)| self.plan_stored_file(source, target))
+            .collect::<Result<Vec<_>, _>>()?;
         let added = plans.iter().map(FilePlan::added_bytes).sum();
         self.refuse_past_limit(member, &args, added)?;
         let reply = self.envelope(&operation_id, &request, &prepared);
@@ -55,12 +54,19 @@ impl HookHost {
         Ok(reply)
     }
 
-    /// The files a write stores must be there, and land inside the library's storage.
-    fn check_stored_files(&self, prepared: &Prepared) -> Result<(), HostError> {
+    /// The files a write stores, `(source, target)`: they must be there, and land
+    /// inside the library's storage.
+    fn check_stored_files(
+        &self,
+        prepared: &Prepared,
+    ) -> Result<Vec<(HostPath, HostPath)>, HostError> {
+        let storage = HostPath::parse("attachments").unwrap_or_default();
+        let mut stored = Vec::with_capacity(prepared.files.len());
         for file in &prepared.files {
-            let inside = crate::host::overlay::normalize(&file.target)
-                .is_some_and(|t| t.starts_with("attachments/") && t.matches('/').count() >= 2);
-            if !inside {
+            let target = HostPath::parse(&file.target)
+                .ok()
+                .filter(|t| t.is_within(&storage) && t.depth() >= 3);
+            let Some(target) = target else {
                 return Err(HostError::workflow(
                     "invalid_request",
                     format!(
@@ -69,16 +75,20 @@ impl HookHost {
                     ),
                     json!({"reason": "unsafe_path", "field": "targetFilename"}),
                 ));
-            }
-            if !self.file_exists(&file.source) {
+            };
+            let source = HostPath::parse(&file.source)
+                .ok()
+                .filter(|source| self.file_exists(source));
+            let Some(source) = source else {
                 return Err(HostError::workflow(
                     "not_found",
                     format!("{}: {} was not found", prepared.operation, file.source),
                     json!({"kind": "file", "opaqueKey": file.source}),
                 ));
-            }
+            };
+            stored.push((source, target));
         }
-        Ok(())
+        Ok(stored)
     }
 
     /// Refuses (and records as refused) a write whose `added` bytes would take the

@@ -1,30 +1,33 @@
 //! The files directory: safe path resolution and the `file.*` reads.
 
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use serde_json::{Value, json};
 
 use super::{HostResult, HostWorld, HostWorldError};
+use crate::host::HostPath;
+use crate::input::{InputError, read_regular};
 use crate::walk::{WalkError, WalkLimits, walk};
+
+/// Most bytes `file.readText` reads (the reference host's limit).
+pub const MAX_READ_TEXT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Most bytes `file.readBytes` reads (the reference host's limit).
+pub const MAX_READ_BYTES: u64 = 256 * 1024 * 1024;
 
 impl HostWorld {
     /// Resolves `path` inside the files directory (symlinks followed); `None` when
     /// unsafe, absent, or without a files directory.
     pub fn resolve(&self, path: &str) -> Option<PathBuf> {
         let root = fs::canonicalize(self.files_dir.as_ref()?).ok()?;
-        let normalised = path.replace('\\', "/");
-        let relative = Path::new(&normalised);
-        let safe = !normalised.is_empty()
-            && !normalised.contains(':')
-            && relative
-                .components()
-                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if !safe {
+        let named = !path.is_empty();
+        let path = HostPath::parse(path).ok()?;
+        if !named || path.is_absolute() || path.as_str().contains(':') {
             return None;
         }
-        let resolved = fs::canonicalize(root.join(relative)).ok()?;
+        let resolved = fs::canonicalize(root.join(path.as_str())).ok()?;
         resolved.starts_with(&root).then_some(resolved)
     }
 
@@ -38,15 +41,37 @@ impl HostWorld {
         self.resolve(path).is_some()
     }
 
-    /// `file.readText(path)`.
+    /// `file.readText(path)`: at most [`MAX_READ_TEXT_BYTES`].
     pub fn read_text(&self, path: &str) -> HostResult<String> {
-        let bytes = self.read_bytes(path)?;
+        let bytes = self.read_bytes_within(path, MAX_READ_TEXT_BYTES)?;
         String::from_utf8(bytes).map_err(|e| io_error(path, &e))
     }
 
-    /// `file.readBytes(path)`.
+    /// `file.readBytes(path)`: at most [`MAX_READ_BYTES`].
     pub fn read_bytes(&self, path: &str) -> HostResult<Vec<u8>> {
-        fs::read(self.resolve_required(path)?).map_err(|e| io_error(path, &e))
+        self.read_bytes_within(path, MAX_READ_BYTES)
+    }
+
+    /// The bytes of the regular file at `path`, refused past `limit` (a FIFO, a
+    /// device or a directory is refused without reading).
+    pub fn read_bytes_within(&self, path: &str, limit: u64) -> HostResult<Vec<u8>> {
+        read_regular(&self.resolve_required(path)?, limit).map_err(|e| match e {
+            InputError::TooLarge { limit, observed } => HostWorldError::ResourceLimited {
+                resource: "bytes".into(),
+                limit,
+                observed: observed.map_or(Value::Null, Value::from),
+            },
+            other => io_error(path, &other),
+        })
+    }
+
+    /// The size of the regular file at `path`.
+    pub fn file_size(&self, path: &str) -> HostResult<u64> {
+        let meta = fs::metadata(self.resolve_required(path)?).map_err(|e| io_error(path, &e))?;
+        if !meta.is_file() {
+            return Err(io_error(path, &"not a regular file"));
+        }
+        Ok(meta.len())
     }
 
     /// `file.stat(path)`: `{path, kind, sizeBytes, modifiedAt}`.

@@ -1,0 +1,140 @@
+//! Reading what hookrun is given: a file where a file is meant, within a size
+//! limit.
+//!
+//! Every file hookrun reads on a hook's or a user's say (manifests, cases,
+//! selections, fixture files, bundles, attachment files) goes through
+//! [`read_regular`]: it opens without blocking (a FIFO does not hang the
+//! open), refuses anything that is not a regular file (FIFOs, devices,
+//! sockets, directories) and reads at most `limit` bytes, so `/dev/zero` or a
+//! file that grows while read cannot exhaust memory.
+
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// `O_NONBLOCK` on Linux: an open of a FIFO returns at once.
+const O_NONBLOCK: i32 = 0o4000;
+
+/// Why a file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// Not a regular file.
+    #[error("is a {0}, not a regular file")]
+    NotRegular(&'static str),
+    /// Larger than the limit.
+    #[error("is larger than {limit} bytes")]
+    TooLarge {
+        /// The limit in bytes.
+        limit: u64,
+        /// The size seen, when known before reading.
+        observed: Option<u64>,
+    },
+    /// The system refused.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Opens `path` for reading if it is a regular file (symlinks followed).
+pub fn open_regular(path: &Path) -> Result<(File, u64), InputError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    let kind = meta.file_type();
+    let what = if kind.is_file() {
+        None
+    } else if kind.is_dir() {
+        Some("directory")
+    } else if kind.is_fifo() {
+        Some("FIFO")
+    } else if kind.is_socket() {
+        Some("socket")
+    } else if kind.is_char_device() || kind.is_block_device() {
+        Some("device")
+    } else {
+        Some("special file")
+    };
+    match what {
+        Some(what) => Err(InputError::NotRegular(what)),
+        None => Ok((file, meta.len())),
+    }
+}
+
+/// The bytes of the regular file at `path`, at most `limit` of them.
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    let (file, size) = open_regular(path)?;
+    if size > limit {
+        return Err(InputError::TooLarge {
+            limit,
+            observed: Some(size),
+        });
+    }
+    read_at_most(file, limit, size)
+}
+
+/// Everything `reader` yields, at most `limit` bytes (`expected` sizes the buffer).
+pub fn read_at_most(reader: impl Read, limit: u64, expected: u64) -> Result<Vec<u8>, InputError> {
+    let mut bytes = Vec::with_capacity(expected.min(limit) as usize);
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(InputError::TooLarge {
+            limit,
+            observed: None,
+        });
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_files_are_read_within_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a");
+        std::fs::write(&path, b"12345").unwrap();
+        assert_eq!(read_regular(&path, 5).unwrap(), b"12345");
+        assert!(matches!(
+            read_regular(&path, 4),
+            Err(InputError::TooLarge {
+                limit: 4,
+                observed: Some(5)
+            })
+        ));
+        assert!(matches!(
+            read_regular(dir.path(), 10),
+            Err(InputError::NotRegular("directory"))
+        ));
+    }
+
+    #[test]
+    fn devices_and_fifos_are_refused_without_blocking() {
+        assert!(matches!(
+            read_regular(Path::new("/dev/zero"), 10),
+            Err(InputError::NotRegular("device"))
+        ));
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert!(matches!(
+                read_regular(&fifo, 10),
+                Err(InputError::NotRegular("FIFO"))
+            ));
+        }
+    }
+
+    #[test]
+    fn an_endless_reader_stops_past_the_limit() {
+        let endless = std::io::repeat(7);
+        assert!(matches!(
+            read_at_most(endless, 1000, 0),
+            Err(InputError::TooLarge { limit: 1000, .. })
+        ));
+    }
+}
