@@ -604,3 +604,74 @@ const describe = (runtime) => ({
         }
     }
 }
+
+/// The name and message of the run's one error (the probe's `applyResult` that
+/// failed), or `ok`.
+fn apply_outcome(report: &RunReport) -> (String, String) {
+    match report.errors.as_slice() {
+        [] => ("ok".into(), String::new()),
+        [error] => (error.name.clone(), error.message.clone()),
+        more => panic!("{more:?}"),
+    }
+}
+
+#[test]
+fn host_calls_end_with_the_hook_s_deadline() {
+    // Each listing of a large overlay is long host work; the hook asks for it again
+    // and again, catching every error. The call still ends with `timeout`, in
+    // process and in a worker process (CI runs this binary both ways).
+    let source = r#"export async function applyResult({ runtime }) {
+  const { file } = runtime.hostApi;
+  for (let i = 0; i < 3000; i++) await file.writeText(`big/d${i % 50}/f${i}.txt`, "x");
+  for (;;) {
+    try { await file.list({ path: "big", recursive: true }); } catch (e) {}
+  }
+}"#;
+    let mut options = common::run_options();
+    options.sandbox.limits.timeout_ms = 1_500;
+    let (report, _) = apply_with(source, HostAnswers::default(), &options);
+    assert_eq!(apply_outcome(&report).0, "timeout", "{:?}", report.errors);
+}
+
+#[test]
+fn a_host_call_that_would_hold_more_than_its_budget_ends_the_hook_call() {
+    let source = r#"export async function applyResult({ runtime }) {
+  const { file } = runtime.hostApi;
+  await file.writeText("big.txt", "x".repeat(3 * 1024 * 1024));
+  try { await file.readBytes("big.txt"); } catch (e) { return "caught " + e.code; }
+  return "read";
+}"#;
+    let mut options = common::run_options();
+    options.max_host_call_bytes = Some(2 * 1024 * 1024);
+    let (report, _) = apply_with(source, HostAnswers::default(), &options);
+    let (outcome, message) = apply_outcome(&report);
+    assert_eq!(outcome, "host-limit", "a hook cannot catch it");
+    assert!(message.contains("2 MiB"), "{message}");
+    // Within the budget the same read succeeds.
+    options.max_host_call_bytes = Some(8 * 1024 * 1024);
+    let (report, value) = apply_with(source, HostAnswers::default(), &options);
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(value, "read");
+}
+
+#[test]
+fn refused_calls_count_against_the_write_limit() {
+    // Toasts refused in a non-interactive run are recorded with their arguments:
+    // a flood of them ends the call like a flood of writes.
+    let source = r#"export async function applyResult({ runtime }) {
+  const big = "x".repeat(64 * 1024);
+  for (let i = 0; i < 1000; i++) {
+    try { runtime.hostApi.notifications.toast({ message: big }); } catch (e) {}
+  }
+  return "done";
+}"#;
+    let mut options = common::run_options();
+    options.max_write_bytes = Some(1024 * 1024);
+    let (report, _) = apply_with(source, HostAnswers::default(), &options);
+    assert_eq!(
+        apply_outcome(&report).0,
+        "write-limit",
+        "{:?}",
+        report.errors
+    );
+}

@@ -87,3 +87,86 @@ fn later_reads_of_a_run_see_its_file_writes_and_the_disk_is_untouched() {
     assert!(!files.join("attachments/KEY1/parsed").exists());
     assert!(files.join("bundle/images/fig2.png").exists());
 }
+
+#[test]
+fn writes_that_would_lose_data_are_refused_and_leave_the_files_as_they_were() {
+    let source = r#"export async function applyResult({ runtime }) {
+  const { file } = runtime.hostApi;
+  const seen = {};
+  const code = async (f) => { try { await f(); return "ok"; } catch (e) { return `${e.code} ${e.details.field}`; } };
+  await file.writeText("dir/a.txt", "A");
+  await file.writeText("dir/sub/b.txt", "B");
+  seen.intoItself = await code(() => file.move({ sourcePath: "dir", targetPath: "dir/sub/moved" }));
+  seen.ontoItself = await code(() => file.move({ sourcePath: "dir/a.txt", targetPath: "dir/./a.txt", overwrite: true }));
+  seen.copyOntoItself = await code(() => file.copy({ sourcePath: "dir", targetPath: "dir", overwrite: true }));
+  seen.fileOverDir = await code(() => file.writeText("dir/.", "gone?"));
+  seen.bytesOverDir = await code(() => file.writeBytes("dir/sub", new Uint8Array([1])));
+  seen.climbing = await code(() => file.writeText("dir/../../escape.txt", "x"));
+  seen.a = await file.readText("dir/a.txt");
+  seen.b = await file.readText("dir/sub/b.txt");
+  const input = await file.materializeWorkflowInputFile({ key: "..", fileName: "../x", content: { kind: "text", text: "t" } });
+  seen.inputPath = input.path;
+  seen.inputText = await file.readText(input.path);
+  return seen;
+}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(&dir.path().join("wf"), &[("applyResult", source)]);
+    let report = run(
+        &workflow,
+        common::probe_input(&["one"]),
+        &mut NoResults,
+        &common::run_options(),
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    let seen = serde_json::to_value(&report.units[0].jobs[0].apply).unwrap()["value"].clone();
+    assert_eq!(seen["intoItself"], "invalid_request targetPath", "{seen}");
+    assert_eq!(seen["ontoItself"], "invalid_request targetPath");
+    assert_eq!(seen["copyOntoItself"], "invalid_request targetPath");
+    assert_eq!(seen["fileOverDir"], "invalid_request path");
+    assert_eq!(seen["bytesOverDir"], "invalid_request path");
+    assert_eq!(seen["climbing"], "invalid_request path");
+    assert_eq!((&seen["a"], &seen["b"]), (&json!("A"), &json!("B")));
+    let input_path = seen["inputPath"].as_str().unwrap();
+    assert!(
+        !input_path.split('/').any(|s| s == ".." || s == "."),
+        "{input_path}"
+    );
+    assert!(
+        input_path.starts_with("/tmp/hookrun/workflow-inputs/input/"),
+        "{input_path}"
+    );
+    assert_eq!(seen["inputText"], "t");
+}
+
+#[test]
+fn files_that_are_not_regular_are_refused_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let fifo = files.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("/dev/zero", files.join("zero")).unwrap();
+    let source = r#"export async function applyResult({ runtime }) {
+  const { file } = runtime.hostApi;
+  const code = async (f) => { try { await f(); return "ok"; } catch (e) { return e.code; } };
+  return {
+    pipeText: await code(() => file.readText("pipe")),
+    pipeBytes: await code(() => file.readBytes("pipe")),
+    zero: await code(() => file.readBytes("zero")),
+    copy: await code(() => file.copy({ sourcePath: "pipe", targetPath: "copied" })),
+  };
+}"#;
+    let workflow = common::probe_workflow(&dir.path().join("wf"), &[("applyResult", source)]);
+    let mut input = common::probe_input(&["one"]);
+    input.world = input.world.with_files_dir(&files);
+    let report = run(&workflow, input, &mut NoResults, &common::run_options());
+    assert!(report.ok(), "{:?}", report.errors);
+    let seen = serde_json::to_value(&report.units[0].jobs[0].apply).unwrap()["value"].clone();
+    for key in ["pipeText", "pipeBytes", "zero"] {
+        assert_ne!(seen[key], "ok", "{key}: {seen}");
+    }
+}

@@ -213,13 +213,7 @@ impl EffectLog {
             return Ok(());
         }
         let error = conflict();
-        self.push(
-            site,
-            member,
-            args.clone(),
-            Value::Null,
-            Some(error.to_json()),
-        );
+        self.refused(site, member, args.clone(), error.to_json());
         Err(error)
     }
 
@@ -233,17 +227,7 @@ impl EffectLog {
         operation_id: Option<String>,
         reply: Value,
     ) -> Result<(), HostError> {
-        let size = json_len(&args);
-        let before = self.written.fetch_add(size, Ordering::Relaxed);
-        if before + size > self.max_write_bytes {
-            self.written.fetch_sub(size, Ordering::Relaxed);
-            self.limit_reached = true;
-            return Err(HostError::write_limit(
-                member,
-                self.max_write_bytes,
-                before + size,
-            ));
-        }
+        self.count(member, &args)?;
         if let Some(id) = operation_id {
             let binding = Binding {
                 member: member.to_string(),
@@ -268,9 +252,33 @@ impl EffectLog {
         self.max_write_bytes
     }
 
-    /// Records a call the host refused with `error`.
+    /// Records a call the host refused with `error`. Its arguments count against
+    /// the write limit like a write's: a record past the limit is not kept, and the
+    /// call ends as a write past it does.
     pub fn refused(&mut self, site: &CallSite, member: &str, args: Value, error: Value) {
-        self.push(site, member, args, Value::Null, Some(error));
+        let size = json_len(&error);
+        if self.count(member, &args).is_ok() && self.count_bytes(member, size).is_ok() {
+            self.push(site, member, args, Value::Null, Some(error));
+        }
+    }
+
+    /// Counts what recording `args` holds against the write limit.
+    fn count(&mut self, member: &str, args: &Value) -> Result<(), HostError> {
+        self.count_bytes(member, json_len(args))
+    }
+
+    fn count_bytes(&mut self, member: &str, size: u64) -> Result<(), HostError> {
+        let before = self.written.fetch_add(size, Ordering::Relaxed);
+        if before + size > self.max_write_bytes {
+            self.written.fetch_sub(size, Ordering::Relaxed);
+            self.limit_reached = true;
+            return Err(HostError::write_limit(
+                member,
+                self.max_write_bytes,
+                before + size,
+            ));
+        }
+        Ok(())
     }
 
     fn push(
@@ -446,5 +454,40 @@ mod tests {
         assert_eq!(err.fields["code"], "resource_limited");
         assert!(log.effects().is_empty());
         assert_eq!(log.take_write_limit(), Some(10));
+    }
+
+    #[test]
+    fn refused_calls_count_against_the_write_limit_too() {
+        let mut log = EffectLog::with_write_limit(200);
+        let error = json!({"code": "interaction_required"});
+        log.refused(
+            &site(),
+            "notifications.toast",
+            json!(["short"]),
+            error.clone(),
+        );
+        assert_eq!(log.effects().len(), 1);
+        assert_eq!(log.take_write_limit(), None);
+        let long = "x".repeat(300);
+        log.refused(&site(), "notifications.toast", json!([long]), error);
+        assert_eq!(
+            log.effects().len(),
+            1,
+            "a record past the limit is not kept"
+        );
+        assert_eq!(log.take_write_limit(), Some(200), "and it ends the call");
+        let err = log
+            .commit(
+                &site(),
+                "file.writeText",
+                json!(["a", "0123456789".repeat(16)]),
+                None,
+                Value::Null,
+            )
+            .unwrap_err();
+        assert_eq!(
+            err.fields["code"], "resource_limited",
+            "refusals used the room"
+        );
     }
 }

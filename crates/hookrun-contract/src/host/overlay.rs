@@ -350,4 +350,41 @@ mod tests {
         assert_eq!(names, ["kept", "new.txt", "sub"]);
         assert_eq!(listed["totalFileBytes"], 7);
     }
+
+    #[test]
+    fn a_listing_stops_at_its_call_s_deadline() {
+        let mut o = FileOverlay::default();
+        for i in 0..2_000 {
+            o.write(
+                &p(&format!("big/d{}/f{i}", i % 40)),
+                vec![1].into(),
+                &nothing_on_disk,
+            );
+        }
+        let whole = o
+            .list(&p("big"), "big", None, None, &Budget::unlimited())
+            .unwrap();
+        assert_eq!(whole["totalEntries"], 2_040);
+        let past = Budget::new(
+            Some(std::time::Instant::now() - std::time::Duration::from_millis(1)),
+            u64::MAX,
+        );
+        assert!(o.list(&p("big"), "big", None, None, &past).is_err());
+        assert_eq!(past.exhausted(), Some(crate::host::Breach::Deadline));
+    }
+
+    #[test]
+    fn hidden_disk_entries_go_once_however_many_writes_hide_them() {
+        let mut o = FileOverlay::default();
+        let on_disk = |p: &str| p == "dir";
+        o.remove(&p("dir/old"));
+        o.write(&p("dir/old"), b"new".to_vec().into(), &on_disk);
+        let disk = json!({"entries": (0..500).map(|i| json!({"relativePath": format!("old/f{i}"), "kind": "file", "sizeBytes": 1, "modifiedAt": "x"}))
+            .chain([json!({"relativePath": "old", "kind": "directory", "sizeBytes": 0, "modifiedAt": "x"})]).collect::<Vec<_>>()});
+        let listed = o
+            .list(&p("dir"), "dir", Some(disk), None, &Budget::unlimited())
+            .unwrap();
+        assert_eq!(listed["totalEntries"], 1);
+        assert_eq!(listed["entries"][0]["kind"], "file");
+    }
 }

@@ -59,9 +59,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 pub use dto::{digest, hex_sha256};
-pub use files::iso_from_millis;
+pub use files::{MAX_READ_BYTES, MAX_READ_TEXT_BYTES, iso_from_millis};
 pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
-pub use reads::ItemCriteria;
+pub use reads::{ItemCriteria, MAX_PORTABLE_BYTES, MAX_PORTABLE_ITEMS};
 use record::{DetailKind, Record};
 pub use writes::{Keys, Prepared, STATUS_KEYS, StoredFile};
 

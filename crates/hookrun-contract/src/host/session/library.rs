@@ -50,7 +50,7 @@ impl HookHost {
             "listItems" => world.list_items(first),
             "listCollections" => world.list_collections(first),
             "listSavedSearches" => world.list_saved_searches(first),
-            "exportPortableItems" => world.export_portable_items(first),
+            "exportPortableItems" => world.export_portable_items(first, &self.budget),
             "traverseItems" => {
                 if args.get(2).is_some_and(Value::is_string) {
                     return Err(HostError::capability(
@@ -60,7 +60,7 @@ impl HookHost {
                     ));
                 }
                 let (calls, ending) = world
-                    .traverse_items(first)
+                    .traverse_items(first, &self.budget)
                     .map_err(|e| library_error(&member, &e))?;
                 return Ok(Plan::result(calls, ending));
             }
@@ -94,7 +94,7 @@ impl HookHost {
         let batch_size = request.get("batchSize").cloned().unwrap_or(json!(500));
         let (batches, ending) = self
             .world
-            .snapshot_items(library_id, &batch_size)
+            .snapshot_items(library_id, &batch_size, &self.budget)
             .map_err(|e| library_error(member, &e))?;
         let snapshot_id = format!("snapshot-{}", self.effects.recorded() + 1);
         let calls: Vec<Value> = batches

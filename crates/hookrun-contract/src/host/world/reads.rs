@@ -6,6 +6,7 @@ use super::dto::digest;
 use super::paging::paged;
 use super::record::{DetailKind, Record};
 use super::{HostResult, HostWorld, HostWorldError, PageRequest};
+use crate::host::{Budget, HostError};
 use crate::plan::ItemLocator;
 use crate::selection::PortableItemRef;
 
@@ -233,8 +234,12 @@ impl HostWorld {
     /// The batches `traverseItems` hands its callback, `pageSize` items each, and
     /// how the traversal ended; a `resumeCursor` from a traversal that hit a budget
     /// continues after the items it visited.
-    pub fn traverse_items(&self, input: &Value) -> HostResult<(Vec<Value>, Value)> {
-        self.traverse(input, 500, |r| {
+    pub fn traverse_items(
+        &self,
+        input: &Value,
+        budget: &Budget,
+    ) -> HostResult<(Vec<Value>, Value)> {
+        self.traverse(input, 500, budget, |r| {
             let mut summary = self.regular_summary(r);
             let mut tags = r.zotero.get().tags.clone();
             tags.sort();
@@ -255,16 +260,20 @@ impl HostWorld {
         &self,
         library_id: u64,
         batch_size: &Value,
+        budget: &Budget,
     ) -> HostResult<(Vec<Value>, Value)> {
         let input =
             json!({"scope": "top-level-regular", "libraryId": library_id, "pageSize": batch_size});
-        self.traverse(&input, 1_000, |r| self.snapshot_item(r))
+        self.traverse(&input, 1_000, budget, |r| self.snapshot_item(r))
     }
 
+    /// The batches of a traversal, shaping only the items it visits (and one more,
+    /// to know whether it ends there), one step of `budget` each.
     fn traverse(
         &self,
         input: &Value,
         max_page: u64,
+        budget: &Budget,
         shape: impl Fn(&Record) -> Value,
     ) -> HostResult<(Vec<Value>, Value)> {
         if input.get("scope").and_then(Value::as_str) != Some("top-level-regular") {
@@ -273,7 +282,7 @@ impl HostWorld {
             ));
         }
         let criteria = ItemCriteria::parse(input)?;
-        let budget = |key: &str, resource: &str, default: u64, max: u64| -> HostResult<u64> {
+        let limit = |key: &str, resource: &str, default: u64, max: u64| -> HostResult<u64> {
             match input.get(key) {
                 None | Some(Value::Null) => Ok(default),
                 Some(v) => match v.as_u64() {
@@ -289,10 +298,10 @@ impl HostWorld {
                 },
             }
         };
-        let page_size = budget("pageSize", "items", 100.min(max_page), max_page)? as usize;
-        let max_items = budget("maxItems", "items", 100_000, 1_000_000)? as usize;
-        let max_pages = budget("maxPages", "pages", 1_000, 10_000)? as usize;
-        budget("maxDurationMs", "duration_ms", 300_000, 1_800_000)?;
+        let page_size = limit("pageSize", "items", 100.min(max_page), max_page)? as usize;
+        let max_items = limit("maxItems", "items", 100_000, 1_000_000)? as usize;
+        let max_pages = limit("maxPages", "pages", 1_000, 10_000)? as usize;
+        limit("maxDurationMs", "duration_ms", 300_000, 1_800_000)?;
         let start = match input.get("resumeCursor") {
             None | Some(Value::Null) => 0,
             Some(cursor) => cursor
@@ -300,19 +309,25 @@ impl HostWorld {
                 .and_then(|c| c.parse::<usize>().ok())
                 .ok_or_else(|| HostWorldError::InvalidRequest("resumeCursor is invalid".into()))?,
         };
-        let items: Vec<Value> = self
-            .regular_items(&criteria)
-            .skip(start)
-            .map(&shape)
-            .collect();
+        let cap = max_items.min(page_size * max_pages);
+        let mut items: Vec<Value> = Vec::new();
+        let mut more = false;
+        for record in self.regular_items(&criteria).skip(start) {
+            budget.tick().map_err(stopped)?;
+            if items.len() == cap {
+                more = true;
+                break;
+            }
+            items.push(shape(record));
+        }
         let library_id = criteria.library_id.unwrap_or(1);
-        let visited = items.len().min(max_items).min(page_size * max_pages);
-        let batches: Vec<Value> = items[..visited]
+        let visited = items.len();
+        let batches: Vec<Value> = items
             .chunks(page_size)
             .enumerate()
             .map(|(i, chunk)| json!([{"batchIndex": i, "items": chunk}]))
             .collect();
-        let ending = if visited < items.len() {
+        let ending = if more {
             let reason = if visited == max_items {
                 "max_items"
             } else {
@@ -333,13 +348,25 @@ impl HostWorld {
         Ok((batches, ending))
     }
 
-    /// `library.exportPortableItems(refs)`: regular items in ref order.
-    pub fn export_portable_items(&self, refs: &Value) -> HostResult<Value> {
-        let refs = refs.as_array().ok_or_else(|| {
-            HostWorldError::InvalidRequest("refs must be a list of item refs".into())
-        })?;
+    /// `library.exportPortableItems(refs)`: regular items in ref order, at most
+    /// [`MAX_PORTABLE_ITEMS`] of them and [`MAX_PORTABLE_BYTES`] of JSON together (the
+    /// reference host's limits), one step of `budget` each.
+    pub fn export_portable_items(&self, refs: &Value, budget: &Budget) -> HostResult<Value> {
+        let limited =
+            |resource: &str, limit: u64, observed: Value| HostWorldError::ResourceLimited {
+                resource: resource.into(),
+                limit,
+                observed,
+            };
+        let refs = match refs.as_array() {
+            Some(refs) if refs.len() as u64 <= MAX_PORTABLE_ITEMS => refs,
+            Some(refs) => return Err(limited("items", MAX_PORTABLE_ITEMS, refs.len().into())),
+            None => return Err(limited("items", MAX_PORTABLE_ITEMS, Value::Null)),
+        };
         let mut out = Vec::with_capacity(refs.len());
+        let mut bytes = 0u64;
         for (i, value) in refs.iter().enumerate() {
+            budget.tick().map_err(stopped)?;
             let reference = PortableItemRef::parse(value, &format!("/{i}"))
                 .map_err(|e| HostWorldError::InvalidRequest(e.to_string()))?;
             let record = self.record_of(&reference, "item")?;
@@ -349,7 +376,13 @@ impl HostWorld {
                     key: reference.identity(),
                 });
             }
-            out.push(self.portable(record));
+            let item = self.portable(record);
+            bytes += serde_json::to_vec(&item).map_or(0, |t| t.len() as u64);
+            if bytes > MAX_PORTABLE_BYTES {
+                return Err(limited("bytes", MAX_PORTABLE_BYTES, bytes.into()));
+            }
+            budget.spend(0).map_err(stopped)?;
+            out.push(item);
         }
         Ok(Value::Array(out))
     }
@@ -430,4 +463,22 @@ fn payload_summary(record: &Record) -> Option<Value> {
     m.insert("state".into(), "available".into());
     m.insert("issues".into(), json!([]));
     Some(Value::Object(m))
+}
+
+/// Most items one `library.exportPortableItems` call exports.
+pub const MAX_PORTABLE_ITEMS: u64 = 10_000;
+
+/// Most bytes of JSON one `library.exportPortableItems` call answers.
+pub const MAX_PORTABLE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A read stopped by its call's budget; the call ends with the budget's breach.
+fn stopped(error: HostError) -> HostWorldError {
+    HostWorldError::ResourceLimited {
+        resource: error.fields["details"]["resource"]
+            .as_str()
+            .unwrap_or("time")
+            .into(),
+        limit: 0,
+        observed: Value::Null,
+    }
 }

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::files::iso_from_millis;
 use super::writes::{Keys, Prepared, StoredFile};
 use super::*;
+use crate::host::Budget;
 use crate::plan::{ItemLocator, World};
 use crate::selection::{PortableItemRef, SelectionContext};
 
@@ -401,7 +402,10 @@ fn library_items_in_zotero_export_shape_answer_in_the_reference_shapes() {
     assert_eq!(notes["total"], 1);
     assert_eq!(notes["nextCursor"], Value::Null);
     let exported = w
-        .export_portable_items(&json!([{"libraryId": 1, "key": "PAPER002"}]))
+        .export_portable_items(
+            &json!([{"libraryId": 1, "key": "PAPER002"}]),
+            &Budget::unlimited(),
+        )
         .unwrap();
     assert_eq!(exported[0]["fields"]["ISBN"], "978-0");
     assert_eq!(
@@ -412,7 +416,10 @@ fn library_items_in_zotero_export_shape_answer_in_the_reference_shapes() {
     assert_eq!(listed["returned"], 1);
     assert_eq!(listed["items"][0]["ref"]["key"], "PAPER001");
     let err = w
-        .export_portable_items(&json!([{"libraryId": 1, "key": "NOTE0001"}]))
+        .export_portable_items(
+            &json!([{"libraryId": 1, "key": "NOTE0001"}]),
+            &Budget::unlimited(),
+        )
         .unwrap_err();
     assert_eq!(err.code(), "invalid_ref");
 }
@@ -705,4 +712,52 @@ fn a_record_takes_176_bytes() {
     // Two a unit in a selection of attachments with their parents: the world of
     // 100,000 units was 44.8 MB of records at 224 bytes.
     assert!(size_of::<super::record::Record>() <= 176);
+}
+
+/// A world of `n` regular items with parents only.
+fn wide_world(n: u32) -> HostWorld {
+    let parent = |i: u32| {
+        json!({"item": {"id": i + 1, "key": format!("P{i:07}"), "itemType": "journalArticle",
+            "libraryID": 1, "data": {"title": "T", "tags": [], "collections": [], "relations": {}}}})
+    };
+    let value = json!({"items": {"parents": (0..n).map(parent).collect::<Vec<_>>(),
+        "children": [], "notes": [], "attachments": []}, "sampledAt": "t"});
+    HostWorld::from_selection(&SelectionContext::from_value(&value).unwrap())
+}
+
+#[test]
+fn a_traversal_shapes_only_what_it_visits_and_stops_at_the_deadline() {
+    let world = wide_world(600);
+    let input = json!({"scope": "top-level-regular", "pageSize": 100, "maxItems": 250});
+    let (batches, ending) = world.traverse_items(&input, &Budget::unlimited()).unwrap();
+    assert_eq!(batches.len(), 3);
+    assert_eq!(ending["outcome"], "resource_limited");
+    assert_eq!(ending["visitedItems"], 250);
+    assert_eq!(ending["reason"], "max_items");
+    let past = Budget::new(
+        Some(std::time::Instant::now() - std::time::Duration::from_millis(1)),
+        u64::MAX,
+    );
+    let input = json!({"scope": "top-level-regular"});
+    assert!(world.traverse_items(&input, &past).is_err());
+    assert_eq!(past.exhausted(), Some(crate::host::Breach::Deadline));
+}
+
+#[test]
+fn a_portable_export_is_bounded_in_refs() {
+    let world = world("grouped-parent-with-attachments-notes");
+    let refs: Vec<Value> = (0..=MAX_PORTABLE_ITEMS)
+        .map(|_| json!({"libraryId": 1, "key": "PARENT01"}))
+        .collect();
+    let err = world
+        .export_portable_items(&json!(refs), &Budget::unlimited())
+        .unwrap_err();
+    assert_eq!(err.code(), "resource_limited");
+    assert!(
+        matches!(err, HostWorldError::ResourceLimited { ref resource, limit, .. } if resource == "items" && limit == MAX_PORTABLE_ITEMS)
+    );
+    let err = world
+        .export_portable_items(&json!({"not": "a list"}), &Budget::unlimited())
+        .unwrap_err();
+    assert_eq!(err.code(), "resource_limited");
 }
