@@ -9,7 +9,9 @@ pub mod run;
 pub use hookrun_sandbox as sandbox;
 
 // The contract layers, from their own crate (no engine), under their usual paths.
-pub use hookrun_contract::{bundle, host, manifest, plan, pointer, request, selection, walk};
+pub use hookrun_contract::{
+    bundle, host, input, manifest, plan, pointer, request, selection, walk,
+};
 
 /// The examples of `docs/migration.md`, compiled and run as doctests.
 #[cfg(doctest)]

@@ -239,3 +239,84 @@ fn hostile_result_bundles_fail_the_unit_and_write_nothing_outside() {
         );
     }
 }
+
+/// Every file-reading entry point of the CLI, given a FIFO, `/dev/zero` (through
+/// a symlink too) or a directory where a file is meant: each refuses at once,
+/// naming the input, instead of hanging or reading until memory runs out.
+#[test]
+fn inputs_that_are_not_regular_files_are_refused_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("fifo"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    let workflow = export_summary();
+    let selection = common::fixture("selections/canonical-parent.json")
+        .display()
+        .to_string();
+    for bad in ["fifo", "zero", "/dev/zero", "adir"] {
+        for flags in [
+            vec!["--selection", bad],
+            vec!["--selection", &selection, "--settings", bad],
+            vec!["--fixture", bad],
+        ] {
+            let mut args = vec!["plan", workflow.as_str()];
+            args.extend(flags.iter().copied());
+            let assert = hookrun(dir.path())
+                .args(&args)
+                .timeout(std::time::Duration::from_secs(60))
+                .assert()
+                .code(2);
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+            assert!(stderr.contains(bad), "{args:?}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        }
+        // A case member naming it.
+        let case = format!(r#"{{"selection": "{selection}", "settings": "{bad}"}}"#);
+        std::fs::write(dir.path().join("case.json"), case).unwrap();
+        hookrun(dir.path())
+            .args(["run", &workflow, "--fixture", "case.json"])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2);
+    }
+}
+
+/// Standard input that never ends is an error once it passes the input limit,
+/// not a read that runs until memory runs out.
+#[test]
+fn an_endless_standard_input_ends_with_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let selection = common::fixture("selections/canonical-parent.json")
+        .display()
+        .to_string();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookrun"))
+        .args([
+            "plan",
+            &export_summary(),
+            "--selection",
+            &selection,
+            "--settings",
+            "-",
+        ])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let chunk = vec![b' '; 1 << 20];
+        // Stops once hookrun closes its end.
+        while stdin.write_all(&chunk).is_ok() {}
+    });
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("larger than"), "{stderr}");
+}

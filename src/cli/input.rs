@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use hookrun::input::{Limited, MAX_JSON_BYTES, MAX_SELECTION_BYTES, open_regular, read_text};
 use hookrun::selection::{ReadError, SelectionContext, SelectionError};
 use serde_json::Value;
 
@@ -28,12 +29,13 @@ pub fn one_stdin(flags: &[(&str, Option<&Path>)]) -> Result<()> {
 pub fn read_json(path: &Path) -> Result<Value> {
     let text = if path == Path::new("-") {
         let mut s = String::new();
-        std::io::stdin()
+        Limited::new(std::io::stdin(), MAX_JSON_BYTES)
             .read_to_string(&mut s)
             .context("cannot read JSON from standard input")?;
         s
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+        read_text(path, MAX_JSON_BYTES)
+            .with_context(|| format!("cannot read {}", path.display()))?
     };
     serde_json::from_str(&text).with_context(|| {
         format!(
@@ -56,16 +58,17 @@ const READ_WHOLE_BYTES: u64 = 32 << 20;
 pub fn read_selection(path: &Path) -> Result<Result<SelectionContext, SelectionError>> {
     let cannot_read = || format!("cannot read {}", path.display());
     let read = if path == Path::new("-") {
-        SelectionContext::from_reader(std::io::stdin().lock())
+        SelectionContext::from_reader(Limited::new(std::io::stdin().lock(), MAX_SELECTION_BYTES))
     } else {
-        let mut file = std::fs::File::open(path).with_context(cannot_read)?;
-        let size = file.metadata().with_context(cannot_read)?.len();
+        let (file, size) = open_regular(path).with_context(cannot_read)?;
         if size <= READ_WHOLE_BYTES {
             let mut text = String::with_capacity(size as usize);
-            file.read_to_string(&mut text).with_context(cannot_read)?;
+            Limited::new(file, READ_WHOLE_BYTES)
+                .read_to_string(&mut text)
+                .with_context(cannot_read)?;
             SelectionContext::from_text(&text)
         } else {
-            SelectionContext::from_reader(file)
+            SelectionContext::from_reader(Limited::new(file, MAX_SELECTION_BYTES))
         }
     };
     match read {

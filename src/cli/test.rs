@@ -169,8 +169,8 @@ pub(super) fn run_case(
 
 /// Rewrites the case file with `expect` set, keeping its other members.
 fn write_expectations(path: &Path, expect: Map<String, Value>) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = hookrun::input::read_text(path, hookrun::input::MAX_JSON_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let mut case: Value = serde_json::from_str(&text)
         .with_context(|| format!("{} is not valid JSON", path.display()))?;
     case["expect"] = Value::Object(expect);

@@ -366,10 +366,11 @@ fn resolve_reference(base: &Path, reference: &str) -> Result<Value, MemberError>
 }
 
 fn read_json_file(path: &Path) -> Result<Value, MemberError> {
-    let text = std::fs::read_to_string(path).map_err(|source| MemberError::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = hookrun_contract::input::read_text(path, hookrun_contract::input::MAX_JSON_BYTES)
+        .map_err(|e| MemberError::Unreadable {
+            path: path.to_path_buf(),
+            source: e.into(),
+        })?;
     serde_json::from_str(&text).map_err(|source| MemberError::InvalidJson {
         path: path.to_path_buf(),
         source,

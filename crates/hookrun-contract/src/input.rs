@@ -13,6 +13,16 @@ use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
+/// Most bytes of a JSON document hookrun reads whole (manifests, cases, settings,
+/// case members, locks).
+pub const MAX_JSON_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Most bytes of a selection, which is read as a stream.
+pub const MAX_SELECTION_BYTES: u64 = 8 * 1024 * 1024 * 1024;
+
+/// Most bytes of one file of a result bundle or a fixture's files.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024 * 1024;
+
 /// `O_NONBLOCK` on Linux: an open of a FIFO returns at once.
 const O_NONBLOCK: i32 = 0o4000;
 
@@ -33,6 +43,15 @@ pub enum InputError {
     /// The system refused.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+}
+
+impl From<InputError> for std::io::Error {
+    fn from(error: InputError) -> std::io::Error {
+        match error {
+            InputError::Io(error) => error,
+            other => std::io::Error::new(std::io::ErrorKind::InvalidInput, other),
+        }
+    }
 }
 
 /// Opens `path` for reading if it is a regular file (symlinks followed).
@@ -89,6 +108,48 @@ pub fn read_at_most(reader: impl Read, limit: u64, expected: u64) -> Result<Vec<
     Ok(bytes)
 }
 
+/// The text of the regular file at `path`, at most `limit` bytes of UTF-8.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, InputError> {
+    String::from_utf8(read_regular(path, limit)?)
+        .map_err(|e| InputError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+}
+
+/// A reader that fails once more than `limit` bytes came through: a stream that
+/// does not end is an error, not a read that runs out of memory or time.
+pub struct Limited<R> {
+    inner: R,
+    left: u64,
+    limit: u64,
+}
+
+impl<R: Read> Limited<R> {
+    /// `inner`, failing past `limit` bytes.
+    pub fn new(inner: R, limit: u64) -> Limited<R> {
+        Limited {
+            inner,
+            left: limit,
+            limit,
+        }
+    }
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("the input is larger than {} bytes", self.limit),
+            ));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +188,21 @@ mod tests {
                 Err(InputError::NotRegular("FIFO"))
             ));
         }
+    }
+
+    #[test]
+    fn a_limited_stream_fails_past_its_limit() {
+        let mut out = Vec::new();
+        let err = Limited::new(std::io::repeat(b' '), 100)
+            .read_to_end(&mut out)
+            .unwrap_err();
+        assert!(err.to_string().contains("larger than 100 bytes"));
+        assert!(out.len() <= 100);
+        let mut out = Vec::new();
+        Limited::new(&b"12345"[..], 5)
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, b"12345");
     }
 
     #[test]

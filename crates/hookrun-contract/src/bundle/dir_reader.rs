@@ -38,9 +38,11 @@ impl DirBundle {
     /// The bytes of `entry`.
     pub fn read_bytes(&self, entry: &str) -> Result<Vec<u8>, BundleError> {
         let path = self.locate(entry)?;
-        fs::read(path).map_err(|e| BundleError::ReadFailed {
-            entry: entry.to_string(),
-            detail: e.to_string(),
+        crate::input::read_regular(&path, crate::input::MAX_FILE_BYTES).map_err(|e| {
+            BundleError::ReadFailed {
+                entry: entry.to_string(),
+                detail: e.to_string(),
+            }
         })
     }
 

@@ -81,6 +81,7 @@ pub(crate) fn index_archive<R: Read + Seek>(
     }
     let mut seen = HashSet::new();
     let mut total: u64 = 0;
+    let mut total_compressed: u64 = 0;
     let mut entries = Vec::with_capacity(archive.len());
     for index in 0..archive.len() {
         let data = archive.by_index_data(index).map_err(BundleError::extract)?;
@@ -118,6 +119,15 @@ pub(crate) fn index_archive<R: Read + Seek>(
             });
         }
         total = total.saturating_add(size);
+        total_compressed = total_compressed.saturating_add(compressed);
+        // The ratio holds for the entries together too: many small entries, each
+        // under the floor, cannot add up to a bomb.
+        if total > RATIO_CHECK_FLOOR && total / total_compressed.max(1) > limits.max_ratio {
+            return Err(BundleError::TotalSizeTooLarge {
+                total,
+                limit: total_compressed.saturating_mul(limits.max_ratio),
+            });
+        }
         if total > limits.max_total_size {
             return Err(BundleError::TotalSizeTooLarge {
                 total,

@@ -1,7 +1,7 @@
 //! The zip reader: a result bundle delivered as a zip archive.
 
 use std::collections::BTreeSet;
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -124,7 +124,11 @@ impl ZipBundle {
                 entry: entry.to_string(),
             });
         }
-        fs::read(path.under(extracted.dir.path())).map_err(|e| BundleError::ReadFailed {
+        crate::input::read_regular(
+            &path.under(extracted.dir.path()),
+            crate::input::MAX_FILE_BYTES,
+        )
+        .map_err(|e| BundleError::ReadFailed {
             entry: entry.to_string(),
             detail: e.to_string(),
         })
@@ -143,8 +147,11 @@ impl ZipBundle {
     }
 
     fn extract_all(&self) -> Result<Extracted, BundleError> {
-        let file = File::open(&self.archive_path).map_err(|e| {
-            BundleError::extract(format!("cannot open {}: {e}", self.archive_path.display()))
+        let (file, _) = crate::input::open_regular(&self.archive_path).map_err(|e| {
+            BundleError::extract(format!(
+                "cannot open {}: it {e}",
+                self.archive_path.display()
+            ))
         })?;
         let mut archive = ZipArchive::new(file).map_err(BundleError::extract)?;
         let entries = index_archive(&archive, &self.options.limits)?;

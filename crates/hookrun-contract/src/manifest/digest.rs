@@ -19,7 +19,8 @@ pub fn content_digest(root: &Path) -> io::Result<String> {
     for (relative, path) in files {
         hasher.update(relative.as_bytes());
         hasher.update([0u8]);
-        hasher.update(std::fs::read(path)?);
+        let (file, _) = crate::input::open_regular(&path).map_err(io::Error::other)?;
+        io::copy(&mut io::BufReader::new(file), &mut hasher)?;
     }
     Ok(hasher
         .finalize()

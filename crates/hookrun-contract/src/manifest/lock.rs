@@ -134,7 +134,8 @@ impl Lock {
             path: path.to_path_buf(),
             message,
         };
-        let text = fs::read_to_string(path).map_err(|e| unreadable(e.to_string()))?;
+        let text = crate::input::read_text(path, crate::input::MAX_JSON_BYTES)
+            .map_err(|e| unreadable(format!("it {e}")))?;
         let lock: Lock = serde_json::from_str(&text)
             .map_err(|e| unreadable(format!("not a hookrun lock: {e}")))?;
         if lock.lock_version != LOCK_VERSION {

@@ -13,7 +13,7 @@ use crate::manifest::diagnostic::{Category, Diagnostic};
 /// Reads and parses a JSON file. Any failure (I/O or syntax) is a `manifest_parse_error`
 /// with message `Invalid workflow manifest: <path>`.
 pub fn read_json(path: &Path) -> Result<Value, Box<Diagnostic>> {
-    match std::fs::read(path) {
+    match crate::input::read_regular(path, crate::input::MAX_JSON_BYTES) {
         Ok(bytes) => parse_json(&bytes, path),
         Err(err) => Err(Box::new(parse_error(path).with_reason(err.to_string()))),
     }

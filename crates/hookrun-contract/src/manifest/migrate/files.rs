@@ -211,7 +211,8 @@ fn entries_below(root: &Path) -> Result<Vec<WalkEntry>, MigrateError> {
 }
 
 fn read(path: &Path) -> Result<String, MigrateError> {
-    fs::read_to_string(path).map_err(|e| unreadable(path, &e))
+    crate::input::read_text(path, crate::input::MAX_JSON_BYTES)
+        .map_err(|e| unreadable(path, &e.into()))
 }
 
 /// The migration of one `workflow.json`; `package` is its package root, if any.
