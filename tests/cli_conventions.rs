@@ -150,8 +150,9 @@ fn a_blessed_case_keeps_its_permissions_and_its_links() {
     hookrun().arg("new").arg(&root).assert().code(0);
     let case = root.join("cases/example.json");
     std::fs::set_permissions(&case, std::fs::Permissions::from_mode(0o640)).unwrap();
-    // A case reached through a link is written where the link points.
-    let outside = dir.path().join("kept.json");
+    // A case reached through a link inside the workflow is written where the
+    // link points.
+    let outside = root.join("kept.json");
     std::fs::rename(&case, &outside).unwrap();
     std::os::unix::fs::symlink(&outside, &case).unwrap();
     hookrun()
@@ -223,5 +224,66 @@ fn new_workflows_point_editors_at_the_shipped_schema() {
     assert_eq!(
         std::fs::read(pointed).unwrap(),
         std::fs::read(common::fixture("../schema/workflow.v2.schema.json")).unwrap()
+    );
+}
+
+/// `test --bless` and `migrate --write` write only inside the directory they
+/// were pointed at: a case file, a `cases` directory or a manifest that is a
+/// symbolic link leading out is refused (exit 2, naming the path) and nothing
+/// outside changes.
+#[test]
+fn writes_never_follow_symbolic_links_out_of_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    // A case file leading out.
+    let root = dir.path().join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let case = root.join("cases/example.json");
+    std::fs::rename(&case, outside.join("example.json")).unwrap();
+    std::os::unix::fs::symlink(outside.join("example.json"), &case).unwrap();
+    let before = std::fs::read(outside.join("example.json")).unwrap();
+    let out = hookrun()
+        .args(["test", "--bless"])
+        .arg(&root)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("example.json") && stderr.contains("outside"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(outside.join("example.json")).unwrap(), before);
+    // The whole `cases` directory leading out.
+    std::fs::remove_file(&case).unwrap();
+    std::fs::rename(outside.join("example.json"), &case).unwrap();
+    std::fs::rename(root.join("cases"), outside.join("cases")).unwrap();
+    std::os::unix::fs::symlink(outside.join("cases"), root.join("cases")).unwrap();
+    hookrun()
+        .args(["test", "--bless"])
+        .arg(&root)
+        .assert()
+        .code(2);
+    assert_eq!(
+        std::fs::read(outside.join("cases/example.json")).unwrap(),
+        before
+    );
+    // A legacy manifest leading out of the tree `migrate --write` was given.
+    let tree = dir.path().join("tree");
+    std::fs::create_dir_all(tree.join("wf")).unwrap();
+    let legacy = std::fs::read(common::fixture("legacy/g1-tag-suggest/workflow.json")).unwrap();
+    std::fs::write(outside.join("workflow.json"), &legacy).unwrap();
+    std::os::unix::fs::symlink(outside.join("workflow.json"), tree.join("wf/workflow.json"))
+        .unwrap();
+    let out = hookrun()
+        .args(["migrate", "--write"])
+        .arg(tree.join("wf/workflow.json"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("outside"), "{stderr}");
+    assert_eq!(
+        std::fs::read(outside.join("workflow.json")).unwrap(),
+        legacy
     );
 }

@@ -30,10 +30,23 @@ pub fn run_migrate(args: MigrateArgs) -> Result<u8> {
         );
     }
     if args.write {
-        for file in &files {
-            if file.is_changed() {
-                super::write_file(&file.path, &file.migrated)?;
-            }
+        // Every file is checked before any is written: a migration writes all of
+        // its files or none.
+        let root = if args.path.is_dir() {
+            args.path.clone()
+        } else {
+            args.path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), PathBuf::from)
+        };
+        let targets = files
+            .iter()
+            .filter(|f| f.is_changed())
+            .map(|f| Ok((super::inside(&root, &f.path)?, f)))
+            .collect::<Result<Vec<_>>>()?;
+        for (target, file) in targets {
+            super::write_file(&target, &file.migrated)?;
         }
     }
     if args.json {

@@ -62,6 +62,58 @@ pub fn json_out() -> impl std::io::Write {
     std::io::BufWriter::with_capacity(BLOCK, out)
 }
 
+/// Where `path` really is, checked to lie inside `root` whatever the symbolic
+/// links on the way say: hookrun writes only inside the directory a command was
+/// pointed at. `Err` names the path and where it leads (exit status 2).
+pub fn inside(
+    root: &std::path::Path,
+    path: &std::path::Path,
+) -> anyhow::Result<std::path::PathBuf> {
+    let outside = |target: &std::path::Path| {
+        anyhow::anyhow!(
+            "{} leads to {}, outside {}: hookrun writes only inside the directory it was given; replace the symbolic link with the file itself",
+            path.display(),
+            target.display(),
+            root.display()
+        )
+    };
+    let root = root
+        .canonicalize()
+        .map_err(|e| anyhow::anyhow!("cannot resolve {}: {e}", root.display()))?;
+    let target = match path.canonicalize() {
+        Ok(target) => target,
+        // A file still to be made: its directory decides.
+        Err(_) => {
+            let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+                return Err(outside(path));
+            };
+            let dir = if dir.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                dir
+            };
+            let dir = dir
+                .canonicalize()
+                .map_err(|e| anyhow::anyhow!("cannot resolve {}: {e}", dir.display()))?;
+            dir.join(name)
+        }
+    };
+    if target.starts_with(&root) {
+        Ok(target)
+    } else {
+        Err(outside(&target))
+    }
+}
+
+/// [`write_file`] of a `path` that must lie inside `root` (see [`inside`]).
+pub fn write_inside(
+    root: &std::path::Path,
+    path: &std::path::Path,
+    contents: impl AsRef<[u8]>,
+) -> anyhow::Result<()> {
+    write_file(&inside(root, path)?, contents)
+}
+
 /// Writes `contents` to `path`; a failure is [`Unwritten`]. An existing
 /// regular file (through a symbolic link, its target) is replaced by way of a
 /// temporary file beside it with the file's permissions, so a write that fails

@@ -80,6 +80,14 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
         bail!("no workflow found in {shown}; run `hookrun check {shown}`");
     }
     let options = args.limits.options(Some(Determinism::default()), false)?;
+    if args.bless {
+        // Blessing writes each case file: every one must be inside its workflow.
+        for workflow in &found.workflows {
+            for path in cases_of(workflow) {
+                super::inside(&workflow.workflow_dir, &path)?;
+            }
+        }
+    }
     let mut outcomes = Vec::new();
     for workflow in &found.workflows {
         for path in cases_of(workflow) {
@@ -151,7 +159,7 @@ pub(super) fn run_case(
     };
     let report = run(workflow, input, &mut case.result_source(), &options);
     let verdict = if bless {
-        match write_expectations(path, actual(&report)) {
+        match write_expectations(&workflow.workflow_dir, path, actual(&report)) {
             Ok(()) => Verdict::Blessed,
             Err(e) => Verdict::Invalid(format!("{e:#}")),
         }
@@ -167,14 +175,19 @@ pub(super) fn run_case(
     (verdict, Some(report))
 }
 
-/// Rewrites the case file with `expect` set, keeping its other members.
-fn write_expectations(path: &Path, expect: Map<String, Value>) -> Result<()> {
+/// Rewrites the case file (inside `root`) with `expect` set, keeping its other
+/// members.
+fn write_expectations(root: &Path, path: &Path, expect: Map<String, Value>) -> Result<()> {
     let text = hookrun::input::read_text(path, hookrun::input::MAX_JSON_BYTES)
         .with_context(|| format!("cannot read {}", path.display()))?;
     let mut case: Value = serde_json::from_str(&text)
         .with_context(|| format!("{} is not valid JSON", path.display()))?;
     case["expect"] = Value::Object(expect);
-    super::write_file(path, format!("{}\n", serde_json::to_string_pretty(&case)?))
+    super::write_inside(
+        root,
+        path,
+        format!("{}\n", serde_json::to_string_pretty(&case)?),
+    )
 }
 
 fn print_outcome(
