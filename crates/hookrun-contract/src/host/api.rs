@@ -41,7 +41,7 @@ pub enum Answer {
 /// One member of the Host API.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Member {
+pub struct Declaration {
     /// How it is answered.
     pub answer: Answer,
     /// Whether it answers synchronously (a value, not a promise), as on the
@@ -103,18 +103,18 @@ struct Table {
 pub struct HostApi {
     /// `hostApi.version`.
     pub version: u32,
-    members: Vec<(String, Member)>,
+    members: Vec<(String, Declaration)>,
 }
 
 impl HostApi {
     /// Every member as `(path, member)`, `path` being `namespace.member` (or
     /// `synthesis.tags.member`), in declaration order.
-    pub fn members(&self) -> impl Iterator<Item = (&str, &Member)> {
+    pub fn members(&self) -> impl Iterator<Item = (&str, &Declaration)> {
         self.members.iter().map(|(name, m)| (name.as_str(), m))
     }
 
     /// The member at `path`.
-    pub fn member(&self, path: &str) -> Option<&Member> {
+    pub fn member(&self, path: &str) -> Option<&Declaration> {
         self.members
             .iter()
             .find(|(name, _)| name == path)

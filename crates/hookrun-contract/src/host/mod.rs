@@ -6,6 +6,7 @@ pub mod api;
 pub mod budget;
 pub mod effects;
 pub mod error;
+pub mod members;
 pub mod overlay;
 pub mod path;
 pub mod redact;

@@ -12,6 +12,8 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::{BUNDLES_DIR, HookHost, bundle_error, bytes, unsupported, world_error};
+use crate::host::members::Member;
+use crate::host::members::request::Checked;
 use crate::host::overlay::{self, Seen};
 use crate::host::world::{HostWorld, hex_sha256};
 use crate::host::{HostError, HostPath, PathError};
@@ -19,7 +21,7 @@ use crate::host::{HostError, HostPath, PathError};
 /// One `file.*` read: the operation and its arguments.
 #[derive(Clone, Copy)]
 struct FileRead<'a> {
-    op: &'a str,
+    op: Member,
     path: &'a HostPath,
     /// The path as answers show it.
     shown: &'a str,
@@ -29,7 +31,7 @@ struct FileRead<'a> {
 
 impl<'a> FileRead<'a> {
     /// `op` of `path`, not recursive.
-    fn of(op: &'a str, path: &'a HostPath) -> FileRead<'a> {
+    fn of(op: Member, path: &'a HostPath) -> FileRead<'a> {
         FileRead {
             op,
             path,
@@ -91,11 +93,13 @@ impl HookHost {
         })
     }
 
-    pub(super) fn file(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
-        let member = format!("file.{op}");
+    /// The `file.*` reads, with `file.getTempDirectoryPath` and
+    /// `file.materializeWorkflowInputFile`.
+    pub(crate) fn file(&mut self, op: Member, args: Value, _: Checked) -> Result<Value, HostError> {
+        let member = op.name();
         match op {
-            "getTempDirectoryPath" => return Ok(TEMP_DIR.into()),
-            "materializeWorkflowInputFile" => return self.materialize_input(args),
+            Member::FileGetTempDirectoryPath => return Ok(TEMP_DIR.into()),
+            Member::FileMaterializeWorkflowInputFile => return self.materialize_input(&args),
             _ => {}
         }
         let first = args.get(0).unwrap_or(&Value::Null);
@@ -108,12 +112,12 @@ impl HookHost {
                     .and_then(Value::as_u64)
                     .map(|d| d as usize),
             ),
-            _ => return Err(HostError::invalid_request(&member, "a path is required")),
+            _ => return Err(HostError::invalid_request(member, "a path is required")),
         };
         let path = match HostPath::parse(raw) {
             Ok(path) if !raw.is_empty() => path,
             // The reference host answers `false` for any path it cannot inspect.
-            _ if op == "exists" => return Ok(Value::Bool(false)),
+            _ if op == Member::FileExists => return Ok(Value::Bool(false)),
             Ok(_) => return Err(parse_path(raw, "path").unwrap_err()),
             Err(_) => return parse_path(raw, "path").map(|_| Value::Null),
         };
@@ -129,7 +133,7 @@ impl HookHost {
     /// A file read as the run's writes left things: the overlay first, then the disk.
     fn read_file(&self, read: FileRead<'_>) -> Result<Value, HostError> {
         let (op, path) = (read.op, read.path);
-        let member = format!("file.{op}");
+        let member = op.name();
         let seen = self.overlay.seen(path);
         let not_found = || {
             HostError::workflow(
@@ -139,31 +143,36 @@ impl HookHost {
             )
         };
         match (op, &seen) {
-            (_, None) if op != "list" => self.disk_file(read),
-            ("exists", Some(seen)) => Ok(json!(*seen != Seen::Absent)),
+            (_, None) if op != Member::FileList => self.disk_file(read),
+            (Member::FileExists, Some(seen)) => Ok(json!(*seen != Seen::Absent)),
             (_, Some(Seen::Absent)) => Err(not_found()),
-            ("readText", Some(Seen::File(bytes))) => {
+            (Member::FileReadText, Some(Seen::File(bytes))) => {
                 self.budget.spend(bytes.len() as u64)?;
                 String::from_utf8(bytes.to_vec())
                     .map(Value::String)
-                    .map_err(|e| HostError::invalid_request(&member, &format!("{path}: {e}")))
+                    .map_err(|e| HostError::invalid_request(member, &format!("{path}: {e}")))
             }
-            ("readBytes", Some(Seen::File(bytes))) => {
+            (Member::FileReadBytes, Some(Seen::File(bytes))) => {
                 self.budget.spend(base64_len(bytes.len()))?;
                 Ok(self::bytes(bytes))
             }
-            ("stat", Some(seen)) => overlay::stat(read.shown, seen).ok_or_else(not_found),
-            ("list", Some(Seen::File(_))) | ("readText" | "readBytes", Some(Seen::Directory)) => {
+            (Member::FileStat, Some(seen)) => overlay::stat(read.shown, seen).ok_or_else(not_found),
+            (Member::FileList, Some(Seen::File(_)))
+            | (Member::FileReadText | Member::FileReadBytes, Some(Seen::Directory)) => {
                 Err(HostError::invalid_request(
-                    &member,
+                    member,
                     &format!(
                         "{}: not a {}",
                         read.shown,
-                        if op == "list" { "directory" } else { "file" }
+                        if op == Member::FileList {
+                            "directory"
+                        } else {
+                            "file"
+                        }
                     ),
                 ))
             }
-            ("list", _) => {
+            (Member::FileList, _) => {
                 let disk = self.disk_file(read);
                 if self.overlay.is_empty() || disk.is_err() && seen.is_none() {
                     return disk;
@@ -176,7 +185,7 @@ impl HookHost {
                 self.overlay
                     .list(path, read.shown, disk.ok(), depth, &self.budget)
             }
-            _ => Err(unsupported(&member)),
+            _ => Err(unsupported(member)),
         }
     }
 
@@ -202,7 +211,7 @@ impl HookHost {
         path: &str,
         read: FileRead<'_>,
     ) -> Result<Value, HostError> {
-        let member = format!("file.{}", read.op);
+        let member = read.op.name();
         let spend = |encoded: fn(usize) -> u64| -> Result<(), HostError> {
             match world.file_size(path) {
                 Ok(size) => self.budget.spend(encoded(size as usize)),
@@ -210,20 +219,20 @@ impl HookHost {
             }
         };
         match read.op {
-            "exists" => Ok(json!(world.file_exists(path))),
-            "readText" => {
+            Member::FileExists => Ok(json!(world.file_exists(path))),
+            Member::FileReadText => {
                 spend(|n| n as u64)?;
                 world.read_text(path).map(Value::String)
             }
-            "readBytes" => {
+            Member::FileReadBytes => {
                 spend(base64_len)?;
                 world.read_bytes(path).map(|b| bytes(&b))
             }
-            "stat" => world.stat(path),
-            "list" => world.list(path, read.recursive, read.max_depth),
-            _ => return Err(unsupported(&member)),
+            Member::FileStat => world.stat(path),
+            Member::FileList => world.list(path, read.recursive, read.max_depth),
+            _ => return Err(unsupported(member)),
         }
-        .map_err(|e| world_error(&member, &e))
+        .map_err(|e| world_error(member, &e))
     }
 
     /// The bytes of the file at `path` as the run sees it, spent from the call's
@@ -257,7 +266,7 @@ impl HookHost {
     /// The files and directories of what `source` is, as `(relative path, bytes of a
     /// file or None for a directory)`; the source itself is `""`.
     fn file_tree(&self, source: &HostPath) -> Result<Vec<(String, Option<Arc<[u8]>>)>, HostError> {
-        let Ok(stat) = self.read_file(FileRead::of("stat", source)) else {
+        let Ok(stat) = self.read_file(FileRead::of(Member::FileStat, source)) else {
             return Ok(Vec::new());
         };
         if stat["kind"] == "file" {
@@ -269,7 +278,7 @@ impl HookHost {
         let mut tree = vec![(String::new(), None)];
         let listed = self.read_file(FileRead {
             recursive: true,
-            ..FileRead::of("list", source)
+            ..FileRead::of(Member::FileList, source)
         });
         if let Ok(listed) = listed {
             for entry in listed["entries"].as_array().into_iter().flatten() {
@@ -290,20 +299,24 @@ impl HookHost {
     /// Whether the run sees a directory at `path`.
     fn is_directory(&self, path: &HostPath) -> Result<bool, HostError> {
         Ok(self
-            .read_file(FileRead::of("stat", path))
+            .read_file(FileRead::of(Member::FileStat, path))
             .is_ok_and(|stat| stat["kind"] == "directory"))
     }
 
     /// Checks a file write's request and answers what the reference host's file
     /// members answer: nothing, `{removed}` for `remove`, the measured entries and
     /// the target for `archive.writeZipAtomic`.
-    pub(super) fn file_write_reply(&self, member: &str, args: &Value) -> Result<Value, HostError> {
+    pub(super) fn file_write_reply(
+        &self,
+        member: Member,
+        args: &Value,
+    ) -> Result<Value, HostError> {
         let request = args.get(0).unwrap_or(&Value::Null);
         let path_of = |value: Option<&Value>, field: &str| -> Result<HostPath, HostError> {
             parse_path(value.and_then(Value::as_str).unwrap_or_default(), field)
         };
         match member {
-            "file.writeText" | "file.writeBytes" => {
+            Member::FileWriteText | Member::FileWriteBytes => {
                 let path = path_of(args.get(0), "path")?;
                 if self.is_directory(&path)? {
                     return Err(HostError::workflow(
@@ -314,8 +327,8 @@ impl HookHost {
                 }
                 Ok(Value::Null)
             }
-            "file.makeDirectory" => path_of(request.get("path"), "path").map(|_| Value::Null),
-            "file.remove" => {
+            Member::FileMakeDirectory => path_of(request.get("path"), "path").map(|_| Value::Null),
+            Member::FileRemove => {
                 let path = path_of(request.get("path"), "path")?;
                 if self.file_exists(&path) {
                     return Ok(json!({"removed": true}));
@@ -325,7 +338,7 @@ impl HookHost {
                 }
                 Err(not_found())
             }
-            "file.copy" | "file.move" => {
+            Member::FileCopy | Member::FileMove => {
                 let source = path_of(request.get("sourcePath"), "sourcePath")?;
                 let target = path_of(request.get("targetPath"), "targetPath")?;
                 if !self.file_exists(&source) {
@@ -340,7 +353,7 @@ impl HookHost {
                 }
                 let overwrite = request.get("overwrite").and_then(Value::as_bool) == Some(true);
                 if !overwrite && self.file_exists(&target) {
-                    let what = if member == "file.copy" {
+                    let what = if member == Member::FileCopy {
                         "copy"
                     } else {
                         "move"
@@ -353,7 +366,7 @@ impl HookHost {
                 }
                 Ok(Value::Null)
             }
-            "archive.writeZipAtomic" => {
+            Member::ArchiveWriteZipAtomic => {
                 let target = path_of(request.get("targetPath"), "targetPath").map_err(|_| {
                     HostError::workflow(
                         "invalid_request",
@@ -361,17 +374,17 @@ impl HookHost {
                         json!({"reason": "missing_field", "field": "targetPath"}),
                     )
                 })?;
-                let mut measured = self.measure_entries(member, request)?;
+                let mut measured = self.measure_entries(request)?;
                 measured["targetPath"] = target.as_str().into();
                 Ok(measured)
             }
-            _ => Err(unsupported(member)),
+            _ => Err(unsupported(member.name())),
         }
     }
 
     /// Whether the run sees a file or directory at `path`.
     pub(super) fn file_exists(&self, path: &HostPath) -> bool {
-        self.read_file(FileRead::of("exists", path))
+        self.read_file(FileRead::of(Member::FileExists, path))
             .is_ok_and(|v| v == Value::Bool(true))
     }
 
@@ -494,11 +507,7 @@ impl HookHost {
 
     /// `archive.measureEntries(input)`: `{files: {name: {sizeBytes, sha256}},
     /// totalEntries, totalBytes}`.
-    pub(super) fn measure_entries(
-        &self,
-        _member: &str,
-        request: &Value,
-    ) -> Result<Value, HostError> {
+    pub(super) fn measure_entries(&self, request: &Value) -> Result<Value, HostError> {
         let entries = self.archive_entries(request)?;
         let mut files = serde_json::Map::new();
         let mut total = 0u64;
@@ -577,7 +586,7 @@ impl HookHost {
     /// [`file_write_reply`](Self::file_write_reply).
     pub(super) fn plan_file_write(
         &self,
-        member: &str,
+        member: Member,
         args: &Value,
     ) -> Result<FilePlan, HostError> {
         let path_of = |value: Option<&Value>, field: &str| {
@@ -586,7 +595,7 @@ impl HookHost {
         let request = args.get(0).unwrap_or(&Value::Null);
         let mut plan = FilePlan::default();
         match member {
-            "file.writeText" => {
+            Member::FileWriteText => {
                 // The reference host writes `String(content ?? "")`.
                 let text = match args.get(1) {
                     None | Some(Value::Null) => String::new(),
@@ -598,26 +607,26 @@ impl HookHost {
                     Some(text.into_bytes().into()),
                 ));
             }
-            "file.writeBytes" => {
+            Member::FileWriteBytes => {
                 let path = path_of(args.get(0), "path")?;
                 if let Some(bytes) = args.get(1).and_then(decode_bytes) {
                     plan.files.push((path, Some(bytes.into())));
                 }
             }
-            "archive.writeZipAtomic" => {
+            Member::ArchiveWriteZipAtomic => {
                 let path = path_of(request.get("targetPath"), "targetPath")?;
                 let entries = self.archive_entries(request)?;
                 plan.files.push((path, Some(zip_of(&entries).into())));
             }
-            "file.makeDirectory" => plan
+            Member::FileMakeDirectory => plan
                 .files
                 .push((path_of(request.get("path"), "path")?, None)),
-            "file.remove" => plan.removed = Some(path_of(request.get("path"), "path")?),
-            "file.copy" | "file.move" => {
+            Member::FileRemove => plan.removed = Some(path_of(request.get("path"), "path")?),
+            Member::FileCopy | Member::FileMove => {
                 let source = path_of(request.get("sourcePath"), "sourcePath")?;
                 let target = path_of(request.get("targetPath"), "targetPath")?;
                 self.plan_copy(&source, &target, &mut plan)?;
-                if member == "file.move" {
+                if member == Member::FileMove {
                     plan.removed = Some(source);
                 }
             }
@@ -631,7 +640,7 @@ impl HookHost {
         let mut written = std::mem::take(&mut self.overlay);
         let on_disk = |p: &str| {
             HostPath::parse(p).is_ok_and(|p| {
-                self.disk_file(FileRead::of("exists", &p))
+                self.disk_file(FileRead::of(Member::FileExists, &p))
                     .is_ok_and(|v| v == Value::Bool(true))
             })
         };

@@ -5,53 +5,71 @@ use serde_json::{Value, json};
 
 use super::{HookHost, Plan, unsupported, world_error};
 use crate::host::HostError;
-use crate::host::world::{HostWorldError, NoteFormat, PageRequest};
-use crate::selection::PortableItemRef;
+use crate::host::members::Member;
+use crate::host::members::request::{Checked, Identifier, ItemRead, NoteDetail, NotePayload, arg};
+use crate::host::world::HostWorldError;
 
 impl HookHost {
-    pub(super) fn library(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
-        let member = format!("library.{op}");
-        let first = args.get(0).unwrap_or(&Value::Null);
-        let reference = || {
-            PortableItemRef::parse(first, "/0").map_err(|_| {
-                HostError::capability(
-                    "invalid_ref",
-                    format!("{member}: Expected a complete portable item reference"),
-                    json!({"kind": "item", "reason": "invalid_value"}),
-                )
-            })
-        };
-        let page = || PageRequest::from_value(args.get(1));
+    /// The reads about one item, its request read by [`ItemRead`].
+    pub(crate) fn item_read(
+        &mut self,
+        member: Member,
+        _: Value,
+        request: ItemRead,
+    ) -> Result<Value, HostError> {
+        let (world, item, page) = (&self.world, &request.item, &request.page);
+        match member {
+            Member::LibraryGetItemDetail => world.get_item_detail(item),
+            Member::LibraryGetItemAttachments => world.get_item_attachments(item, page),
+            Member::LibraryGetItemNotes => world.get_item_notes(item, page),
+            Member::LibraryListAnnotations => world.list_annotations(item, page),
+            Member::LibraryListNotePayloads => world.list_note_payloads(item, page),
+            _ => return Err(unsupported(member.name())),
+        }
+        .map_err(|e| library_error(member.name(), &e))
+    }
+
+    /// `library.getNoteDetail(ref, {format})`.
+    pub(crate) fn note_detail(
+        &mut self,
+        member: Member,
+        _: Value,
+        request: NoteDetail,
+    ) -> Result<Value, HostError> {
+        self.world
+            .get_note_detail(&request.note, request.format)
+            .map_err(|e| library_error(member.name(), &e))
+    }
+
+    /// `library.getNotePayload(ref, {payloadType})`.
+    pub(crate) fn note_payload(
+        &mut self,
+        member: Member,
+        _: Value,
+        request: NotePayload,
+    ) -> Result<Value, HostError> {
+        self.world
+            .get_note_payload(&request.note, &request.payload_type)
+            .map_err(|e| library_error(member.name(), &e))
+    }
+
+    /// The library's listings, traversals and exports, their criteria checked by
+    /// the world against what it holds.
+    pub(crate) fn library_query(
+        &mut self,
+        member: Member,
+        args: Value,
+        _: Checked,
+    ) -> Result<Value, HostError> {
+        let name = member.name();
+        let first = arg(&args, 0);
         let world = &self.world;
-        match op {
-            "getItemDetail" => world.get_item_detail(&reference()?),
-            "getItemAttachments" => world.get_item_attachments(&reference()?, &page()),
-            "getItemNotes" => world.get_item_notes(&reference()?, &page()),
-            "listAnnotations" => world.list_annotations(&reference()?, &page()),
-            "listNotePayloads" => world.list_note_payloads(&reference()?, &page()),
-            "getNotePayload" => {
-                let payload_type = args
-                    .pointer("/1/payloadType")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                world.get_note_payload(&reference()?, payload_type)
-            }
-            "getNoteDetail" => {
-                let format = args.pointer("/1/format").and_then(Value::as_str);
-                let Some(format) = format.and_then(NoteFormat::parse) else {
-                    return Err(HostError::capability(
-                        "invalid_request",
-                        format!("{member}: options.format must be \"html\" or \"text\""),
-                        json!({"reason": "invalid_value", "field": "format"}),
-                    ));
-                };
-                world.get_note_detail(&reference()?, format)
-            }
-            "listItems" => world.list_items(first),
-            "listCollections" => world.list_collections(first),
-            "listSavedSearches" => world.list_saved_searches(first),
-            "exportPortableItems" => world.export_portable_items(first, &self.budget),
-            "traverseItems" => {
+        match member {
+            Member::LibraryListItems => world.list_items(first),
+            Member::LibraryListCollections => world.list_collections(first),
+            Member::LibraryListSavedSearches => world.list_saved_searches(first),
+            Member::LibraryExportPortableItems => world.export_portable_items(first, &self.budget),
+            Member::LibraryTraverseItems => {
                 if args.get(2).is_some_and(Value::is_string) {
                     return Err(HostError::capability(
                         "invalid_request",
@@ -61,13 +79,13 @@ impl HookHost {
                 }
                 let (calls, ending) = world
                     .traverse_items(first, &self.budget)
-                    .map_err(|e| library_error(&member, &e))?;
+                    .map_err(|e| library_error(name, &e))?;
                 return Ok(Plan::result(calls, ending));
             }
-            "withItemSnapshot" => return self.item_snapshot(&member, args),
-            _ => return Err(unsupported(&member)),
+            Member::LibraryWithItemSnapshot => return self.item_snapshot(name, &args),
+            _ => return Err(unsupported(name)),
         }
-        .map_err(|e| library_error(&member, &e))
+        .map_err(|e| library_error(name, &e))
     }
 
     /// `library.withItemSnapshot(request, control, onBatch)`: the library's regular
@@ -115,21 +133,19 @@ impl HookHost {
 
     /// `metadata.translateIdentifier({type, value})`: the fixture's answer for
     /// `<type>:<value>` (the type as given, or lower-cased), else `not_found`.
-    pub(super) fn translate_identifier(&self, args: &Value) -> Value {
-        let kind = args
-            .pointer("/0/type")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let value = args
-            .pointer("/0/value")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+    pub(crate) fn translate_identifier(
+        &mut self,
+        _: Member,
+        _: Value,
+        request: Identifier,
+    ) -> Result<Value, HostError> {
+        let (kind, value) = (request.kind.as_str(), request.value.as_str());
         let identifiers = &self.answers.identifiers;
-        identifiers
+        Ok(identifiers
             .get(&format!("{kind}:{value}"))
             .or_else(|| identifiers.get(&format!("{}:{value}", kind.to_lowercase())))
             .cloned()
-            .unwrap_or_else(|| json!({"outcome": "not_found", "reason": "no_candidate"}))
+            .unwrap_or_else(|| json!({"outcome": "not_found", "reason": "no_candidate"})))
     }
 }
 

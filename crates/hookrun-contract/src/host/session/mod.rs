@@ -29,9 +29,9 @@ use serde_json::{Value, json};
 use crate::bundle::{ArtifactRequest, BundleError, ResultContext};
 use crate::host::HostError;
 use crate::host::answers::HostAnswers;
-use crate::host::api::{Answer, host_api};
 use crate::host::budget::{Breach, Budget, DEFAULT_HOST_CALL_BYTES};
 use crate::host::effects::{CallSite, Effect, EffectLog};
+use crate::host::members::{self, Member};
 use crate::host::overlay::FileOverlay;
 use crate::host::redact::{Redactions, TEMPORARY};
 use crate::host::world::{HostWorld, HostWorldError};
@@ -311,29 +311,12 @@ impl HookHost {
         redactions
     }
 
+    /// A member of the table ([`members::dispatch`]), else one the facade uses
+    /// itself.
     fn dispatch(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
-        let Some(declared) = host_api().member(member) else {
-            return self.internal(member, args);
-        };
-        match declared.answer {
-            Answer::Write | Answer::FileWrite => self.write(member, args),
-            Answer::Host => self.read(member, &args),
-            Answer::Person => self.person(member, declared, &args),
-            Answer::Fixture => self.fixture(member, declared, &args),
-            Answer::Log => services::runtime_log(&args),
-        }
-    }
-
-    /// A declared read or service.
-    fn read(&mut self, member: &str, args: &Value) -> Result<Value, HostError> {
-        let (namespace, op) = member.split_once('.').unwrap_or((member, ""));
-        match namespace {
-            "library" => self.library(op, args),
-            "file" => self.file(op, args),
-            "archive" => self.archive(op, args),
-            "metadata" => Ok(self.translate_identifier(args)),
-            "mutations" => self.mutation_read(op, args),
-            _ => self.service(member, args),
+        match Member::parse(member) {
+            Some(member) => members::dispatch(self, member, args),
+            None => self.internal(member, args),
         }
     }
 

@@ -7,7 +7,8 @@ use serde_json::{Map, Value, json};
 
 use super::{HookHost, Plan, unsupported};
 use crate::host::HostError;
-use crate::host::api::Member;
+use crate::host::members::Member;
+use crate::host::members::request::{Canonical, Checked, Open, OperationLookup, schema_refusal};
 use crate::host::world::{Keys, STATUS_KEYS};
 
 /// The runtime log's largest message, in bytes.
@@ -27,56 +28,67 @@ fn depth(value: &Value) -> usize {
 
 impl HookHost {
     /// `addon.getConfig`, `environment.getInfo`, `statusTags.getPolicy`.
-    pub(super) fn service(&mut self, member: &str, _args: &Value) -> Result<Value, HostError> {
+    pub(crate) fn service(
+        &mut self,
+        member: Member,
+        _: Value,
+        _: Open,
+    ) -> Result<Value, HostError> {
         match member {
-            "addon.getConfig" => Ok(json!({"addonName": "hookrun", "addonRef": "hookrun",
+            Member::AddonGetConfig => Ok(json!({"addonName": "hookrun", "addonRef": "hookrun",
                 "addonVersion": env!("CARGO_PKG_VERSION")})),
-            "environment.getInfo" => Ok(json!({"zoteroVersion": "unknown",
+            Member::EnvironmentGetInfo => Ok(json!({"zoteroVersion": "unknown",
                 "platform": match std::env::consts::OS { "windows" => "win32", "macos" => "darwin", "linux" => "linux", _ => "unknown" },
                 "locale": self.locale})),
-            "statusTags.getPolicy" => Ok(Value::Object(
+            Member::StatusTagsGetPolicy => Ok(Value::Object(
                 STATUS_KEYS
                     .iter()
                     .map(|k| ((*k).to_string(), format!("status:{k}").into()))
                     .collect::<Map<_, _>>(),
             )),
-            _ => Err(unsupported(member)),
+            _ => Err(unsupported(member.name())),
         }
     }
 
     /// A member that needs a person: refused in non-interactive runs, answered from
     /// the fixture in interactive ones. A refused toast is still recorded.
-    pub(super) fn person(
+    pub(crate) fn person(
         &mut self,
-        member: &str,
-        declared: &Member,
-        args: &Value,
+        member: Member,
+        args: Value,
+        _: Open,
     ) -> Result<Value, HostError> {
         if self.interactive {
-            return self.fixture(member, declared, args);
+            return self.fixture(member, args, Open);
         }
+        let name = member.name();
         let mut error = HostError::workflow(
             "interaction_required",
-            format!("{member} requires an interactive Workflow Host"),
-            json!({"member": member}),
+            format!("{name} requires an interactive Workflow Host"),
+            json!({"member": name}),
         );
-        if let Some(name) = &declared.error_name {
-            error.name = name.clone();
+        if let Some(error_name) = member.declaration().and_then(|d| d.error_name.as_ref()) {
+            error.name = error_name.clone();
         }
-        if member == "notifications.toast" {
+        if member == Member::NotificationsToast {
             self.effects
-                .refused(&self.site, member, args.clone(), error.to_json());
+                .refused(&self.site, name, args, error.to_json());
         }
         Err(error)
     }
 
     /// A member answered from the fixture's `hostAnswers`.
-    pub(super) fn fixture(
+    pub(crate) fn fixture(
         &mut self,
-        member: &str,
-        declared: &Member,
-        args: &Value,
+        member: Member,
+        args: Value,
+        _: Open,
     ) -> Result<Value, HostError> {
+        let Some(declared) = member.declaration() else {
+            return Err(unsupported(member.name()));
+        };
+        let args = &args;
+        let member = member.name();
         if let Some(found) = self.answers.find(member, args) {
             return match &found.reply {
                 Ok(value) => Ok(value.clone()),
@@ -121,12 +133,16 @@ impl HookHost {
     }
 
     /// `archive.measureEntries` and `archive.withExtractedZip`.
-    pub(super) fn archive(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
-        let member = format!("archive.{op}");
+    pub(crate) fn archive(
+        &mut self,
+        member: Member,
+        args: Value,
+        _: Checked,
+    ) -> Result<Value, HostError> {
         let input = args.get(0).unwrap_or(&Value::Null);
-        match op {
-            "measureEntries" => self.measure_entries(&member, input),
-            "withExtractedZip" => {
+        match member {
+            Member::ArchiveMeasureEntries => self.measure_entries(input),
+            Member::ArchiveWithExtractedZip => {
                 if args.get(2).is_some_and(Value::is_string) {
                     return Err(HostError::workflow(
                         "invalid_request",
@@ -148,7 +164,7 @@ impl HookHost {
                 let scope = self.extract_zip(source)?;
                 Ok(Plan::callback(vec![json!([scope.view])], scope.root))
             }
-            _ => Err(unsupported(&member)),
+            _ => Err(unsupported(member.name())),
         }
     }
 
@@ -159,7 +175,7 @@ impl HookHost {
         args: &Value,
     ) -> Result<Value, HostError> {
         // Only a directory this host extracted and has not let go of yet.
-        if member == "archive.withExtractedZip"
+        if Member::parse(member) == Some(Member::ArchiveWithExtractedZip)
             && let Some(root) = args.get(0).and_then(Value::as_str)
             && let Ok(root) = crate::host::HostPath::parse(root)
             && self.live_roots.remove(&root)
@@ -169,18 +185,20 @@ impl HookHost {
         Ok(Value::Null)
     }
 
-    /// `mutations.preview` and `mutations.getOperation`.
-    pub(super) fn mutation_read(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
-        let request = args.get(0).unwrap_or(&Value::Null);
-        match op {
-            "preview" => {
-                if !request.is_object() || request.get("operationId").is_some() {
-                    return Err(HostError::capability(
-                        "invalid_request",
-                        "mutation request does not match the canonical schema",
-                        json!({"reason": "invalid_schema", "field": "/operationId"}),
-                    ));
-                }
+    /// `mutations.preview(request)`: what executing `request` would change, without
+    /// an `operationId` (its schema has none).
+    pub(crate) fn preview(
+        &mut self,
+        member: Member,
+        _: Value,
+        request: Canonical,
+    ) -> Result<Value, HostError> {
+        if request.request.contains_key("operationId") {
+            return Err(schema_refusal(member, Some("operationId")));
+        }
+        let request = Value::Object(request.request);
+        {
+            {
                 let mut with_id = request.clone();
                 with_id["operationId"] = "preview".into();
                 let mut keys = Keys {
@@ -188,7 +206,7 @@ impl HookHost {
                 };
                 let prepared =
                     self.world
-                        .prepare_write("mutations.execute", &with_id, &mut keys)?;
+                        .prepare_write(Member::MutationsExecute, &with_id, &mut keys)?;
                 let operation = request["operation"].clone();
                 let mut plan = json!({"operation": operation,
                     "targets": prepared.changes.iter().map(|c| json!({"entity": c["entity"], "state": "active"})).collect::<Vec<_>>()});
@@ -207,24 +225,38 @@ impl HookHost {
                     "token": {"value": digest}}),
                 )
             }
-            "getOperation" => {
-                let id = request
-                    .get("operationId")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                Ok(match self.effects.bound(id) {
-                    Some(reply) => json!({"state": "settled", "result": reply}),
-                    None => json!({"state": "unavailable"}),
-                })
-            }
-            _ => Err(unsupported(&format!("mutations.{op}"))),
         }
+    }
+
+    /// `mutations.getOperation({operationId})`: the answer a write bound to it got.
+    pub(crate) fn operation(
+        &mut self,
+        _: Member,
+        _: Value,
+        request: OperationLookup,
+    ) -> Result<Value, HostError> {
+        Ok(match self.effects.bound(&request.operation_id) {
+            Some(reply) => json!({"state": "settled", "result": reply}),
+            None => json!({"state": "unavailable"}),
+        })
     }
 }
 
-/// `logging.appendRuntimeLog(input)`: checks the entry as the reference host does
-/// and answers the line for the hook's log, `{level, message}`.
-pub(super) fn runtime_log(args: &Value) -> Result<Value, HostError> {
+impl HookHost {
+    /// `logging.appendRuntimeLog(input)`: checks the entry as the reference host
+    /// does and answers the line for the hook's log, `{level, message}`.
+    pub(crate) fn runtime_log(
+        &mut self,
+        _: Member,
+        args: Value,
+        _: Checked,
+    ) -> Result<Value, HostError> {
+        runtime_log(&args)
+    }
+}
+
+/// See [`HookHost::runtime_log`].
+fn runtime_log(args: &Value) -> Result<Value, HostError> {
     let invalid = || {
         HostError::workflow(
             "invalid_request",

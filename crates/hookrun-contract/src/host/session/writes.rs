@@ -8,25 +8,44 @@ use serde_json::{Value, json};
 use super::HookHost;
 use super::files::FilePlan;
 use crate::host::effects::EffectLog;
+use crate::host::members::Member;
+use crate::host::members::request::{Canonical, Checked};
 use crate::host::world::{Keys, Prepared, digest, hex_sha256};
 use crate::host::{HostError, HostPath};
 
 impl HookHost {
-    pub(super) fn write(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
-        if member.starts_with("file.") || member.starts_with("archive.") {
-            let reply = self.file_write_reply(member, &args)?;
-            let plan = self.plan_file_write(member, &args)?;
-            self.refuse_past_limit(member, &args, plan.added_bytes())?;
-            self.effects
-                .commit(&self.site, member, args, None, reply.clone())?;
-            self.apply_file_write(plan);
-            return Ok(reply);
-        }
-        let operation_id = EffectLog::operation_id(member, &args)?.unwrap_or_default();
+    /// A file write (`file.*`, `archive.writeZipAtomic`): recorded, then applied to
+    /// the run's files.
+    pub(crate) fn file_write(
+        &mut self,
+        member: Member,
+        args: Value,
+        _: Checked,
+    ) -> Result<Value, HostError> {
+        let reply = self.file_write_reply(member, &args)?;
+        let plan = self.plan_file_write(member, &args)?;
+        let name = member.name();
+        self.refuse_past_limit(name, &args, plan.added_bytes())?;
+        self.effects
+            .commit(&self.site, name, args, None, reply.clone())?;
+        self.apply_file_write(plan);
+        Ok(reply)
+    }
+
+    /// A library write, its request checked by its canonical schema's members:
+    /// worked out against the world, recorded, then applied.
+    pub(crate) fn library_write(
+        &mut self,
+        member: Member,
+        args: Value,
+        _: Canonical,
+    ) -> Result<Value, HostError> {
+        let name = member.name();
+        let operation_id = EffectLog::operation_id(name, &args)?.unwrap_or_default();
         // A write repeating the one its id is bound to replays that answer, whatever
         // the world says now (the note it removed is gone); an id bound to another
         // write is a conflict once the request itself is known to be valid.
-        if let Some(reply) = self.effects.replayed(member, &args, &operation_id) {
+        if let Some(reply) = self.effects.replayed(name, &args, &operation_id) {
             return Ok(reply);
         }
         let request = args.get(0).cloned().unwrap_or(Value::Null);
@@ -35,17 +54,17 @@ impl HookHost {
         };
         let prepared = self.world.prepare_write(member, &request, &mut keys)?;
         self.effects
-            .refuse_if_bound(&self.site, member, &args, &operation_id)?;
+            .refuse_if_bound(&self.site, name, &args, &operation_id)?;
         let stored = self.check_stored_files(&prepared)?;
         let plans = stored
             .iter()
             .map(|(source, target)| self.plan_stored_file(source, target))
             .collect::<Result<Vec<_>, _>>()?;
         let added = plans.iter().map(FilePlan::added_bytes).sum();
-        self.refuse_past_limit(member, &args, added)?;
+        self.refuse_past_limit(name, &args, added)?;
         let reply = self.envelope(&operation_id, &request, &prepared);
         self.effects
-            .commit(&self.site, member, args, Some(operation_id), reply.clone())?;
+            .commit(&self.site, name, args, Some(operation_id), reply.clone())?;
         self.effects.set_created(keys.used);
         self.world.commit(&prepared);
         for plan in plans {

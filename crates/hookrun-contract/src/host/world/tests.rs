@@ -9,6 +9,7 @@ use super::files::iso_from_millis;
 use super::writes::{Keys, Prepared, StoredFile};
 use super::*;
 use crate::host::Budget;
+use crate::host::members::Member;
 use crate::plan::{ItemLocator, World};
 use crate::selection::{PortableItemRef, SelectionContext};
 
@@ -458,7 +459,9 @@ fn paper_world() -> HostWorld {
 }
 
 fn write(world: &mut HostWorld, keys: &mut Keys, member: &str, request: Value) -> Prepared {
-    let prepared = world.prepare_write(member, &request, keys).unwrap();
+    let prepared = world
+        .prepare_write(Member::parse(member).unwrap(), &request, keys)
+        .unwrap();
     world.commit(&prepared);
     prepared
 }
@@ -535,7 +538,7 @@ fn attachments_created_from_a_stored_file_are_listed_and_available() {
     assert_eq!(attachment["linkMode"], "stored_file");
     assert_eq!(attachment["file"]["state"], "available");
     let err = w
-        .prepare_write("attachments.create", &json!({"operationId": "b", "placement": {"kind": "child",
+        .prepare_write(Member::AttachmentsCreate, &json!({"operationId": "b", "placement": {"kind": "child",
             "parentRef": {"libraryId": 1, "key": "NOPE0001"}}, "source": {"kind": "linked_url", "url": "x"}}), &mut keys)
         .unwrap_err();
     assert_eq!(err.fields["code"], "not_found");
@@ -580,7 +583,7 @@ fn item_mutations_change_fields_tags_and_type() {
     assert_eq!(typed.operation, "item.changeType");
     let err = w
         .prepare_write(
-            "mutations.execute",
+            Member::MutationsExecute,
             &json!({"operation": "item.remove", "operationId": "x"}),
             &mut keys,
         )
@@ -632,7 +635,7 @@ fn attachments_move_only_under_regular_items_and_keep_record_order() {
     let under = |key: &str| json!({"kind": "child", "parentRef": {"libraryId": 1, "key": key}});
     let err = w
         .prepare_write(
-            "attachments.move",
+            Member::AttachmentsMove,
             &json!({"operationId": "m0", "attachmentRef": {"libraryId": 1, "key": "FILE0002"}, "placement": under("NOTE0001")}),
             &mut keys,
         )

@@ -15,6 +15,7 @@ use super::record::{DetailKind, Fields, Record};
 use super::zotero::{ZoteroData, base_of, fields_of, is_field};
 use super::{HostWorld, NoteFormat, note_detail, strip_tags};
 use crate::host::HostError;
+use crate::host::members::Member;
 use crate::plan::ItemLocator;
 use crate::selection::PortableItemRef;
 
@@ -263,40 +264,44 @@ impl HostWorld {
     /// changing the world; items it creates take keys from `keys`.
     pub fn prepare_write(
         &self,
-        member: &str,
+        member: Member,
         request: &Value,
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
+        let name = member.name();
         if !request.is_object() {
-            return Err(invalid(member, "invalid_schema", "request"));
+            return Err(invalid(name, "invalid_schema", "request"));
         }
         match member {
-            "notes.create" => self.note_create(member, request, keys),
-            "notes.updateContent" => self.note_update(member, request),
-            "notes.remove" => self.remove_item(member, request, "noteRef", DetailKind::Note),
-            "notes.upsertPayload" => self.note_payload(member, request),
-            "attachments.create" => self.attachment_create(member, request, keys),
-            "attachments.updateMetadata" => self.attachment_metadata(member, request),
-            "attachments.replaceFile" => self.attachment_file(member, request),
-            "attachments.move" => self.attachment_move(member, request),
-            "attachments.remove" => {
-                self.remove_item(member, request, "attachmentRef", DetailKind::Attachment)
+            Member::NotesCreate => self.note_create(name, request, keys),
+            Member::NotesUpdateContent => self.note_update(name, request),
+            Member::NotesRemove => self.remove_item(name, request, "noteRef", DetailKind::Note),
+            Member::NotesUpsertPayload => self.note_payload(name, request),
+            Member::AttachmentsCreate => self.attachment_create(name, request, keys),
+            Member::AttachmentsUpdateMetadata => self.attachment_metadata(name, request),
+            Member::AttachmentsReplaceFile => self.attachment_file(name, request),
+            Member::AttachmentsMove => self.attachment_move(name, request),
+            Member::AttachmentsRemove => {
+                self.remove_item(name, request, "attachmentRef", DetailKind::Attachment)
             }
-            "statusTags.transition" => self.status_transition(member, request),
-            "managedNotes.writeCustom" => self.managed_write(member, request, "custom", keys),
-            "managedNotes.writeConversation" => {
-                self.managed_write(member, request, "conversation-note", keys)
+            Member::StatusTagsTransition => self.status_transition(name, request),
+            Member::ManagedNotesWriteCustom => self.managed_write(name, request, "custom", keys),
+            Member::ManagedNotesWriteConversation => {
+                self.managed_write(name, request, "conversation-note", keys)
             }
-            "literatureArtifacts.applyAnalysis" => self.apply_analysis(member, request, keys),
-            "mutations.execute" => self.execute(request, keys),
-            _ => match member.strip_prefix("literatureArtifacts.") {
-                Some(op) => self.upsert_artifact(member, op, request, keys),
-                None => Err(HostError::capability(
-                    "unsupported_operation",
-                    format!("{member} is not supported by this host"),
-                    json!({"memberOrOperation": member, "reason": "not_supported"}),
-                )),
-            },
+            Member::LiteratureArtifactsApplyAnalysis => self.apply_analysis(name, request, keys),
+            Member::MutationsExecute => self.execute(request, keys),
+            Member::LiteratureArtifactsUpsertDigest
+            | Member::LiteratureArtifactsUpsertReferences
+            | Member::LiteratureArtifactsUpsertCitationAnalysis
+            | Member::LiteratureArtifactsUpsertScore => {
+                self.upsert_artifact(name, member.operation(), request, keys)
+            }
+            _ => Err(HostError::capability(
+                "unsupported_operation",
+                format!("{name} is not supported by this host"),
+                json!({"memberOrOperation": name, "reason": "not_supported"}),
+            )),
         }
     }
 
@@ -1004,33 +1009,38 @@ impl HostWorld {
             | "collection.update"
             | "collection.updateMembership"
             | "collection.remove" => return self.collection_write(operation, request, keys),
-            "managed_note.write_custom" => "managedNotes.writeCustom",
-            "managed_note.write_conversation" => "managedNotes.writeConversation",
-            "literature_artifact.upsert_digest" => "literatureArtifacts.upsertDigest",
-            "literature_artifact.upsert_references" => "literatureArtifacts.upsertReferences",
+            "managed_note.write_custom" => Member::ManagedNotesWriteCustom,
+            "managed_note.write_conversation" => Member::ManagedNotesWriteConversation,
+            "literature_artifact.upsert_digest" => Member::LiteratureArtifactsUpsertDigest,
+            "literature_artifact.upsert_references" => Member::LiteratureArtifactsUpsertReferences,
             "literature_artifact.upsert_citation_analysis" => {
-                "literatureArtifacts.upsertCitationAnalysis"
+                Member::LiteratureArtifactsUpsertCitationAnalysis
             }
-            "literature_artifact.upsert_score" => "literatureArtifacts.upsertScore",
-            op @ ("notes.create"
-            | "notes.updateContent"
-            | "notes.remove"
-            | "notes.upsertPayload"
-            | "attachments.create"
-            | "attachments.updateMetadata"
-            | "attachments.replaceFile"
-            | "attachments.move"
-            | "attachments.remove"
-            | "statusTags.transition") => op,
-            other => {
-                return Err(HostError::capability(
-                    "unsupported_operation",
-                    format!(
-                        "mutations.execute: the operation {other} is not simulated by this host"
-                    ),
-                    json!({"memberOrOperation": other, "reason": "not_supported"}),
-                ));
-            }
+            "literature_artifact.upsert_score" => Member::LiteratureArtifactsUpsertScore,
+            // The notes, attachments and status operations carry their member's name.
+            other => match Member::parse(other) {
+                Some(
+                    member @ (Member::NotesCreate
+                    | Member::NotesUpdateContent
+                    | Member::NotesRemove
+                    | Member::NotesUpsertPayload
+                    | Member::AttachmentsCreate
+                    | Member::AttachmentsUpdateMetadata
+                    | Member::AttachmentsReplaceFile
+                    | Member::AttachmentsMove
+                    | Member::AttachmentsRemove
+                    | Member::StatusTagsTransition),
+                ) => member,
+                _ => {
+                    return Err(HostError::capability(
+                        "unsupported_operation",
+                        format!(
+                            "mutations.execute: the operation {other} is not simulated by this host"
+                        ),
+                        json!({"memberOrOperation": other, "reason": "not_supported"}),
+                    ));
+                }
+            },
         };
         let mut prepared = self.prepare_write(member, &inner, keys)?;
         prepared.operation = operation.into();

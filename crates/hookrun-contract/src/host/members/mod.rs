@@ -1,0 +1,232 @@
+//! The Host API, declared once: every member's name, how it is answered, the
+//! type its request must fit and its handler, in one table.
+//!
+//! [`Member`] is the table's enum. A call names its member as text only at the
+//! edge ([`Member::parse`]); from there on the member is this enum, and
+//! [`HookHost`] hands it to [`dispatch`], which reads the request with the
+//! member's [`Request`] type (refusing it before any handler runs) and calls the
+//! member's handler. The `match` the table expands to has an arm per member, so a
+//! member declared without a handler does not compile.
+//!
+//! What the JS facade needs besides (synchronous members, callbacks, bytes,
+//! frozen answers, error names) is declared in `js/host-api.json`, which the
+//! build hands to the facade; a test checks that it declares exactly this
+//! table's members, in this order, answered the same way, and so do
+//! `js/hookrun.d.ts` and the member table of `docs/host-api.md`.
+//!
+//! Adding a member: a line here (name, variant, answer, request type, handler),
+//! its line in `js/host-api.json`, its type in `js/hookrun.d.ts` and its row in
+//! `docs/host-api.md`; the tests name whichever is missing.
+
+pub mod request;
+
+use serde_json::Value;
+
+pub use request::Request;
+use request::{
+    Canonical, Checked, Identifier, ItemRead, NoteDetail, NotePayload, Open, OperationLookup,
+};
+
+use crate::host::HostError;
+use crate::host::api::{Answer, Declaration, host_api};
+use crate::host::session::HookHost;
+
+/// A member's handler: the host, the member, the call's arguments and its
+/// request as its type read it.
+type Handler<R> = fn(&mut HookHost, Member, Value, R) -> Result<Value, HostError>;
+
+macro_rules! members {
+    ($( $name:literal => $variant:ident: $answer:ident, $request:ty, $handler:expr; )*) => {
+        /// A member of the Host API (version 12), as the table declares it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Member {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant,
+            )*
+        }
+
+        impl Member {
+            /// Every member, in declaration order.
+            pub const ALL: &'static [Member] = &[$(Member::$variant),*];
+
+            /// The member's path, `namespace.member` (or `synthesis.tags.member`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Member::$variant => $name,)*
+                }
+            }
+
+            /// The member at `path`, if the table declares one.
+            pub fn parse(path: &str) -> Option<Member> {
+                match path {
+                    $($name => Some(Member::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// How the member is answered.
+            pub fn answer(self) -> Answer {
+                match self {
+                    $(Member::$variant => Answer::$answer,)*
+                }
+            }
+
+            /// Whether the member's request type takes any arguments (see
+            /// [`Request::OPEN`]).
+            pub fn takes_any_request(self) -> bool {
+                match self {
+                    $(Member::$variant => <$request as Request>::OPEN,)*
+                }
+            }
+
+            /// Reads `args` as the member's request, without answering it: `Err` is
+            /// the refusal a call with them gets.
+            pub fn check(self, args: &Value) -> Result<(), HostError> {
+                match self {
+                    $(Member::$variant => <$request as Request>::decode(self, args).map(drop),)*
+                }
+            }
+        }
+
+        /// Answers a call of `member`: its request read by the member's type, then
+        /// its handler.
+        pub(crate) fn dispatch(host: &mut HookHost, member: Member, args: Value) -> Result<Value, HostError> {
+            match member {
+                $(Member::$variant => {
+                    let request = <$request as Request>::decode(member, &args)?;
+                    let handler: Handler<$request> = $handler;
+                    handler(host, member, args, request)
+                })*
+            }
+        }
+    };
+}
+
+members! {
+    "addon.getConfig" => AddonGetConfig: Host, Open, HookHost::service;
+    "environment.getInfo" => EnvironmentGetInfo: Host, Open, HookHost::service;
+    "context.getCurrentView" => ContextGetCurrentView: Person, Open, HookHost::person;
+    "context.getSelectedItems" => ContextGetSelectedItems: Person, Open, HookHost::person;
+    "library.listItems" => LibraryListItems: Host, Checked, HookHost::library_query;
+    "library.traverseItems" => LibraryTraverseItems: Host, Checked, HookHost::library_query;
+    "library.withItemSnapshot" => LibraryWithItemSnapshot: Host, Checked, HookHost::library_query;
+    "library.listCollections" => LibraryListCollections: Host, Checked, HookHost::library_query;
+    "library.listSavedSearches" => LibraryListSavedSearches: Host, Checked, HookHost::library_query;
+    "library.getItemDetail" => LibraryGetItemDetail: Host, ItemRead, HookHost::item_read;
+    "library.getItemNotes" => LibraryGetItemNotes: Host, ItemRead, HookHost::item_read;
+    "library.getNoteDetail" => LibraryGetNoteDetail: Host, NoteDetail, HookHost::note_detail;
+    "library.listNotePayloads" => LibraryListNotePayloads: Host, ItemRead, HookHost::item_read;
+    "library.getNotePayload" => LibraryGetNotePayload: Host, NotePayload, HookHost::note_payload;
+    "library.getItemAttachments" => LibraryGetItemAttachments: Host, ItemRead, HookHost::item_read;
+    "library.listAnnotations" => LibraryListAnnotations: Host, ItemRead, HookHost::item_read;
+    "library.exportPortableItems" => LibraryExportPortableItems: Host, Checked, HookHost::library_query;
+    "metadata.translateIdentifier" => MetadataTranslateIdentifier: Host, Identifier, HookHost::translate_identifier;
+    "mutations.preview" => MutationsPreview: Host, Canonical, HookHost::preview;
+    "mutations.execute" => MutationsExecute: Write, Canonical, HookHost::library_write;
+    "mutations.getOperation" => MutationsGetOperation: Host, OperationLookup, HookHost::operation;
+    "managedNotes.writeCustom" => ManagedNotesWriteCustom: Write, Canonical, HookHost::library_write;
+    "managedNotes.writeConversation" => ManagedNotesWriteConversation: Write, Canonical, HookHost::library_write;
+    "literatureArtifacts.applyAnalysis" => LiteratureArtifactsApplyAnalysis: Write, Canonical, HookHost::library_write;
+    "literatureArtifacts.upsertDigest" => LiteratureArtifactsUpsertDigest: Write, Canonical, HookHost::library_write;
+    "literatureArtifacts.upsertReferences" => LiteratureArtifactsUpsertReferences: Write, Canonical, HookHost::library_write;
+    "literatureArtifacts.upsertCitationAnalysis" => LiteratureArtifactsUpsertCitationAnalysis: Write, Canonical, HookHost::library_write;
+    "literatureArtifacts.upsertScore" => LiteratureArtifactsUpsertScore: Write, Canonical, HookHost::library_write;
+    "notes.create" => NotesCreate: Write, Canonical, HookHost::library_write;
+    "notes.updateContent" => NotesUpdateContent: Write, Canonical, HookHost::library_write;
+    "notes.remove" => NotesRemove: Write, Canonical, HookHost::library_write;
+    "notes.upsertPayload" => NotesUpsertPayload: Write, Canonical, HookHost::library_write;
+    "images.prepareForNoteEmbedding" => ImagesPrepareForNoteEmbedding: Fixture, Open, HookHost::fixture;
+    "attachments.create" => AttachmentsCreate: Write, Canonical, HookHost::library_write;
+    "attachments.updateMetadata" => AttachmentsUpdateMetadata: Write, Canonical, HookHost::library_write;
+    "attachments.replaceFile" => AttachmentsReplaceFile: Write, Canonical, HookHost::library_write;
+    "attachments.move" => AttachmentsMove: Write, Canonical, HookHost::library_write;
+    "attachments.remove" => AttachmentsRemove: Write, Canonical, HookHost::library_write;
+    "bibliography.listFormats" => BibliographyListFormats: Fixture, Open, HookHost::fixture;
+    "bibliography.render" => BibliographyRender: Fixture, Open, HookHost::fixture;
+    "researchBundles.materializePapers" => ResearchBundlesMaterializePapers: Fixture, Open, HookHost::fixture;
+    "researchBundles.importPapers" => ResearchBundlesImportPapers: Fixture, Open, HookHost::fixture;
+    "statusTags.getPolicy" => StatusTagsGetPolicy: Host, Open, HookHost::service;
+    "statusTags.transition" => StatusTagsTransition: Write, Canonical, HookHost::library_write;
+    "file.readText" => FileReadText: Host, Checked, HookHost::file;
+    "file.writeText" => FileWriteText: FileWrite, Checked, HookHost::file_write;
+    "file.readBytes" => FileReadBytes: Host, Checked, HookHost::file;
+    "file.writeBytes" => FileWriteBytes: FileWrite, Checked, HookHost::file_write;
+    "file.copy" => FileCopy: FileWrite, Checked, HookHost::file_write;
+    "file.exists" => FileExists: Host, Checked, HookHost::file;
+    "file.makeDirectory" => FileMakeDirectory: FileWrite, Checked, HookHost::file_write;
+    "file.materializeWorkflowInputFile" => FileMaterializeWorkflowInputFile: Host, Checked, HookHost::file;
+    "file.getTempDirectoryPath" => FileGetTempDirectoryPath: Host, Checked, HookHost::file;
+    "file.pickDirectory" => FilePickDirectory: Person, Open, HookHost::person;
+    "file.pickFile" => FilePickFile: Person, Open, HookHost::person;
+    "file.pickSaveFile" => FilePickSaveFile: Person, Open, HookHost::person;
+    "file.pickFiles" => FilePickFiles: Person, Open, HookHost::person;
+    "file.stat" => FileStat: Host, Checked, HookHost::file;
+    "file.list" => FileList: Host, Checked, HookHost::file;
+    "file.move" => FileMove: FileWrite, Checked, HookHost::file_write;
+    "file.remove" => FileRemove: FileWrite, Checked, HookHost::file_write;
+    "archive.measureEntries" => ArchiveMeasureEntries: Host, Checked, HookHost::archive;
+    "archive.writeZipAtomic" => ArchiveWriteZipAtomic: FileWrite, Checked, HookHost::file_write;
+    "archive.withExtractedZip" => ArchiveWithExtractedZip: Host, Checked, HookHost::archive;
+    "resources.getInput" => ResourcesGetInput: Fixture, Open, HookHost::fixture;
+    "resources.getInputs" => ResourcesGetInputs: Fixture, Open, HookHost::fixture;
+    "resources.get" => ResourcesGet: Fixture, Open, HookHost::fixture;
+    "resources.materializeFile" => ResourcesMaterializeFile: Fixture, Open, HookHost::fixture;
+    "resources.allocateOutput" => ResourcesAllocateOutput: Fixture, Open, HookHost::fixture;
+    "resources.publishOutput" => ResourcesPublishOutput: Fixture, Open, HookHost::fixture;
+    "resources.listOutputs" => ResourcesListOutputs: Fixture, Open, HookHost::fixture;
+    "clipboard.readText" => ClipboardReadText: Person, Open, HookHost::person;
+    "clipboard.writeText" => ClipboardWriteText: Person, Open, HookHost::person;
+    "clipboard.hasText" => ClipboardHasText: Person, Open, HookHost::person;
+    "clipboard.clear" => ClipboardClear: Person, Open, HookHost::person;
+    "editor.openSession" => EditorOpenSession: Person, Open, HookHost::person;
+    "notifications.toast" => NotificationsToast: Person, Open, HookHost::person;
+    "logging.appendRuntimeLog" => LoggingAppendRuntimeLog: Log, Checked, HookHost::runtime_log;
+    "synthesis.workflowApply.applyLiteratureDigest" => SynthesisApplyLiteratureDigest: Fixture, Open, HookHost::fixture;
+    "synthesis.workflowApply.applyTopicPlan" => SynthesisApplyTopicPlan: Fixture, Open, HookHost::fixture;
+    "synthesis.workflowApply.applyTopicSynthesisResult" => SynthesisApplyTopicSynthesisResult: Fixture, Open, HookHost::fixture;
+    "synthesis.topics.getReport" => SynthesisTopicsGetReport: Fixture, Open, HookHost::fixture;
+    "synthesis.artifacts.readPaperArtifacts" => SynthesisReadPaperArtifacts: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.loadVocabulary" => SynthesisTagsLoadVocabulary: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.saveVocabulary" => SynthesisTagsSaveVocabulary: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.exportVocabularyForRegulator" => SynthesisTagsExportVocabularyForRegulator: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.listStagedSuggestions" => SynthesisTagsListStagedSuggestions: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.stageSuggestions" => SynthesisTagsStageSuggestions: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.promoteStagedSuggestions" => SynthesisTagsPromoteStagedSuggestions: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.discardStagedSuggestions" => SynthesisTagsDiscardStagedSuggestions: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.withAuditRun" => SynthesisTagsWithAuditRun: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.acknowledgeRegulation" => SynthesisTagsAcknowledgeRegulation: Fixture, Open, HookHost::fixture;
+}
+
+impl Member {
+    /// What `js/host-api.json` declares for the member besides its answer (what
+    /// the facade needs); a test checks that every member has its declaration.
+    pub fn declaration(self) -> Option<&'static Declaration> {
+        host_api().member(self.name())
+    }
+
+    /// The member's last segment (`readText` of `file.readText`).
+    pub fn operation(self) -> &'static str {
+        let name = self.name();
+        name.rsplit_once('.').map_or(name, |(_, op)| op)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declaration_file_declares_exactly_the_table_in_order_and_answered_alike() {
+        let declared: Vec<(&str, Answer)> =
+            host_api().members().map(|(n, d)| (n, d.answer)).collect();
+        let table: Vec<(&str, Answer)> =
+            Member::ALL.iter().map(|m| (m.name(), m.answer())).collect();
+        assert_eq!(declared, table);
+        for member in Member::ALL {
+            assert_eq!(Member::parse(member.name()), Some(*member));
+        }
+        assert_eq!(Member::parse("library.nope"), None);
+    }
+}

@@ -1,0 +1,479 @@
+//! The request types of the member table: each reads a call's positional
+//! arguments into a typed request, or refuses them with the reference host's
+//! error before any handler runs.
+
+use serde_json::{Map, Value, json};
+
+use super::Member;
+use crate::host::HostError;
+use crate::host::world::{NoteFormat, PageRequest};
+use crate::selection::PortableItemRef;
+
+/// A member's request, read from the JSON array of a call's arguments.
+pub trait Request: Sized {
+    /// Whether any arguments fit: the member takes none, or its answer comes
+    /// from the fixture for whatever it is asked.
+    const OPEN: bool = false;
+
+    /// Reads the request of a call of `member`; `Err` refuses the call with the
+    /// reference host's error.
+    fn decode(member: Member, args: &Value) -> Result<Self, HostError>;
+}
+
+/// The `i`th argument (`null` when absent).
+pub fn arg(args: &Value, i: usize) -> &Value {
+    args.get(i).unwrap_or(&Value::Null)
+}
+
+/// A member whose arguments are not checked: it takes none, or is answered
+/// from the fixture for the arguments as given.
+#[derive(Debug)]
+pub struct Open;
+
+impl Request for Open {
+    const OPEN: bool = true;
+
+    fn decode(_: Member, _: &Value) -> Result<Open, HostError> {
+        Ok(Open)
+    }
+}
+
+/// A member checked by its handler against the world it reads, as the
+/// reference host checks it against its library (list and traversal criteria,
+/// interactive members answered from the fixture): any JSON arguments fit here.
+#[derive(Debug)]
+pub struct Checked;
+
+impl Request for Checked {
+    const OPEN: bool = true;
+
+    fn decode(_: Member, _: &Value) -> Result<Checked, HostError> {
+        Ok(Checked)
+    }
+}
+
+/// A portable ref as the reference host asserts it (`assertPortableRef`):
+/// exactly `{libraryId, key}`, a positive integer id and an eight-character key
+/// of capitals and digits. `kind` names what the ref must identify.
+pub fn portable_ref(value: &Value, kind: &str) -> Result<PortableItemRef, HostError> {
+    let refused = |reason: &str, what: &str| {
+        HostError::capability(
+            "invalid_ref",
+            format!("{kind} ref {what}"),
+            json!({"kind": kind, "reason": reason}),
+        )
+    };
+    let Value::Object(map) = value else {
+        return Err(refused("invalid_shape", "must be portable"));
+    };
+    if map.len() != 2 || !map.contains_key("libraryId") || !map.contains_key("key") {
+        return Err(refused("invalid_shape", "has an invalid shape"));
+    }
+    let library_id = map["libraryId"]
+        .as_u64()
+        .filter(|id| (1..=MAX_SAFE_INTEGER).contains(id))
+        .ok_or_else(|| refused("invalid_library_id", "has an invalid library id"))?;
+    let key = map["key"]
+        .as_str()
+        .filter(|k| {
+            k.len() == 8
+                && k.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        })
+        .ok_or_else(|| refused("invalid_key", "has an invalid key"))?;
+    Ok(PortableItemRef {
+        library_id,
+        key: key.to_string(),
+    })
+}
+
+/// The largest integer JavaScript represents exactly.
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// `(ref, page?)`: a read about one item (`getItemDetail`, `getItemNotes`,
+/// `getItemAttachments`, `listAnnotations`, `listNotePayloads`).
+#[derive(Debug)]
+pub struct ItemRead {
+    /// The item.
+    pub item: PortableItemRef,
+    /// The page asked for.
+    pub page: PageRequest,
+}
+
+impl Request for ItemRead {
+    fn decode(member: Member, args: &Value) -> Result<ItemRead, HostError> {
+        let kind = if member == Member::LibraryListNotePayloads {
+            "note"
+        } else {
+            "item"
+        };
+        Ok(ItemRead {
+            item: portable_ref(arg(args, 0), kind)?,
+            page: PageRequest::from_value(args.get(1)),
+        })
+    }
+}
+
+/// `(ref, {format})`: `library.getNoteDetail`.
+#[derive(Debug)]
+pub struct NoteDetail {
+    /// The note.
+    pub note: PortableItemRef,
+    /// `html` or `text`.
+    pub format: NoteFormat,
+}
+
+impl Request for NoteDetail {
+    fn decode(member: Member, args: &Value) -> Result<NoteDetail, HostError> {
+        let note = portable_ref(arg(args, 0), "note")?;
+        let format = arg(args, 1)
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(NoteFormat::parse)
+            .ok_or_else(|| {
+                HostError::capability(
+                    "invalid_request",
+                    format!(
+                        "{}: options.format must be \"html\" or \"text\"",
+                        member.name()
+                    ),
+                    json!({"reason": "invalid_value", "field": "format"}),
+                )
+            })?;
+        Ok(NoteDetail { note, format })
+    }
+}
+
+/// `(ref, {payloadType})`: `library.getNotePayload`.
+#[derive(Debug)]
+pub struct NotePayload {
+    /// The note.
+    pub note: PortableItemRef,
+    /// The payload type asked for.
+    pub payload_type: String,
+}
+
+impl Request for NotePayload {
+    fn decode(_: Member, args: &Value) -> Result<NotePayload, HostError> {
+        Ok(NotePayload {
+            note: portable_ref(arg(args, 0), "note")?,
+            payload_type: arg(args, 1)
+                .get("payloadType")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        })
+    }
+}
+
+/// An identifier type `metadata.translateIdentifier` looks up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdentifierType {
+    /// `DOI`.
+    Doi,
+    /// `ISBN`.
+    Isbn,
+    /// `arXiv`.
+    Arxiv,
+    /// `PMID`.
+    Pmid,
+}
+
+impl IdentifierType {
+    /// The type as requests spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdentifierType::Doi => "DOI",
+            IdentifierType::Isbn => "ISBN",
+            IdentifierType::Arxiv => "arXiv",
+            IdentifierType::Pmid => "PMID",
+        }
+    }
+}
+
+/// `{type, value}`: `metadata.translateIdentifier`, checked as the reference
+/// host checks it (exactly these two members, a known type, a non-blank value
+/// of at most [`Identifier::MAX_CHARS`] characters).
+#[derive(Debug)]
+pub struct Identifier {
+    /// Its type.
+    pub kind: IdentifierType,
+    /// Its value as given, trimmed.
+    pub value: String,
+}
+
+impl Identifier {
+    /// Most characters of a value.
+    pub const MAX_CHARS: usize = 2048;
+}
+
+impl Request for Identifier {
+    fn decode(_: Member, args: &Value) -> Result<Identifier, HostError> {
+        let invalid = |message: &str, details: Value| {
+            HostError::capability("invalid_request", message.to_string(), details)
+        };
+        let Value::Object(map) = arg(args, 0) else {
+            return Err(invalid(
+                "metadata lookup is invalid",
+                json!({"reason": "invalid_type"}),
+            ));
+        };
+        if let Some(extra) = map.keys().find(|k| *k != "type" && *k != "value") {
+            return Err(invalid(
+                "metadata lookup is invalid",
+                json!({"reason": "invalid_schema", "field": extra}),
+            ));
+        }
+        if map.len() != 2 {
+            return Err(invalid(
+                "metadata lookup is invalid",
+                json!({"reason": "invalid_schema"}),
+            ));
+        }
+        let kind = match map["type"].as_str() {
+            Some("DOI") => IdentifierType::Doi,
+            Some("ISBN") => IdentifierType::Isbn,
+            Some("arXiv") => IdentifierType::Arxiv,
+            Some("PMID") => IdentifierType::Pmid,
+            _ => {
+                return Err(invalid(
+                    "metadata type is invalid",
+                    json!({"reason": "unsupported_value", "field": "type"}),
+                ));
+            }
+        };
+        let value = match &map["value"] {
+            Value::String(s) if !s.trim().is_empty() => s.trim().to_string(),
+            Value::String(_) => {
+                return Err(invalid(
+                    "metadata value is invalid",
+                    json!({"reason": "invalid_value", "field": "value"}),
+                ));
+            }
+            _ => {
+                return Err(invalid(
+                    "metadata value is invalid",
+                    json!({"reason": "invalid_type", "field": "value"}),
+                ));
+            }
+        };
+        if value.chars().count() > Identifier::MAX_CHARS {
+            return Err(invalid(
+                "metadata value is too long",
+                json!({"reason": "invalid_value", "field": "value"}),
+            ));
+        }
+        Ok(Identifier { kind, value })
+    }
+}
+
+/// `{operationId}`: `mutations.getOperation`.
+#[derive(Debug)]
+pub struct OperationLookup {
+    /// The id asked about.
+    pub operation_id: String,
+}
+
+impl Request for OperationLookup {
+    fn decode(_: Member, args: &Value) -> Result<OperationLookup, HostError> {
+        let id = arg(args, 0)
+            .get("operationId")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|id| (1..=MAX_OPERATION_ID_CHARS).contains(&id.chars().count()));
+        match id {
+            Some(id) => Ok(OperationLookup {
+                operation_id: id.to_string(),
+            }),
+            // The reference host rejects with its mutation authority's own error.
+            None => {
+                let mut error = HostError::plain(
+                    "MutationAuthorityAdmissionError",
+                    "operationId must contain between 1 and 128 characters",
+                );
+                error.fields.insert("code".into(), json!("invalid_request"));
+                error.fields.insert(
+                    "details".into(),
+                    json!({"reason": "invalid_value", "field": "operationId"}),
+                );
+                Err(error)
+            }
+        }
+    }
+}
+
+/// Most characters of an `operationId`.
+pub const MAX_OPERATION_ID_CHARS: usize = 128;
+
+/// A library write's request: one object, checked against the top-level members
+/// the reference host's canonical schema declares for it (unknown members are
+/// refused, as its schema refuses them), with an `operationId` when the member
+/// records a write. What lies inside each member is checked by the world,
+/// against what it holds.
+#[derive(Debug)]
+pub struct Canonical {
+    /// The request object.
+    pub request: Map<String, Value>,
+}
+
+impl Canonical {
+    /// The members a request of `member` may have besides `operationId`: `None`
+    /// when they depend on its `operation` (`mutations.*`).
+    fn declared(member: Member) -> Option<&'static [&'static str]> {
+        Some(match member {
+            Member::NotesCreate => &["placement", "parentRef", "content", "initialTags"],
+            Member::NotesUpdateContent => &["noteRef", "content"],
+            Member::NotesRemove => &["noteRef", "disposition"],
+            Member::NotesUpsertPayload => &["noteRef", "payload"],
+            Member::AttachmentsCreate => &["placement", "parentRef", "source", "metadata"],
+            Member::AttachmentsUpdateMetadata => &["attachmentRef", "patch"],
+            Member::AttachmentsReplaceFile => &["attachmentRef", "source"],
+            Member::AttachmentsMove => &["attachmentRef", "placement"],
+            Member::AttachmentsRemove => &["attachmentRef", "disposition"],
+            Member::StatusTagsTransition => &["itemRef", "add", "remove"],
+            Member::ManagedNotesWriteCustom | Member::ManagedNotesWriteConversation => {
+                &["target", "content"]
+            }
+            Member::LiteratureArtifactsUpsertDigest => &["parentRef", "markdown"],
+            Member::LiteratureArtifactsUpsertReferences => &["parentRef", "references"],
+            Member::LiteratureArtifactsUpsertCitationAnalysis => &["parentRef", "citationAnalysis"],
+            Member::LiteratureArtifactsUpsertScore => &["parentRef", "score"],
+            _ => return None,
+        })
+    }
+}
+
+impl Request for Canonical {
+    fn decode(member: Member, args: &Value) -> Result<Canonical, HostError> {
+        let Value::Object(request) = arg(args, 0) else {
+            return Err(schema_refusal(member, None));
+        };
+        if let Some(declared) = Canonical::declared(member)
+            && let Some(extra) = request
+                .keys()
+                .find(|k| *k != "operationId" && !declared.contains(&k.as_str()))
+        {
+            return Err(schema_refusal(member, Some(extra)));
+        }
+        Ok(Canonical {
+            request: request.clone(),
+        })
+    }
+}
+
+/// The reference host's refusal of a request its canonical schema does not
+/// accept; `extra` is a member it does not declare.
+pub fn schema_refusal(member: Member, extra: Option<&str>) -> HostError {
+    let message = if member == Member::MutationsPreview {
+        "mutation preview request does not match the canonical schema"
+    } else {
+        "mutation request does not match the canonical schema"
+    };
+    let details = match extra {
+        Some(field) => json!({"reason": "invalid_schema", "field": format!("/{field}")}),
+        None => json!({"reason": "invalid_schema"}),
+    };
+    HostError::capability("invalid_request", message, details)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(error: &HostError) -> (&str, &Value) {
+        (
+            error.fields["code"].as_str().unwrap_or_default(),
+            &error.fields["details"],
+        )
+    }
+
+    #[test]
+    fn portable_refs_are_asserted_as_the_reference_host_asserts_them() {
+        assert!(portable_ref(&json!({"libraryId": 1, "key": "ABCD1234"}), "item").is_ok());
+        for (value, reason) in [
+            (json!("ABCD1234"), "invalid_shape"),
+            (json!({"libraryId": 1}), "invalid_shape"),
+            (
+                json!({"libraryId": 1, "key": "ABCD1234", "x": 1}),
+                "invalid_shape",
+            ),
+            (
+                json!({"libraryId": 0, "key": "ABCD1234"}),
+                "invalid_library_id",
+            ),
+            (
+                json!({"libraryId": "1", "key": "ABCD1234"}),
+                "invalid_library_id",
+            ),
+            (json!({"libraryId": 1, "key": "abcd1234"}), "invalid_key"),
+            (json!({"libraryId": 1, "key": "ABCD123"}), "invalid_key"),
+        ] {
+            let error = portable_ref(&value, "note").unwrap_err();
+            assert_eq!(code(&error).0, "invalid_ref", "{value}");
+            assert_eq!(
+                code(&error).1,
+                &json!({"kind": "note", "reason": reason}),
+                "{value}"
+            );
+        }
+    }
+
+    #[test]
+    fn identifiers_are_checked_in_the_reference_host_s_order() {
+        let decode =
+            |v: Value| Identifier::decode(Member::MetadataTranslateIdentifier, &json!([v]));
+        let ok = decode(json!({"type": "DOI", "value": " 10.1/x "})).unwrap();
+        assert_eq!(
+            (ok.kind, ok.value.as_str()),
+            (IdentifierType::Doi, "10.1/x")
+        );
+        for (value, message, details) in [
+            (
+                json!(null),
+                "metadata lookup is invalid",
+                json!({"reason": "invalid_type"}),
+            ),
+            (
+                json!({"type": "DOI", "value": "x", "y": 1}),
+                "metadata lookup is invalid",
+                json!({"reason": "invalid_schema", "field": "y"}),
+            ),
+            (
+                json!({"type": "doi", "value": "x"}),
+                "metadata type is invalid",
+                json!({"reason": "unsupported_value", "field": "type"}),
+            ),
+            (
+                json!({"type": "PMID", "value": 5}),
+                "metadata value is invalid",
+                json!({"reason": "invalid_type", "field": "value"}),
+            ),
+            (
+                json!({"type": "PMID", "value": "x".repeat(2049)}),
+                "metadata value is too long",
+                json!({"reason": "invalid_value", "field": "value"}),
+            ),
+        ] {
+            let error = decode(value.clone()).unwrap_err();
+            assert_eq!(error.message, message, "{value}");
+            assert_eq!(code(&error), ("invalid_request", &details), "{value}");
+        }
+    }
+
+    #[test]
+    fn canonical_writes_refuse_members_their_schema_does_not_declare() {
+        let args =
+            json!([{"operationId": "o", "noteRef": {}, "content": {}, "expectedRevision": "1"}]);
+        let error = Canonical::decode(Member::NotesUpdateContent, &args).unwrap_err();
+        assert_eq!(
+            error.message,
+            "mutation request does not match the canonical schema"
+        );
+        assert_eq!(
+            code(&error).1,
+            &json!({"reason": "invalid_schema", "field": "/expectedRevision"})
+        );
+        assert!(Canonical::decode(Member::NotesUpdateContent, &json!([5])).is_err());
+        assert!(Canonical::decode(Member::MutationsExecute, &json!([{"anything": 1}])).is_ok());
+    }
+}
