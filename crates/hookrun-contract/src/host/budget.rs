@@ -72,7 +72,7 @@ impl Budget {
     pub fn tick(&self) -> Result<(), HostError> {
         let ticks = self.ticks.get().wrapping_add(1);
         self.ticks.set(ticks);
-        if ticks % TICKS_PER_CHECK == 0 {
+        if ticks.is_multiple_of(TICKS_PER_CHECK) {
             self.check()
         } else {
             self.stopped()

@@ -95,6 +95,16 @@ pub enum HostWorldError {
     /// Invalid paging or library input.
     #[error("{0}")]
     InvalidRequest(String),
+    /// A request member the reference host refuses, with its reason.
+    #[error("{message}")]
+    InvalidField {
+        /// What is wrong, as the reference host says it.
+        message: String,
+        /// `details.reason`.
+        reason: &'static str,
+        /// `details.field`.
+        field: &'static str,
+    },
     /// The item exists but is of another kind.
     #[error("{key} is not a {kind} item")]
     WrongKind {
@@ -128,7 +138,9 @@ impl HostWorldError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::NotFound { .. } | Self::Io { .. } => "not_found",
-            Self::UnsafePath(_) | Self::InvalidRequest(_) => "invalid_request",
+            Self::UnsafePath(_) | Self::InvalidRequest(_) | Self::InvalidField { .. } => {
+                "invalid_request"
+            }
             Self::WrongKind { .. } => "invalid_ref",
             Self::ResourceLimited { .. } => "resource_limited",
         }

@@ -157,7 +157,7 @@ members! {
     "file.exists" => FileExists: Host, Checked, HookHost::file;
     "file.makeDirectory" => FileMakeDirectory: FileWrite, Checked, HookHost::file_write;
     "file.materializeWorkflowInputFile" => FileMaterializeWorkflowInputFile: Host, Checked, HookHost::file;
-    "file.getTempDirectoryPath" => FileGetTempDirectoryPath: Host, Checked, HookHost::file;
+    "file.getTempDirectoryPath" => FileGetTempDirectoryPath: Host, Open, HookHost::temp_directory;
     "file.pickDirectory" => FilePickDirectory: Person, Open, HookHost::person;
     "file.pickFile" => FilePickFile: Person, Open, HookHost::person;
     "file.pickSaveFile" => FilePickSaveFile: Person, Open, HookHost::person;
@@ -228,5 +228,149 @@ mod tests {
             assert_eq!(Member::parse(member.name()), Some(*member));
         }
         assert_eq!(Member::parse("library.nope"), None);
+    }
+}
+
+/// Every member of the table, driven through [`HookHost::call`] without an
+/// engine: a malformed request is refused before its handler with the
+/// reference host's refusal, and a well-formed one reaches its handler.
+#[cfg(test)]
+mod sweep {
+    use serde_json::{Value, json};
+
+    use super::Member;
+    use crate::host::answers::HostAnswers;
+    use crate::host::session::HookHost;
+    use crate::host::world::HostWorld;
+    use crate::selection::SelectionContext;
+
+    fn host(files: &std::path::Path) -> HookHost {
+        let selection = SelectionContext::from_value(&json!({"items": [
+            {"kind": "parent", "ref": {"libraryId": 1, "key": "PARENT01"}, "itemType": "book", "title": "Cats"}
+        ], "sampledAt": "2026-01-01T00:00:00Z"}))
+        .unwrap();
+        let world = HostWorld::from_selection(&selection).with_files_dir(files);
+        HookHost::new(world, HostAnswers::default())
+    }
+
+    /// A request each member's type accepts.
+    fn well_formed(member: Member) -> Value {
+        let parent = json!({"libraryId": 1, "key": "PARENT01"});
+        let op = "op-1";
+        match member {
+            Member::LibraryGetNoteDetail => json!([parent, {"format": "html"}]),
+            Member::LibraryGetNotePayload => json!([parent, {"payloadType": "x"}]),
+            Member::LibraryGetItemDetail
+            | Member::LibraryGetItemNotes
+            | Member::LibraryListNotePayloads
+            | Member::LibraryGetItemAttachments
+            | Member::LibraryListAnnotations => json!([parent]),
+            Member::LibraryTraverseItems => json!([{"scope": "top-level-regular"}, {}, null]),
+            Member::LibraryWithItemSnapshot => json!([{"libraryId": 1}, {}, null]),
+            Member::LibraryExportPortableItems => json!([[parent]]),
+            Member::MetadataTranslateIdentifier => json!([{"type": "DOI", "value": "10.1/x"}]),
+            Member::MutationsGetOperation => json!([{"operationId": op}]),
+            Member::MutationsPreview => {
+                json!([{"operation": "item.updateTags", "itemRef": parent, "add": ["x"], "remove": []}])
+            }
+            Member::MutationsExecute => json!([{"operationId": op, "operation": "item.updateTags",
+                "itemRef": parent, "add": ["x"], "remove": []}]),
+            Member::StatusTagsTransition => {
+                json!([{"operationId": op, "itemRef": parent, "add": ["need-analysis"]}])
+            }
+            Member::FileReadText
+            | Member::FileReadBytes
+            | Member::FileExists
+            | Member::FileStat => json!(["a.txt"]),
+            Member::FileList => json!([{"path": "."}]),
+            Member::FileWriteText => json!(["b.txt", "text"]),
+            Member::FileWriteBytes => json!(["b.bin", {"$bytes": "AQI="}]),
+            Member::FileCopy | Member::FileMove => {
+                json!([{"sourcePath": "a.txt", "targetPath": "c.txt"}])
+            }
+            Member::FileMakeDirectory => json!([{"path": "d"}]),
+            Member::FileRemove => json!([{"path": "a.txt"}]),
+            Member::FileMaterializeWorkflowInputFile => {
+                json!([{"key": "k", "content": {"kind": "text", "text": "t"}}])
+            }
+            Member::ArchiveMeasureEntries => {
+                json!([{"entries": [{"name": "a", "content": {"kind": "text", "text": "t"}}]}])
+            }
+            Member::ArchiveWriteZipAtomic => json!([{"targetPath": "a.zip",
+                "entries": [{"name": "a", "content": {"kind": "text", "text": "t"}}]}]),
+            Member::ArchiveWithExtractedZip => json!([{"sourcePath": "a.zip"}, {}, null]),
+            Member::LoggingAppendRuntimeLog => {
+                json!([{"level": "info", "stage": "s", "message": "m"}])
+            }
+            // Library writes: a request of the right shape (the world may still
+            // refuse what it names).
+            m if m.answer() == super::Answer::Write => json!([{"operationId": op}]),
+            _ => json!([]),
+        }
+    }
+
+    /// Requests each member refuses.
+    fn malformed(member: Member) -> Vec<Value> {
+        match member {
+            Member::LibraryListItems => vec![json!([{"tag": 5}]), json!([{"query": []}])],
+            Member::LibraryListCollections => vec![json!([{"libraryId": "one"}])],
+            Member::LibraryListSavedSearches => vec![json!([{"limit": 0}])],
+            Member::LibraryTraverseItems => vec![json!([]), json!([{"scope": "all"}])],
+            Member::LibraryWithItemSnapshot => vec![json!([{}, {}]), json!([{"libraryId": 0}, {}])],
+            Member::LibraryExportPortableItems => vec![json!([42]), json!([[42]])],
+            Member::ArchiveMeasureEntries | Member::ArchiveWriteZipAtomic => {
+                vec![
+                    json!([{"targetPath": "z.zip", "entries": 5}]),
+                    json!([{"entries": [{"name": "../x"}]}]),
+                ]
+            }
+            Member::ArchiveWithExtractedZip => vec![json!([{}, {}, null]), json!([42])],
+            _ => vec![json!([]), json!([42])],
+        }
+    }
+
+    #[test]
+    fn a_malformed_request_is_refused_before_its_handler_and_a_well_formed_one_reaches_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "A").unwrap();
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(dir.path().join("a.zip")).unwrap());
+        zip.start_file("x.txt", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut zip, b"x").unwrap();
+        zip.finish().unwrap();
+        let mut checked = 0;
+        for &member in Member::ALL {
+            let code = |reply: &Result<Value, crate::host::HostError>| match reply {
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.fields["code"].as_str().unwrap_or(&e.name).to_string(),
+            };
+            if !member.takes_any_request() {
+                checked += 1;
+                for malformed in malformed(member) {
+                    let refused = host(dir.path()).call(member.name(), malformed.clone(), None);
+                    // The reference's refusals: a request that does not fit, a ref
+                    // that is not one, a list that is not a list of refs.
+                    let refused_code = code(&refused);
+                    assert!(
+                        ["invalid_request", "invalid_ref", "resource_limited"]
+                            .contains(&refused_code.as_str()),
+                        "{}({malformed}) answered {refused:?}",
+                        member.name()
+                    );
+                }
+            }
+            let args = well_formed(member);
+            member
+                .check(&args)
+                .unwrap_or_else(|e| panic!("{}({args}): {e:?}", member.name()));
+            let reply = host(dir.path()).call(member.name(), args.clone(), None);
+            assert_ne!(
+                code(&reply),
+                "unsupported_operation",
+                "{}({args}) reached no handler: {reply:?}",
+                member.name()
+            );
+        }
+        assert!(checked > 40, "{checked} members checked");
     }
 }

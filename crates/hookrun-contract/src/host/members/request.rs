@@ -38,15 +38,14 @@ impl Request for Open {
     }
 }
 
-/// A member checked by its handler against the world it reads, as the
-/// reference host checks it against its library (list and traversal criteria,
-/// interactive members answered from the fixture): any JSON arguments fit here.
+/// A member whose request its handler reads, checked against what the world
+/// holds as the reference host checks it against its library and files (list
+/// and traversal criteria, paths, archive entries): any JSON arguments reach the
+/// handler, which refuses what does not fit.
 #[derive(Debug)]
 pub struct Checked;
 
 impl Request for Checked {
-    const OPEN: bool = true;
-
     fn decode(_: Member, _: &Value) -> Result<Checked, HostError> {
         Ok(Checked)
     }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::{BUNDLES_DIR, HookHost, bundle_error, bytes, unsupported, world_error};
 use crate::host::members::Member;
-use crate::host::members::request::Checked;
+use crate::host::members::request::{Checked, Open};
 use crate::host::overlay::{self, Seen};
 use crate::host::world::{HostWorld, hex_sha256};
 use crate::host::{HostError, HostPath, PathError};
@@ -64,6 +64,13 @@ pub(super) fn parse_path(raw: &str, field: &str) -> Result<HostPath, HostError> 
     })
 }
 
+/// A file (with its bytes) or directory (`None`) of a tree, at its path
+/// relative to the tree's root.
+type TreeEntry = (String, Option<Arc<[u8]>>);
+
+/// An archive entry: its name and bytes.
+type ArchiveEntry = (String, Arc<[u8]>);
+
 fn not_found() -> HostError {
     HostError::workflow(
         "not_found",
@@ -93,14 +100,21 @@ impl HookHost {
         })
     }
 
-    /// The `file.*` reads, with `file.getTempDirectoryPath` and
-    /// `file.materializeWorkflowInputFile`.
+    /// `file.getTempDirectoryPath()`: the virtual temporary directory.
+    pub(crate) fn temp_directory(
+        &mut self,
+        _: Member,
+        _: Value,
+        _: Open,
+    ) -> Result<Value, HostError> {
+        Ok(TEMP_DIR.into())
+    }
+
+    /// The `file.*` reads, with `file.materializeWorkflowInputFile`.
     pub(crate) fn file(&mut self, op: Member, args: Value, _: Checked) -> Result<Value, HostError> {
         let member = op.name();
-        match op {
-            Member::FileGetTempDirectoryPath => return Ok(TEMP_DIR.into()),
-            Member::FileMaterializeWorkflowInputFile => return self.materialize_input(&args),
-            _ => {}
+        if op == Member::FileMaterializeWorkflowInputFile {
+            return self.materialize_input(&args);
         }
         let first = args.get(0).unwrap_or(&Value::Null);
         let (raw, recursive, max_depth) = match first {
@@ -265,7 +279,7 @@ impl HookHost {
 
     /// The files and directories of what `source` is, as `(relative path, bytes of a
     /// file or None for a directory)`; the source itself is `""`.
-    fn file_tree(&self, source: &HostPath) -> Result<Vec<(String, Option<Arc<[u8]>>)>, HostError> {
+    fn file_tree(&self, source: &HostPath) -> Result<Vec<TreeEntry>, HostError> {
         let Ok(stat) = self.read_file(FileRead::of(Member::FileStat, source)) else {
             return Ok(Vec::new());
         };
@@ -418,7 +432,7 @@ impl HookHost {
 
     /// The entries of an archive request, `(name, bytes)`, checked as the reference
     /// host checks them.
-    fn archive_entries(&self, request: &Value) -> Result<Vec<(String, Arc<[u8]>)>, HostError> {
+    fn archive_entries(&self, request: &Value) -> Result<Vec<ArchiveEntry>, HostError> {
         let invalid = |reason: &str, field: &str, message: &str| {
             HostError::workflow(
                 "invalid_request",
@@ -444,7 +458,7 @@ impl HookHost {
                 entries.len() as u64,
             ));
         }
-        let mut out: Vec<(String, Arc<[u8]>)> = Vec::with_capacity(entries.len());
+        let mut out: Vec<ArchiveEntry> = Vec::with_capacity(entries.len());
         let mut seen = HashSet::new();
         let mut total = 0u64;
         for entry in entries {
@@ -857,7 +871,7 @@ fn decode_bytes(value: &Value) -> Option<Vec<u8>> {
 }
 
 /// A stored (uncompressed) zip of `entries`.
-fn zip_of(entries: &[(String, Arc<[u8]>)]) -> Vec<u8> {
+fn zip_of(entries: &[ArchiveEntry]) -> Vec<u8> {
     let mut out = std::io::Cursor::new(Vec::new());
     let mut writer = zip::ZipWriter::new(&mut out);
     let options =

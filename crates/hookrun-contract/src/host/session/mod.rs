@@ -363,6 +363,9 @@ fn world_error(member: &str, error: &HostWorldError) -> HostError {
         HostWorldError::NotFound { kind, key } => json!({"kind": kind, "opaqueKey": key}),
         HostWorldError::UnsafePath(_) => json!({"reason": "unsafe_path", "operation": member}),
         HostWorldError::WrongKind { kind, .. } => json!({"kind": kind, "reason": "wrong_kind"}),
+        HostWorldError::InvalidField { reason, field, .. } => {
+            json!({"reason": reason, "field": field})
+        }
         HostWorldError::ResourceLimited {
             resource,
             limit,

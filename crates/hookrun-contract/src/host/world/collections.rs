@@ -141,7 +141,18 @@ impl HostWorld {
 
     /// `library.listCollections(input)`.
     pub fn list_collections(&self, input: &Value) -> HostResult<Value> {
-        let wanted = input.get("libraryId").and_then(Value::as_u64);
+        // As the reference host: a library id that is given must be a positive
+        // integer.
+        let wanted = match input.get("libraryId") {
+            None | Some(Value::Null) => None,
+            Some(id) => Some(id.as_u64().filter(|id| *id >= 1).ok_or_else(|| {
+                HostWorldError::InvalidField {
+                    message: "library id is invalid".into(),
+                    reason: "invalid_value",
+                    field: "libraryId",
+                }
+            })?),
+        };
         let items: Vec<Value> = self
             .collections
             .iter()
