@@ -450,7 +450,6 @@ export interface HostApi {
     transition(request: {
       operationId: string;
       itemRef: PortableItemRef;
-      expectedRevision?: number;
       add?: StatusKey[];
       remove?: StatusKey[];
     }): Promise<WriteOutcome<{ itemRef: PortableItemRef; added: string[]; removed: string[]; unchanged: string[]; revision: string }>>;

@@ -308,7 +308,7 @@ export async function applyResult({ parent, runtime }) {
   console.log(["a", { b: 1 }], "and", [2]);
   let refused = "none";
   try {
-    await runtime.hostApi.library.getItemDetail({ libraryId: 1, key: "NOPE" });
+    await runtime.hostApi.library.getItemDetail({ libraryId: 1, key: "NOPE0000" });
   } catch (e) {
     refused = e.code;
   }
