@@ -113,7 +113,7 @@ impl Budget {
             Some(Breach::Deadline) => Err(HostError::workflow(
                 "resource_limited",
                 "the hook's time ran out while the host worked",
-                json!({"resource": "time"}),
+                json!({"resource": "duration_ms", "limit": 0}),
             )),
             Some(Breach::Writes(_)) => Ok(()),
             Some(Breach::Bytes(limit)) => Err(HostError::workflow(

@@ -102,7 +102,7 @@ mod tests {
         let mut error = HostError::workflow(
             "not_found",
             format!("{b}/a is gone"),
-            json!({"kind": "file", "opaqueKey": format!("{f}/k")}),
+            json!({"kind": "resource", "opaqueKey": format!("{f}/k")}),
         );
         error = r.error(error);
         assert_eq!(error.message, "/bundles/req-1/a is gone");

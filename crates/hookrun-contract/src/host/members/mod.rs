@@ -351,6 +351,10 @@ mod sweep {
                     // The reference's refusals: a request that does not fit, a ref
                     // that is not one, a list that is not a list of refs.
                     let refused_code = code(&refused);
+                    if let Err(e) = &refused {
+                        e.conformance()
+                            .unwrap_or_else(|why| panic!("{}({malformed}): {why}", member.name()));
+                    }
                     assert!(
                         ["invalid_request", "invalid_ref", "resource_limited"]
                             .contains(&refused_code.as_str()),
@@ -364,6 +368,10 @@ mod sweep {
                 .check(&args)
                 .unwrap_or_else(|e| panic!("{}({args}): {e:?}", member.name()));
             let reply = host(dir.path()).call(member.name(), args.clone(), None);
+            if let Err(e) = &reply {
+                e.conformance()
+                    .unwrap_or_else(|why| panic!("{}({args}): {why}", member.name()));
+            }
             assert_ne!(
                 code(&reply),
                 "unsupported_operation",

@@ -90,7 +90,7 @@ impl HookHost {
             None => Err(HostError::workflow(
                 "not_found",
                 format!("{path} was not found"),
-                json!({"kind": "file", "opaqueKey": path.as_str()}),
+                json!({"kind": "resource", "opaqueKey": path.as_str()}),
             )),
             Some(context) => context
                 .reader()
@@ -153,7 +153,7 @@ impl HookHost {
             HostError::workflow(
                 "not_found",
                 format!("{member}: {} was not found", read.shown),
-                json!({"kind": "file", "opaqueKey": read.shown}),
+                json!({"kind": "resource", "opaqueKey": read.shown}),
             )
         };
         match (op, &seen) {

@@ -284,7 +284,17 @@ impl HookHost {
             .budget
             .check()
             .and_then(|()| self.dispatch(member, args));
-        answer.map_err(|error| self.redactions().error(error))
+        answer.map_err(|error| {
+            // Every error a member answers is one the reference host could raise;
+            // the test suites run with this check.
+            debug_assert!(
+                error.conformance().is_ok(),
+                "{member}: {:?}: {}",
+                error.conformance(),
+                error.message
+            );
+            self.redactions().error(error)
+        })
     }
 
     /// The limit the last call ran into, cleared by asking: the run's write limit
@@ -353,19 +363,29 @@ fn unsupported(member: &str) -> HostError {
     HostError::workflow(
         "unsupported_operation",
         format!("{member} is not supported by this host"),
-        json!({"memberOrOperation": member, "reason": "not_supported"}),
+        json!({"memberOrOperation": member}),
     )
 }
 
 fn world_error(member: &str, error: &HostWorldError) -> HostError {
     let code = error.code();
     let details = match error {
-        HostWorldError::NotFound { kind, key } => json!({"kind": kind, "opaqueKey": key}),
+        // Files are the reference's `resource` targets.
+        HostWorldError::NotFound { kind, key } => {
+            let kind = if kind == "file" { "resource" } else { kind };
+            json!({"kind": kind, "opaqueKey": key})
+        }
+        HostWorldError::Io { path, .. } => json!({"kind": "resource", "opaqueKey": path}),
         HostWorldError::UnsafePath(_) => json!({"reason": "unsafe_path", "operation": member}),
         HostWorldError::WrongKind { kind, .. } => json!({"kind": kind, "reason": "wrong_kind"}),
         HostWorldError::InvalidField { reason, field, .. } => {
             json!({"reason": reason, "field": field})
         }
+        HostWorldError::ResourceLimited {
+            resource,
+            limit,
+            observed,
+        } if observed.is_null() => json!({"resource": resource, "limit": limit}),
         HostWorldError::ResourceLimited {
             resource,
             limit,

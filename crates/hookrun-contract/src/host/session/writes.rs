@@ -102,7 +102,7 @@ impl HookHost {
                 return Err(HostError::workflow(
                     "not_found",
                     format!("{}: {} was not found", prepared.operation, file.source),
-                    json!({"kind": "file", "opaqueKey": file.source}),
+                    json!({"kind": "resource", "opaqueKey": file.source}),
                 ));
             };
             stored.push((source, target));

@@ -290,7 +290,7 @@ impl HostWorld {
                 return Err(HostError::workflow(
                     "unsupported_operation",
                     format!("mutations.execute: the operation {op} is not simulated by this host"),
-                    json!({"memberOrOperation": op, "reason": "not_supported"}),
+                    json!({"memberOrOperation": op}),
                 ));
             }
         }

@@ -476,7 +476,7 @@ fn stopped(error: HostError) -> HostWorldError {
     HostWorldError::ResourceLimited {
         resource: error.fields["details"]["resource"]
             .as_str()
-            .unwrap_or("time")
+            .unwrap_or("duration_ms")
             .into(),
         limit: 0,
         observed: Value::Null,

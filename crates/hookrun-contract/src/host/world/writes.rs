@@ -300,7 +300,7 @@ impl HostWorld {
             _ => Err(HostError::capability(
                 "unsupported_operation",
                 format!("{name} is not supported by this host"),
-                json!({"memberOrOperation": name, "reason": "not_supported"}),
+                json!({"memberOrOperation": name}),
             )),
         }
     }
@@ -395,7 +395,7 @@ impl HostWorld {
                     format!(
                         "{operation}: top-level placement is not simulated; place the item under a parent"
                     ),
-                    json!({"memberOrOperation": operation, "reason": "not_supported"}),
+                    json!({"memberOrOperation": operation}),
                 )),
                 _ => Err(invalid(operation, "invalid_value", "placement.kind")),
             },
@@ -882,7 +882,7 @@ impl HostWorld {
             return Err(HostError::capability(
                 "unsupported_operation",
                 format!("{member} is not supported by this host"),
-                json!({"memberOrOperation": member, "reason": "not_supported"}),
+                json!({"memberOrOperation": member}),
             ));
         };
         let parent = ref_at(member, request, "parentRef")?;
@@ -1037,7 +1037,7 @@ impl HostWorld {
                         format!(
                             "mutations.execute: the operation {other} is not simulated by this host"
                         ),
-                        json!({"memberOrOperation": other, "reason": "not_supported"}),
+                        json!({"memberOrOperation": other}),
                     ));
                 }
             },
