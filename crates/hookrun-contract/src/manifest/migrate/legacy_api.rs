@@ -239,14 +239,12 @@ fn path_at(text: &str) -> &str {
 }
 
 /// Every line of `source` that uses a member v2 hosts do not provide, at most one per
-/// family and line. Lines that are comments (`//`, `/*`, `*`) are skipped.
+/// family and line. Only code counts: comments, string and template literal text and
+/// regular expression literals never do.
 pub fn scan_source(source: &str) -> Vec<LegacyUse> {
     let mut found = Vec::new();
-    for (index, line) in source.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("//") || trimmed.starts_with("/*") || trimmed.starts_with('*') {
-            continue;
-        }
+    let code = code_only(source);
+    for (index, line) in code.lines().enumerate() {
         for family in FAMILIES {
             if let Some(hit) = find(line, family) {
                 let (at, member, replacement) = hit;
@@ -261,6 +259,148 @@ pub fn scan_source(source: &str) -> Vec<LegacyUse> {
         }
     }
     found
+}
+
+/// `source` with every comment, string literal, template literal text and regular
+/// expression literal replaced by spaces, character for character (line breaks
+/// kept), so that lines and columns of the code stay where they were.
+fn code_only(source: &str) -> String {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Code,
+        LineComment,
+        BlockComment,
+        Quoted(char),
+        Template,
+        Regex { in_class: bool },
+    }
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len());
+    let mut state = State::Code;
+    // Open `${` of templates: the brace depth inside each, innermost last.
+    let mut templates: Vec<usize> = Vec::new();
+    // The last character of code that is not white space, to tell a division
+    // from a regular expression.
+    let mut last_code: Option<char> = None;
+    let mut i = 0;
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        match state {
+            State::Code => match (c, next) {
+                ('/', Some('/')) => {
+                    state = State::LineComment;
+                    out.push(' ');
+                }
+                ('/', Some('*')) => {
+                    state = State::BlockComment;
+                    out.push_str("  ");
+                    i += 1;
+                }
+                ('/', _) if last_code.is_none_or(|p| "(,=:[!&|?{};+-*%<>~^".contains(p)) => {
+                    state = State::Regex { in_class: false };
+                    out.push(' ');
+                }
+                ('\'' | '"', _) => {
+                    state = State::Quoted(c);
+                    out.push(' ');
+                }
+                ('`', _) => {
+                    state = State::Template;
+                    out.push(' ');
+                }
+                ('{', _) => {
+                    if let Some(depth) = templates.last_mut() {
+                        *depth += 1;
+                    }
+                    out.push(c);
+                }
+                ('}', _) if templates.last() == Some(&0) => {
+                    templates.pop();
+                    state = State::Template;
+                    out.push(' ');
+                }
+                ('}', _) => {
+                    if let Some(depth) = templates.last_mut() {
+                        *depth -= 1;
+                    }
+                    out.push(c);
+                }
+                _ => out.push(c),
+            },
+            State::LineComment => {
+                if c == '\n' {
+                    state = State::Code;
+                }
+                out.push(blank(c));
+            }
+            State::BlockComment => {
+                if c == '*' && next == Some('/') {
+                    state = State::Code;
+                    out.push_str("  ");
+                    i += 1;
+                } else {
+                    out.push(blank(c));
+                }
+            }
+            State::Quoted(quote) => {
+                if c == '\\' && next.is_some_and(|n| n != '\n') {
+                    out.push_str("  ");
+                    i += 1;
+                } else {
+                    if c == quote || c == '\n' {
+                        state = State::Code;
+                    }
+                    out.push(blank(c));
+                }
+            }
+            State::Template => {
+                if c == '\\' && next.is_some() {
+                    out.push(' ');
+                    out.push(blank(next.unwrap_or(' ')));
+                    i += 1;
+                } else if c == '`' {
+                    state = State::Code;
+                    out.push(' ');
+                } else if c == '$' && next == Some('{') {
+                    templates.push(0);
+                    state = State::Code;
+                    out.push_str("  ");
+                    i += 1;
+                } else {
+                    out.push(blank(c));
+                }
+            }
+            State::Regex { in_class } => {
+                if c == '\\' && next.is_some_and(|n| n != '\n') {
+                    out.push_str("  ");
+                    i += 1;
+                } else {
+                    state = match c {
+                        '\n' => State::Code,
+                        '[' => State::Regex { in_class: true },
+                        ']' => State::Regex { in_class: false },
+                        '/' if !in_class => State::Code,
+                        _ => state,
+                    };
+                    out.push(blank(c));
+                }
+            }
+        }
+        if state == State::Code && !c.is_whitespace() && !matches!(c, '`' | '\'' | '"') {
+            last_code = Some(c);
+        }
+        if matches!(
+            state,
+            State::Quoted(_) | State::Template | State::Regex { .. }
+        ) {
+            // A literal is a value: what follows it divides.
+            last_code = Some('a');
+        }
+        i += 1;
+    }
+    out
 }
 
 /// The first use of `family` in `line`: byte offset, member as written, replacement.
@@ -376,6 +516,31 @@ mod tests {
                       const d = await hostApi.library.getItemDetail(ref);\n\
                       const myZotero.x = 1; const s = options.helpers.x; notZotero.Items.get(1);\n";
         assert!(members(source).is_empty(), "{:?}", members(source));
+    }
+
+    #[test]
+    fn strings_templates_regexes_and_block_comments_are_not_code() {
+        let source = "const a = \"runtime.helpers.resolveItemRef(x)\";\n\
+                      const b = 'Zotero.Items.get(1)';\n\
+                      const c = `IOUtils.writeUTF8 ${x} helpers.toHtmlNote`;\n\
+                      /* runtime.zotero.Items\n   Zotero.Items.get(2) */ const d = 1;\n\
+                      const e = /Zotero\\.Items\\.get/.test(s) ? 1 : 0;\n\
+                      const f = 'it\\'s runtime.helpers.x';\n";
+        assert!(members(source).is_empty(), "{:?}", members(source));
+        // Code inside a template's `${}` is code, and what follows a literal is too.
+        let source = "const c = `${Zotero.Items.get(1)}`;\n\
+                      const q = \"x\"; const i = Zotero.Items.get(2);\n\
+                      const r = a / b / Zotero.Items.get(3);\n";
+        assert_eq!(
+            members(source),
+            [
+                (1, "Zotero.Items.get".to_string()),
+                (2, "Zotero.Items.get".to_string()),
+                (3, "Zotero.Items.get".to_string()),
+            ]
+        );
+        let uses = scan_source("const q = \"x\"; const i = Zotero.Items.get(2);");
+        assert_eq!(uses[0].column, 26, "columns are those of the source");
     }
 
     #[test]
