@@ -18,7 +18,6 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::host::HostError;
-use crate::host::api::{Answer, host_api};
 
 /// One recorded write.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -151,41 +150,6 @@ impl EffectLog {
     /// The reply a write bound to `operation_id` got, if any.
     pub fn bound(&self, operation_id: &str) -> Option<&Value> {
         self.bindings.get(operation_id).map(|b| &b.reply)
-    }
-
-    /// The `operationId` a library write's request must carry: `Ok(None)` for
-    /// members that take none (file writes).
-    pub fn operation_id(member: &str, args: &Value) -> Result<Option<String>, HostError> {
-        let takes = host_api()
-            .member(member)
-            .is_some_and(|m| m.answer == Answer::Write);
-        if !takes {
-            return Ok(None);
-        }
-        args.pointer("/0/operationId")
-            .and_then(Value::as_str)
-            .filter(|s| {
-                let trimmed = s.trim();
-                !trimmed.is_empty() && trimmed.chars().count() <= 128
-            })
-            .map(|id| Some(id.to_string()))
-            .ok_or_else(|| {
-                // The reference host's schema check (an operationId of 1 to 128
-                // characters); applyAnalysis checks it in its own owner.
-                if member == "literatureArtifacts.applyAnalysis" {
-                    HostError::workflow(
-                        "invalid_request",
-                        format!("{member}: operationId must be 1 to 128 characters"),
-                        json!({"reason": "invalid_value", "field": "operationId"}),
-                    )
-                } else {
-                    HostError::capability(
-                        "invalid_request",
-                        "mutation request does not match the canonical schema",
-                        json!({"reason": "invalid_schema", "field": "/operationId"}),
-                    )
-                }
-            })
     }
 
     /// The reply of a write repeating the one `operation_id` is bound to (the same
@@ -421,22 +385,6 @@ mod tests {
         assert!(effects[1..].iter().all(
             |e| e.result.is_null() && e.error.as_ref().is_some_and(|e| e["code"] == "conflict")
         ));
-    }
-
-    #[test]
-    fn library_writes_need_an_operation_id_and_file_writes_do_not() {
-        let err = EffectLog::operation_id("notes.create", &json!([{}])).unwrap_err();
-        assert_eq!(err.fields["code"], "invalid_request");
-        assert_eq!(err.fields["details"]["field"], "/operationId");
-        assert_eq!(err.name, "ZoteroHostCapabilityError");
-        assert_eq!(
-            EffectLog::operation_id("notes.create", &json!([{"operationId": "x"}])).unwrap(),
-            Some("x".into())
-        );
-        assert_eq!(
-            EffectLog::operation_id("file.writeText", &json!(["a", "b"])).unwrap(),
-            None
-        );
     }
 
     #[test]

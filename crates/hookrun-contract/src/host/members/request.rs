@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::Member;
 use crate::host::HostError;
+use crate::host::api::Answer;
 use crate::host::world::{NoteFormat, PageRequest};
 use crate::selection::PortableItemRef;
 
@@ -313,6 +314,9 @@ pub const MAX_OPERATION_ID_CHARS: usize = 128;
 pub struct Canonical {
     /// The request object.
     pub request: Map<String, Value>,
+    /// Its `operationId`, which a write must carry (1 to
+    /// [`MAX_OPERATION_ID_CHARS`] characters, trimmed).
+    pub operation_id: Option<String>,
 }
 
 impl Canonical {
@@ -354,8 +358,30 @@ impl Request for Canonical {
         {
             return Err(schema_refusal(member, Some(extra)));
         }
+        let operation_id = request
+            .get("operationId")
+            .and_then(Value::as_str)
+            .filter(|id| (1..=MAX_OPERATION_ID_CHARS).contains(&id.trim().chars().count()))
+            .map(str::to_string);
+        if operation_id.is_none() && member.answer() == Answer::Write {
+            // applyAnalysis checks the id in its own owner; the others in the schema.
+            return Err(if member == Member::LiteratureArtifactsApplyAnalysis {
+                HostError::workflow(
+                    "invalid_request",
+                    format!("{}: operationId must be 1 to 128 characters", member.name()),
+                    json!({"reason": "invalid_value", "field": "operationId"}),
+                )
+            } else {
+                HostError::capability(
+                    "invalid_request",
+                    "mutation request does not match the canonical schema",
+                    json!({"reason": "invalid_schema", "field": "/operationId"}),
+                )
+            });
+        }
         Ok(Canonical {
             request: request.clone(),
+            operation_id,
         })
     }
 }
@@ -473,6 +499,22 @@ mod tests {
             &json!({"reason": "invalid_schema", "field": "/expectedRevision"})
         );
         assert!(Canonical::decode(Member::NotesUpdateContent, &json!([5])).is_err());
-        assert!(Canonical::decode(Member::MutationsExecute, &json!([{"anything": 1}])).is_ok());
+        assert!(
+            Canonical::decode(Member::MutationsExecute, &json!([{"operationId": "o", "x": 1}]))
+                .is_ok()
+        );
+        let error = Canonical::decode(Member::NotesCreate, &json!([{}])).unwrap_err();
+        assert_eq!(code(&error).1["field"], "/operationId");
+        let long = "x".repeat(129);
+        let error = Canonical::decode(
+            Member::LiteratureArtifactsApplyAnalysis,
+            &json!([{"operationId": long}]),
+        )
+        .unwrap_err();
+        assert_eq!(error.name, "WorkflowHostError");
+        assert!(
+            Canonical::decode(Member::MutationsPreview, &json!([{"operation": "x"}])).is_ok(),
+            "a preview carries no operationId"
+        );
     }
 }

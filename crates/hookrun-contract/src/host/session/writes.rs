@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 
 use super::HookHost;
 use super::files::FilePlan;
-use crate::host::effects::EffectLog;
 use crate::host::members::Member;
 use crate::host::members::request::{Canonical, Checked};
 use crate::host::world::{Keys, Prepared, digest, hex_sha256};
@@ -38,10 +37,10 @@ impl HookHost {
         &mut self,
         member: Member,
         args: Value,
-        _: Canonical,
+        request: Canonical,
     ) -> Result<Value, HostError> {
         let name = member.name();
-        let operation_id = EffectLog::operation_id(name, &args)?.unwrap_or_default();
+        let operation_id = request.operation_id.unwrap_or_default();
         // A write repeating the one its id is bound to replays that answer, whatever
         // the world says now (the note it removed is gone); an id bound to another
         // write is a conflict once the request itself is known to be valid.
