@@ -18,10 +18,12 @@
 //! its line in `js/host-api.json`, its type in `js/hookrun.d.ts` and its row in
 //! `docs/host-api.md`; the tests name whichever is missing.
 
+pub mod files;
 pub mod request;
 
 use serde_json::Value;
 
+use files::{FileRead, FileWrite};
 pub use request::Request;
 use request::{
     Canonical, Checked, Identifier, ItemRead, NoteDetail, NotePayload, Open, OperationLookup,
@@ -149,25 +151,25 @@ members! {
     "researchBundles.importPapers" => ResearchBundlesImportPapers: Fixture, Open, HookHost::fixture;
     "statusTags.getPolicy" => StatusTagsGetPolicy: Host, Open, HookHost::service;
     "statusTags.transition" => StatusTagsTransition: Write, Canonical, HookHost::library_write;
-    "file.readText" => FileReadText: Host, Checked, HookHost::file;
-    "file.writeText" => FileWriteText: FileWrite, Checked, HookHost::file_write;
-    "file.readBytes" => FileReadBytes: Host, Checked, HookHost::file;
-    "file.writeBytes" => FileWriteBytes: FileWrite, Checked, HookHost::file_write;
-    "file.copy" => FileCopy: FileWrite, Checked, HookHost::file_write;
-    "file.exists" => FileExists: Host, Checked, HookHost::file;
-    "file.makeDirectory" => FileMakeDirectory: FileWrite, Checked, HookHost::file_write;
-    "file.materializeWorkflowInputFile" => FileMaterializeWorkflowInputFile: Host, Checked, HookHost::file;
+    "file.readText" => FileReadText: Host, FileRead, HookHost::file;
+    "file.writeText" => FileWriteText: FileWrite, FileWrite, HookHost::file_write;
+    "file.readBytes" => FileReadBytes: Host, FileRead, HookHost::file;
+    "file.writeBytes" => FileWriteBytes: FileWrite, FileWrite, HookHost::file_write;
+    "file.copy" => FileCopy: FileWrite, FileWrite, HookHost::file_write;
+    "file.exists" => FileExists: Host, FileRead, HookHost::file;
+    "file.makeDirectory" => FileMakeDirectory: FileWrite, FileWrite, HookHost::file_write;
+    "file.materializeWorkflowInputFile" => FileMaterializeWorkflowInputFile: Host, Checked, HookHost::materialize;
     "file.getTempDirectoryPath" => FileGetTempDirectoryPath: Host, Open, HookHost::temp_directory;
     "file.pickDirectory" => FilePickDirectory: Person, Open, HookHost::person;
     "file.pickFile" => FilePickFile: Person, Open, HookHost::person;
     "file.pickSaveFile" => FilePickSaveFile: Person, Open, HookHost::person;
     "file.pickFiles" => FilePickFiles: Person, Open, HookHost::person;
-    "file.stat" => FileStat: Host, Checked, HookHost::file;
-    "file.list" => FileList: Host, Checked, HookHost::file;
-    "file.move" => FileMove: FileWrite, Checked, HookHost::file_write;
-    "file.remove" => FileRemove: FileWrite, Checked, HookHost::file_write;
+    "file.stat" => FileStat: Host, FileRead, HookHost::file;
+    "file.list" => FileList: Host, FileRead, HookHost::file;
+    "file.move" => FileMove: FileWrite, FileWrite, HookHost::file_write;
+    "file.remove" => FileRemove: FileWrite, FileWrite, HookHost::file_write;
     "archive.measureEntries" => ArchiveMeasureEntries: Host, Checked, HookHost::archive;
-    "archive.writeZipAtomic" => ArchiveWriteZipAtomic: FileWrite, Checked, HookHost::file_write;
+    "archive.writeZipAtomic" => ArchiveWriteZipAtomic: FileWrite, FileWrite, HookHost::file_write;
     "archive.withExtractedZip" => ArchiveWithExtractedZip: Host, Checked, HookHost::archive;
     "resources.getInput" => ResourcesGetInput: Fixture, Open, HookHost::fixture;
     "resources.getInputs" => ResourcesGetInputs: Fixture, Open, HookHost::fixture;
@@ -325,6 +327,19 @@ mod sweep {
                 ]
             }
             Member::ArchiveWithExtractedZip => vec![json!([{}, {}, null]), json!([42])],
+            // Answers `false` for anything it cannot inspect, as the reference does.
+            Member::FileExists => vec![],
+            // A path is `String(value || "")`: a number names a file.
+            Member::FileReadText
+            | Member::FileReadBytes
+            | Member::FileStat
+            | Member::FileWriteText => vec![json!([]), json!([null]), json!(["../x"])],
+            Member::FileWriteBytes => vec![json!(["a"]), json!(["a", "text"])],
+            Member::FileList
+            | Member::FileMakeDirectory
+            | Member::FileRemove
+            | Member::FileCopy
+            | Member::FileMove => vec![json!([{}]), json!([{"path": "..", "sourcePath": ".."}])],
             _ => vec![json!([]), json!([42])],
         }
     }

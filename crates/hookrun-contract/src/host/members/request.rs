@@ -500,8 +500,11 @@ mod tests {
         );
         assert!(Canonical::decode(Member::NotesUpdateContent, &json!([5])).is_err());
         assert!(
-            Canonical::decode(Member::MutationsExecute, &json!([{"operationId": "o", "x": 1}]))
-                .is_ok()
+            Canonical::decode(
+                Member::MutationsExecute,
+                &json!([{"operationId": "o", "x": 1}])
+            )
+            .is_ok()
         );
         let error = Canonical::decode(Member::NotesCreate, &json!([{}])).unwrap_err();
         assert_eq!(code(&error).1["field"], "/operationId");

@@ -8,19 +8,19 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::{BUNDLES_DIR, HookHost, bundle_error, bytes, unsupported, world_error};
 use crate::host::members::Member;
+use crate::host::members::files::{FileRead, FileWrite, decode_bytes};
 use crate::host::members::request::{Checked, Open};
 use crate::host::overlay::{self, Seen};
 use crate::host::world::{HostWorld, hex_sha256};
-use crate::host::{HostError, HostPath, PathError};
+use crate::host::{HostError, HostPath};
 
-/// One `file.*` read: the operation and its arguments.
+/// One `file.*` look-up of the run's files: the operation and its arguments.
 #[derive(Clone, Copy)]
-struct FileRead<'a> {
+struct Lookup<'a> {
     op: Member,
     path: &'a HostPath,
     /// The path as answers show it.
@@ -29,10 +29,10 @@ struct FileRead<'a> {
     max_depth: Option<usize>,
 }
 
-impl<'a> FileRead<'a> {
+impl<'a> Lookup<'a> {
     /// `op` of `path`, not recursive.
-    fn of(op: Member, path: &'a HostPath) -> FileRead<'a> {
-        FileRead {
+    fn of(op: Member, path: &'a HostPath) -> Lookup<'a> {
+        Lookup {
             op,
             path,
             shown: path.as_str(),
@@ -40,28 +40,6 @@ impl<'a> FileRead<'a> {
             max_depth: None,
         }
     }
-}
-
-/// `raw` as the path in `field` of a file member: the reference host's errors for
-/// a path it refuses.
-pub(super) fn parse_path(raw: &str, field: &str) -> Result<HostPath, HostError> {
-    HostPath::parse_named(raw).map_err(|e| match e {
-        PathError::TooLong(observed) => HostError::workflow(
-            "resource_limited",
-            "Workflow file operation exceeds a fixed limit",
-            json!({"resource": "path_length", "limit": HostPath::MAX_CHARS, "observed": observed}),
-        ),
-        PathError::TooDeep(observed) => HostError::workflow(
-            "resource_limited",
-            "Workflow file operation exceeds a fixed limit",
-            json!({"resource": "depth", "limit": HostPath::MAX_DEPTH, "observed": observed}),
-        ),
-        PathError::Empty | PathError::Climbs | PathError::Nul => HostError::workflow(
-            "invalid_request",
-            "Workflow file path is invalid",
-            json!({"reason": "invalid_value", "field": field}),
-        ),
-    })
 }
 
 /// A file (with its bytes) or directory (`None`) of a tree, at its path
@@ -110,42 +88,46 @@ impl HookHost {
         Ok(TEMP_DIR.into())
     }
 
-    /// The `file.*` reads, with `file.materializeWorkflowInputFile`.
-    pub(crate) fn file(&mut self, op: Member, args: Value, _: Checked) -> Result<Value, HostError> {
-        let member = op.name();
-        if op == Member::FileMaterializeWorkflowInputFile {
-            return self.materialize_input(&args);
-        }
-        let first = args.get(0).unwrap_or(&Value::Null);
-        let (raw, recursive, max_depth) = match first {
-            Value::String(p) => (p.as_str(), false, None),
-            Value::Object(o) => (
-                o.get("path").and_then(Value::as_str).unwrap_or_default(),
-                o.get("recursive").and_then(Value::as_bool).unwrap_or(false),
-                o.get("maxDepth")
-                    .and_then(Value::as_u64)
-                    .map(|d| d as usize),
-            ),
-            _ => return Err(HostError::invalid_request(member, "a path is required")),
-        };
-        let path = match HostPath::parse(raw) {
-            Ok(path) if !raw.is_empty() => path,
+    /// The `file.*` reads, their requests read by [`FileRead`].
+    pub(crate) fn file(
+        &mut self,
+        op: Member,
+        _: Value,
+        request: FileRead,
+    ) -> Result<Value, HostError> {
+        match &request {
             // The reference host answers `false` for any path it cannot inspect.
-            _ if op == Member::FileExists => return Ok(Value::Bool(false)),
-            Ok(_) => return Err(parse_path(raw, "path").unwrap_err()),
-            Err(_) => return parse_path(raw, "path").map(|_| Value::Null),
-        };
-        self.read_file(FileRead {
-            op,
-            path: &path,
-            shown: raw,
-            recursive,
-            max_depth,
-        })
+            FileRead::Exists(None) => Ok(Value::Bool(false)),
+            FileRead::Exists(Some(at)) | FileRead::Path(at) => self.read_file(Lookup {
+                shown: &at.raw,
+                ..Lookup::of(op, &at.path)
+            }),
+            FileRead::List {
+                dir,
+                recursive,
+                max_depth,
+            } => self.read_file(Lookup {
+                op,
+                path: &dir.path,
+                shown: &dir.raw,
+                recursive: *recursive,
+                max_depth: *max_depth,
+            }),
+        }
+    }
+
+    /// `file.materializeWorkflowInputFile({key, fileName?, content})`.
+    pub(crate) fn materialize(
+        &mut self,
+        _: Member,
+        args: Value,
+        _: Checked,
+    ) -> Result<Value, HostError> {
+        self.materialize_input(&args)
     }
 
     /// A file read as the run's writes left things: the overlay first, then the disk.
-    fn read_file(&self, read: FileRead<'_>) -> Result<Value, HostError> {
+    fn read_file(&self, read: Lookup<'_>) -> Result<Value, HostError> {
         let (op, path) = (read.op, read.path);
         let member = op.name();
         let seen = self.overlay.seen(path);
@@ -205,7 +187,7 @@ impl HookHost {
 
     /// A file read from the disk (the files directory or a bundle), ignoring the run's
     /// writes.
-    fn disk_file(&self, read: FileRead<'_>) -> Result<Value, HostError> {
+    fn disk_file(&self, read: Lookup<'_>) -> Result<Value, HostError> {
         match self.bundle_path(read.path) {
             Some(found) => {
                 let (root, inner) = found?;
@@ -223,7 +205,7 @@ impl HookHost {
         &self,
         world: &HostWorld,
         path: &str,
-        read: FileRead<'_>,
+        read: Lookup<'_>,
     ) -> Result<Value, HostError> {
         let member = read.op.name();
         let spend = |encoded: fn(usize) -> u64| -> Result<(), HostError> {
@@ -280,7 +262,7 @@ impl HookHost {
     /// The files and directories of what `source` is, as `(relative path, bytes of a
     /// file or None for a directory)`; the source itself is `""`.
     fn file_tree(&self, source: &HostPath) -> Result<Vec<TreeEntry>, HostError> {
-        let Ok(stat) = self.read_file(FileRead::of(Member::FileStat, source)) else {
+        let Ok(stat) = self.read_file(Lookup::of(Member::FileStat, source)) else {
             return Ok(Vec::new());
         };
         if stat["kind"] == "file" {
@@ -290,9 +272,9 @@ impl HookHost {
                 .unwrap_or_default());
         }
         let mut tree = vec![(String::new(), None)];
-        let listed = self.read_file(FileRead {
+        let listed = self.read_file(Lookup {
             recursive: true,
-            ..FileRead::of(Member::FileList, source)
+            ..Lookup::of(Member::FileList, source)
         });
         if let Ok(listed) = listed {
             for entry in listed["entries"].as_array().into_iter().flatten() {
@@ -313,26 +295,21 @@ impl HookHost {
     /// Whether the run sees a directory at `path`.
     fn is_directory(&self, path: &HostPath) -> Result<bool, HostError> {
         Ok(self
-            .read_file(FileRead::of(Member::FileStat, path))
+            .read_file(Lookup::of(Member::FileStat, path))
             .is_ok_and(|stat| stat["kind"] == "directory"))
     }
 
-    /// Checks a file write's request and answers what the reference host's file
-    /// members answer: nothing, `{removed}` for `remove`, the measured entries and
-    /// the target for `archive.writeZipAtomic`.
+    /// Checks a file write against the run's files and answers what the
+    /// reference host's file members answer: nothing, `{removed}` for `remove`,
+    /// the measured entries and the target for `archive.writeZipAtomic`.
     pub(super) fn file_write_reply(
         &self,
         member: Member,
-        args: &Value,
+        write: &FileWrite,
     ) -> Result<Value, HostError> {
-        let request = args.get(0).unwrap_or(&Value::Null);
-        let path_of = |value: Option<&Value>, field: &str| -> Result<HostPath, HostError> {
-            parse_path(value.and_then(Value::as_str).unwrap_or_default(), field)
-        };
-        match member {
-            Member::FileWriteText | Member::FileWriteBytes => {
-                let path = path_of(args.get(0), "path")?;
-                if self.is_directory(&path)? {
+        match write {
+            FileWrite::Text(at, _) | FileWrite::Bytes(at, _) => {
+                if self.is_directory(&at.path)? {
                     return Err(HostError::workflow(
                         "invalid_request",
                         "Workflow file path names a directory",
@@ -341,32 +318,55 @@ impl HookHost {
                 }
                 Ok(Value::Null)
             }
-            Member::FileMakeDirectory => path_of(request.get("path"), "path").map(|_| Value::Null),
-            Member::FileRemove => {
-                let path = path_of(request.get("path"), "path")?;
-                if self.file_exists(&path) {
-                    return Ok(json!({"removed": true}));
-                }
-                if request.get("missing").and_then(Value::as_str) == Some("ignore") {
-                    return Ok(json!({"removed": false}));
-                }
-                Err(not_found())
-            }
-            Member::FileCopy | Member::FileMove => {
-                let source = path_of(request.get("sourcePath"), "sourcePath")?;
-                let target = path_of(request.get("targetPath"), "targetPath")?;
-                if !self.file_exists(&source) {
+            FileWrite::MakeDirectory { dir, recursive } => {
+                let parent_missing = dir
+                    .path
+                    .ancestors()
+                    .next()
+                    .and_then(|parent| HostPath::parse(parent).ok())
+                    .is_some_and(|parent| !self.is_directory(&parent).unwrap_or(false));
+                if !recursive && parent_missing {
                     return Err(not_found());
                 }
-                if target.is_within(&source) {
+                Ok(Value::Null)
+            }
+            FileWrite::Remove {
+                path,
+                recursive,
+                ignore_missing,
+            } => {
+                if !self.file_exists(&path.path) {
+                    return if *ignore_missing {
+                        Ok(json!({"removed": false}))
+                    } else {
+                        Err(not_found())
+                    };
+                }
+                if !recursive && self.holds_entries(&path.path) {
+                    return Err(HostError::workflow(
+                        "invalid_request",
+                        "Recursive workflow directory removal was not requested",
+                        json!({"reason": "invalid_combination", "field": "recursive"}),
+                    ));
+                }
+                Ok(json!({"removed": true}))
+            }
+            FileWrite::Transfer {
+                source,
+                target,
+                overwrite,
+            } => {
+                if !self.file_exists(&source.path) {
+                    return Err(not_found());
+                }
+                if target.path.is_within(&source.path) {
                     return Err(HostError::workflow(
                         "invalid_request",
                         "Workflow file target lies within its source",
                         json!({"reason": "invalid_combination", "field": "targetPath"}),
                     ));
                 }
-                let overwrite = request.get("overwrite").and_then(Value::as_bool) == Some(true);
-                if !overwrite && self.file_exists(&target) {
+                if !overwrite && self.file_exists(&target.path) {
                     let what = if member == Member::FileCopy {
                         "copy"
                     } else {
@@ -380,25 +380,23 @@ impl HookHost {
                 }
                 Ok(Value::Null)
             }
-            Member::ArchiveWriteZipAtomic => {
-                let target = path_of(request.get("targetPath"), "targetPath").map_err(|_| {
-                    HostError::workflow(
-                        "invalid_request",
-                        "Archive target path is required",
-                        json!({"reason": "missing_field", "field": "targetPath"}),
-                    )
-                })?;
+            FileWrite::Zip { target, request } => {
                 let mut measured = self.measure_entries(request)?;
-                measured["targetPath"] = target.as_str().into();
+                measured["targetPath"] = target.path.as_str().into();
                 Ok(measured)
             }
-            _ => Err(unsupported(member.name())),
         }
+    }
+
+    /// Whether the directory at `path` holds anything, as the run sees it.
+    fn holds_entries(&self, path: &HostPath) -> bool {
+        self.read_file(Lookup::of(Member::FileList, path))
+            .is_ok_and(|listed| listed["totalEntries"].as_u64().unwrap_or(0) > 0)
     }
 
     /// Whether the run sees a file or directory at `path`.
     pub(super) fn file_exists(&self, path: &HostPath) -> bool {
-        self.read_file(FileRead::of(Member::FileExists, path))
+        self.read_file(Lookup::of(Member::FileExists, path))
             .is_ok_and(|v| v == Value::Bool(true))
     }
 
@@ -422,9 +420,13 @@ impl HookHost {
         plan: &mut FilePlan,
     ) -> Result<(), HostError> {
         for (rel, bytes) in self.file_tree(source)? {
-            let at = target
-                .join(&rel)
-                .map_err(|_| parse_path(&format!("{target}/{rel}"), "targetPath").unwrap_err())?;
+            let at = target.join(&rel).map_err(|_| {
+                HostError::workflow(
+                    "resource_limited",
+                    "Workflow file operation exceeds a fixed limit",
+                    json!({"resource": "depth", "limit": HostPath::MAX_DEPTH}),
+                )
+            })?;
             plan.files.push((at, bytes));
         }
         Ok(())
@@ -595,56 +597,31 @@ impl HookHost {
         Ok(json!({"path": path.as_str(), "sizeBytes": size, "sha256": hex}))
     }
 
-    /// What a `file.*` write (or `archive.writeZipAtomic`) puts into the run's files,
-    /// read as the run sees them before the write; the request was checked by
+    /// What a file write puts into the run's files, read as the run sees them
+    /// before the write; the write was checked by
     /// [`file_write_reply`](Self::file_write_reply).
     pub(super) fn plan_file_write(
         &self,
         member: Member,
-        args: &Value,
+        write: FileWrite,
     ) -> Result<FilePlan, HostError> {
-        let path_of = |value: Option<&Value>, field: &str| {
-            parse_path(value.and_then(Value::as_str).unwrap_or_default(), field)
-        };
-        let request = args.get(0).unwrap_or(&Value::Null);
         let mut plan = FilePlan::default();
-        match member {
-            Member::FileWriteText => {
-                // The reference host writes `String(content ?? "")`.
-                let text = match args.get(1) {
-                    None | Some(Value::Null) => String::new(),
-                    Some(Value::String(s)) => s.clone(),
-                    Some(other) => other.to_string(),
-                };
-                plan.files.push((
-                    path_of(args.get(0), "path")?,
-                    Some(text.into_bytes().into()),
-                ));
+        match write {
+            FileWrite::Text(at, text) => plan.files.push((at.path, Some(text.into_bytes().into()))),
+            FileWrite::Bytes(at, bytes) => plan.files.push((at.path, Some(bytes.into()))),
+            FileWrite::Zip { target, request } => {
+                let entries = self.archive_entries(&request)?;
+                plan.files
+                    .push((target.path, Some(zip_of(&entries).into())));
             }
-            Member::FileWriteBytes => {
-                let path = path_of(args.get(0), "path")?;
-                if let Some(bytes) = args.get(1).and_then(decode_bytes) {
-                    plan.files.push((path, Some(bytes.into())));
-                }
-            }
-            Member::ArchiveWriteZipAtomic => {
-                let path = path_of(request.get("targetPath"), "targetPath")?;
-                let entries = self.archive_entries(request)?;
-                plan.files.push((path, Some(zip_of(&entries).into())));
-            }
-            Member::FileMakeDirectory => plan
-                .files
-                .push((path_of(request.get("path"), "path")?, None)),
-            Member::FileRemove => plan.removed = Some(path_of(request.get("path"), "path")?),
-            Member::FileCopy | Member::FileMove => {
-                let source = path_of(request.get("sourcePath"), "sourcePath")?;
-                let target = path_of(request.get("targetPath"), "targetPath")?;
-                self.plan_copy(&source, &target, &mut plan)?;
+            FileWrite::MakeDirectory { dir, .. } => plan.files.push((dir.path, None)),
+            FileWrite::Remove { path, .. } => plan.removed = Some(path.path),
+            FileWrite::Transfer { source, target, .. } => {
+                self.plan_copy(&source.path, &target.path, &mut plan)?;
                 if member == Member::FileMove {
-                    plan.removed = Some(source);
+                    plan.removed = Some(source.path);
                 }
             }
-            _ => {}
         }
         Ok(plan)
     }
@@ -654,7 +631,7 @@ impl HookHost {
         let mut written = std::mem::take(&mut self.overlay);
         let on_disk = |p: &str| {
             HostPath::parse(p).is_ok_and(|p| {
-                self.disk_file(FileRead::of(Member::FileExists, &p))
+                self.disk_file(Lookup::of(Member::FileExists, &p))
                     .is_ok_and(|v| v == Value::Bool(true))
             })
         };
@@ -860,14 +837,6 @@ fn inline_content(content: &Value) -> Option<Vec<u8>> {
         Some("bytes") => content.get("bytes").and_then(decode_bytes),
         _ => None,
     }
-}
-
-/// Bytes as a hook passed them: `{"$bytes": "<base64>"}`.
-fn decode_bytes(value: &Value) -> Option<Vec<u8>> {
-    let encoded = value.get("$bytes")?.as_str()?;
-    base64::engine::general_purpose::STANDARD
-        .decode(encoded)
-        .ok()
 }
 
 /// A stored (uncompressed) zip of `entries`.

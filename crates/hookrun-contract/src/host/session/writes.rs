@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use super::HookHost;
 use super::files::FilePlan;
 use crate::host::members::Member;
-use crate::host::members::request::{Canonical, Checked};
+use crate::host::members::files::FileWrite;
+use crate::host::members::request::Canonical;
 use crate::host::world::{Keys, Prepared, digest, hex_sha256};
 use crate::host::{HostError, HostPath};
 
@@ -19,10 +20,10 @@ impl HookHost {
         &mut self,
         member: Member,
         args: Value,
-        _: Checked,
+        write: FileWrite,
     ) -> Result<Value, HostError> {
-        let reply = self.file_write_reply(member, &args)?;
-        let plan = self.plan_file_write(member, &args)?;
+        let reply = self.file_write_reply(member, &write)?;
+        let plan = self.plan_file_write(member, write)?;
         let name = member.name();
         self.refuse_past_limit(name, &args, plan.added_bytes())?;
         self.effects
