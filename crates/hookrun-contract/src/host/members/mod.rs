@@ -201,6 +201,48 @@ members! {
     "synthesis.tags.acknowledgeRegulation" => SynthesisTagsAcknowledgeRegulation: Fixture, Open, HookHost::fixture;
 }
 
+/// What the facade itself calls besides the Host API: bundle readers, result
+/// contexts, argument members handed on demand and the end of a member that
+/// called back into the hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Internal {
+    /// `bundle.readText(id, entry)`.
+    BundleReadText,
+    /// `bundle.readBytes(id, entry)`.
+    BundleReadBytes,
+    /// `bundle.list(id)`.
+    BundleList,
+    /// `bundle.getExtractedDir(id)`.
+    BundleExtractedDir,
+    /// `result.resolveArtifact(id, request)`.
+    ResolveArtifact,
+    /// `result.resolveArtifactBytes(id, request)`.
+    ResolveArtifactBytes,
+    /// `deferred.take(id)`.
+    DeferredTake,
+    /// `<member>#finish(token)`: a callback member is done.
+    Finish(Member),
+}
+
+impl Internal {
+    /// The internal call at `path`, if there is one.
+    pub fn parse(path: &str) -> Option<Internal> {
+        if let Some(member) = path.strip_suffix("#finish") {
+            return Member::parse(member).map(Internal::Finish);
+        }
+        Some(match path {
+            "bundle.readText" => Internal::BundleReadText,
+            "bundle.readBytes" => Internal::BundleReadBytes,
+            "bundle.list" => Internal::BundleList,
+            "bundle.getExtractedDir" => Internal::BundleExtractedDir,
+            "result.resolveArtifact" => Internal::ResolveArtifact,
+            "result.resolveArtifactBytes" => Internal::ResolveArtifactBytes,
+            "deferred.take" => Internal::DeferredTake,
+            _ => return None,
+        })
+    }
+}
+
 impl Member {
     /// What `js/host-api.json` declares for the member besides its answer (what
     /// the facade needs); a test checks that every member has its declaration.

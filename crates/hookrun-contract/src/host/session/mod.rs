@@ -31,7 +31,7 @@ use crate::host::HostError;
 use crate::host::answers::HostAnswers;
 use crate::host::budget::{Breach, Budget, DEFAULT_HOST_CALL_BYTES};
 use crate::host::effects::{CallSite, Effect, EffectLog};
-use crate::host::members::{self, Member};
+use crate::host::members::{self, Internal, Member};
 use crate::host::overlay::FileOverlay;
 use crate::host::redact::{Redactions, TEMPORARY};
 use crate::host::world::{HostWorld, HostWorldError};
@@ -225,7 +225,7 @@ impl HookHost {
             .ok_or_else(|| HostError::plain("Error", format!("bundle {id} is no longer available")))
     }
 
-    fn bundle(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
+    fn bundle(&mut self, op: Internal, args: &Value) -> Result<Value, HostError> {
         let entry = args
             .get(1)
             .and_then(Value::as_str)
@@ -234,36 +234,35 @@ impl HookHost {
         let id = args.get(0).cloned().unwrap_or(Value::Null);
         let reader = self.context_mut(&id)?.reader();
         match op {
-            "readText" => reader.read_text(&entry).map(Value::String),
-            "readBytes" => reader.read_bytes(&entry).map(|b| bytes(&b)),
-            "list" => reader.list().map(|l| json!(l)),
-            "getExtractedDir" => reader
+            Internal::BundleReadText => reader.read_text(&entry).map(Value::String),
+            Internal::BundleReadBytes => reader.read_bytes(&entry).map(|b| bytes(&b)),
+            Internal::BundleList => reader.list().map(|l| json!(l)),
+            _ => reader
                 .extracted_dir()
                 .map(|_| json!(format!("{BUNDLES_DIR}{}", id.as_str().unwrap_or_default()))),
-            _ => return Err(unsupported(&format!("bundle.{op}"))),
         }
         .map_err(bundle_error)
     }
 
-    fn result(&mut self, op: &str, args: &Value) -> Result<Value, HostError> {
+    fn result(&mut self, op: Internal, args: &Value) -> Result<Value, HostError> {
         let id = args.get(0).cloned().unwrap_or(Value::Null);
         let request: ArtifactRequest =
-            serde_json::from_value(args.get(1).cloned().unwrap_or(json!({})))
-                .map_err(|e| HostError::invalid_request(&format!("result.{op}"), &e.to_string()))?;
+            serde_json::from_value(args.get(1).cloned().unwrap_or(json!({}))).map_err(|e| {
+                HostError::invalid_request("result.resolveArtifact", &e.to_string())
+            })?;
         let context = self.context_mut(&id)?;
         let no_local_files = |_: &Path| None;
         let found = match op {
-            "resolveArtifact" => context
+            Internal::ResolveArtifact => context
                 .resolve_artifact(&request, &no_local_files)
                 .map(|a| serde_json::to_value(a).unwrap_or_default()),
-            "resolveArtifactBytes" => context
+            _ => context
                 .resolve_artifact_bytes(&request, &no_local_files)
                 .map(|a| {
                     let mut v = serde_json::to_value(&a.location).unwrap_or_default();
                     v["bytes"] = bytes(&a.bytes);
                     v
                 }),
-            _ => return Err(unsupported(&format!("result.{op}"))),
         };
         found.map_err(bundle_error)
     }
@@ -333,14 +332,15 @@ impl HookHost {
     /// The members the facade itself uses: bundle readers, result contexts,
     /// deferred argument members and the end of a callback member.
     fn internal(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
-        if let Some(callback_member) = member.strip_suffix("#finish") {
-            return self.finish_callback(callback_member, &args);
-        }
-        let (namespace, op) = member.split_once('.').unwrap_or((member, ""));
-        match namespace {
-            "bundle" => self.bundle(op, &args),
-            "result" => self.result(op, &args),
-            "deferred" if op == "take" => {
+        let Some(internal) = Internal::parse(member) else {
+            return Err(unsupported(member));
+        };
+        match internal {
+            Internal::Finish(member) => self.finish_callback(member, &args),
+            Internal::ResolveArtifact | Internal::ResolveArtifactBytes => {
+                self.result(internal, &args)
+            }
+            Internal::DeferredTake => {
                 let id = args.get(0).and_then(Value::as_str).unwrap_or_default();
                 self.deferred.get(id).cloned().ok_or_else(|| {
                     HostError::plain(
@@ -349,7 +349,7 @@ impl HookHost {
                     )
                 })
             }
-            _ => Err(unsupported(member)),
+            _ => self.bundle(internal, &args),
         }
     }
 }

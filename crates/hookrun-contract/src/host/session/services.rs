@@ -171,11 +171,11 @@ impl HookHost {
     /// The end of a callback member: an extracted archive's directory goes away.
     pub(super) fn finish_callback(
         &mut self,
-        member: &str,
+        member: Member,
         args: &Value,
     ) -> Result<Value, HostError> {
         // Only a directory this host extracted and has not let go of yet.
-        if Member::parse(member) == Some(Member::ArchiveWithExtractedZip)
+        if member == Member::ArchiveWithExtractedZip
             && let Some(root) = args.get(0).and_then(Value::as_str)
             && let Ok(root) = crate::host::HostPath::parse(root)
             && self.live_roots.remove(&root)
