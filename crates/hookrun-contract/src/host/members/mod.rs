@@ -273,6 +273,23 @@ mod tests {
         }
         assert_eq!(Member::parse("library.nope"), None);
     }
+
+    #[test]
+    fn the_member_table_of_the_host_api_document_is_the_table() {
+        let doc = include_str!("../../../../../docs/host-api.md");
+        let section = doc
+            .split("## How each member is answered")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .unwrap_or_default();
+        let documented: Vec<&str> = section
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|line| line.split('`').next())
+            .collect();
+        let table: Vec<&str> = Member::ALL.iter().map(|m| m.name()).collect();
+        assert_eq!(documented, table, "docs/host-api.md lists the table's members in order");
+    }
 }
 
 /// Every member of the table, driven through [`HookHost::call`] without an
