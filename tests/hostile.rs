@@ -655,3 +655,42 @@ fn builtins_walking_huge_sparse_arrays_time_out() {
         assert_outcome(EXHAUST, export, TIMEOUT);
     }
 }
+
+/// A `JSON.parse` syntax error names no engine-internal frame: its stack starts
+/// at the hook's call of `JSON.parse`, and the failure points at that line (a
+/// QuickJS-ng patch, docs/engine-patches.md).
+#[test]
+fn json_parse_errors_point_at_the_hook_not_an_engine_frame() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, REACH, "jsonParseStack", Value::Null);
+    let CallResult::Ok(Value::String(stack)) = &outcome.result else {
+        panic!("{:?}", outcome.result);
+    };
+    assert!(!stack.contains("<input>"), "{stack}");
+    assert!(
+        stack
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("jsonParseStack")),
+        "{stack}"
+    );
+    let outcome = call(&mut sb, REACH, "jsonParseThrown", Value::Null);
+    let failure = hook_error(&outcome);
+    assert_eq!(failure.name, "SyntaxError");
+    assert!(!failure.stack.contains("<input>"), "{}", failure.stack);
+    let location = failure.location.as_ref().expect("a location in the hook");
+    assert!(location.file.ends_with("reach.mjs"), "{location:?}");
+}
+
+/// A hook's throwing setters on `Array.prototype` indexes never run while its
+/// result crosses back (a QuickJS-ng patch, docs/engine-patches.md).
+#[test]
+fn throwing_index_setters_do_not_break_the_crossing_of_a_result() {
+    let mut sb = sandbox();
+    assert_eq!(
+        call(&mut sb, POLLUTE, "throwingIndexSetters", Value::Null).result,
+        CallResult::Ok(
+            json!({"list": [1, 2, 3], "nested": [[4], {"a": [5, {"b": [6]}]}], "text": "t"})
+        )
+    );
+}

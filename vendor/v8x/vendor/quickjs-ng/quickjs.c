@@ -55559,7 +55559,9 @@ static JSValue js_json_parse(JSContext *ctx, JSValueConst this_val,
         if (!pr1)
             goto fail1;
 
-        obj = JS_ParseJSON_internal(ctx, str, len, "<input>", pr1);
+        /* No file name: a syntax error gets no pseudo-frame of its own (as on
+           V8), so its first frame is the caller of JSON.parse. */
+        obj = JS_ParseJSON_internal(ctx, str, len, NULL, pr1);
         if (JS_IsException(obj))
             goto fail1;
 
@@ -55576,7 +55578,7 @@ static JSValue js_json_parse(JSContext *ctx, JSValueConst this_val,
         json_free_parse_record(ctx, pr);
         JS_FreeValue(ctx, root);
     } else {
-        obj = JS_ParseJSON_internal(ctx, str, len, "<input>", NULL);
+        obj = JS_ParseJSON_internal(ctx, str, len, NULL, NULL);
     }
     JS_FreeCString(ctx, str);
     return obj;
@@ -55959,8 +55961,12 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
             sep = js_dup(jsc->empty);
             sep1 = js_dup(jsc->empty);
         }
-        v = js_array_push(ctx, jsc->stack, 1, vc(&val), 0);
-        if (check_exception_free(ctx, v))
+        /* The walk's own stack gets an own element, as V8's internal one
+           would: a setter a hook put on Array.prototype never runs (a
+           prototype that is no longer standard turns push into an
+           assignment through the prototype chain). */
+        if (JS_DefinePropertyValueInt64(ctx, jsc->stack, jsc->depth, js_dup(val),
+                                        JS_PROP_C_W_E | JS_PROP_THROW) < 0)
             goto exception;
         jsc->depth++;
         ret = js_is_array(ctx, val);

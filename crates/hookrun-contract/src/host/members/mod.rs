@@ -288,7 +288,10 @@ mod tests {
             .filter_map(|line| line.split('`').next())
             .collect();
         let table: Vec<&str> = Member::ALL.iter().map(|m| m.name()).collect();
-        assert_eq!(documented, table, "docs/host-api.md lists the table's members in order");
+        assert_eq!(
+            documented, table,
+            "docs/host-api.md lists the table's members in order"
+        );
     }
 }
 
