@@ -287,3 +287,24 @@ fn writes_never_follow_symbolic_links_out_of_the_tree() {
         legacy
     );
 }
+
+/// A lock names its paths as JSON text: a workflow under a path that is not
+/// UTF-8 is refused (exit 2, naming it), never written lossily.
+#[test]
+fn a_lock_refuses_paths_that_are_not_utf_8() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let odd = dir.path().join(std::ffi::OsStr::from_bytes(b"wf-\xff"));
+    hookrun().arg("new").arg(&odd).assert().code(0);
+    let out = dir.path().join("lock.json");
+    let assert = hookrun()
+        .arg("lock")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(stderr.contains("not valid UTF-8"), "{stderr}");
+    assert!(!out.exists(), "nothing is written");
+}

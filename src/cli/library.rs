@@ -171,7 +171,7 @@ pub fn run_lock(args: LockArgs) -> Result<u8> {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let lock = Lock::of(&library, &base);
+    let lock = Lock::of(&library, &base)?;
     super::write_file(&args.out, lock.to_text())?;
     println!(
         "locked {} workflow(s) in {}",

@@ -47,6 +47,13 @@ pub struct Locked {
 /// Why a lock could not be read or no longer holds.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
+    /// A path the lock would name is not UTF-8, which a lock (JSON text) cannot
+    /// hold exactly.
+    #[error(
+        "{}: the path is not valid UTF-8, and a lock names paths as JSON text; rename it",
+        .0.to_string_lossy()
+    )]
+    NotUtf8(PathBuf),
     /// The lock file cannot be read or is not a lock.
     #[error("{path}: {message}")]
     Unreadable {
@@ -85,16 +92,19 @@ pub enum LockError {
     },
 }
 
-/// `path` relative to `base` when it lies below it, else absolute.
-fn shown_below(base: &Path, path: &Path) -> String {
+/// `path` relative to `base` when it lies below it, else absolute; refused when
+/// it is not UTF-8.
+fn shown_below(base: &Path, path: &Path) -> Result<String, LockError> {
     let absolute = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let base = fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
-    absolute
+    let shown = absolute
         .strip_prefix(&base)
         .map(Path::to_path_buf)
-        .unwrap_or(absolute)
-        .display()
-        .to_string()
+        .unwrap_or(absolute);
+    shown
+        .to_str()
+        .map(str::to_string)
+        .ok_or(LockError::NotUtf8(shown))
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -106,26 +116,29 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 impl Lock {
     /// The lock of `library`'s winners, with paths relative to `base` (the directory the
-    /// lock file will be in).
-    pub fn of(library: &Library, base: &Path) -> Lock {
+    /// lock file will be in); a path that is not UTF-8 is refused.
+    pub fn of(library: &Library, base: &Path) -> Result<Lock, LockError> {
         let roots = library.roots();
-        Lock {
+        Ok(Lock {
             lock_version: LOCK_VERSION,
-            roots: roots.iter().map(|r| shown_below(base, r)).collect(),
+            roots: roots
+                .iter()
+                .map(|r| shown_below(base, r))
+                .collect::<Result<_, _>>()?,
             workflows: library
                 .winners()
                 .into_iter()
                 .map(|e| {
                     let locked = Locked {
                         version: e.version().map(str::to_string),
-                        root: shown_below(base, &roots[e.root]),
-                        path: shown_below(base, &e.workflow.manifest_path),
+                        root: shown_below(base, &roots[e.root])?,
+                        path: shown_below(base, &e.workflow.manifest_path)?,
                         content_digest: e.workflow.content_digest.clone(),
                     };
-                    (e.workflow.id.clone(), locked)
+                    Ok((e.workflow.id.clone(), locked))
                 })
-                .collect(),
-        }
+                .collect::<Result<_, LockError>>()?,
+        })
     }
 
     /// Reads a lock file.
