@@ -388,11 +388,12 @@ export interface HostApi {
     upsertScore(request: { operationId: string; parentRef: PortableItemRef; score: unknown }): Promise<WriteOutcome<{ note: NoteDetail }>>;
   };
   notes: {
-    /** `placement: {kind: "child", parentRef}` as on the reference host, or the contract's `parentRef`. */
+    /** Under a parent, or top-level in a library (and its collections), as the reference host places notes. */
     create(request: {
       operationId: string;
-      placement?: { kind: "child"; parentRef: PortableItemRef };
-      parentRef?: PortableItemRef;
+      placement:
+        | { kind: "child"; parentRef: PortableItemRef }
+        | { kind: "top_level"; libraryId?: number; collectionRefs?: PortableItemRef[] };
       content: HtmlContent | { format: "text"; value: string };
       initialTags?: string[];
     }): Promise<WriteOutcome<{ note: NoteResult }>>;

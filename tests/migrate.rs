@@ -307,7 +307,7 @@ fn check_names_the_generation_and_the_command_first() {
     assert_eq!(
         warnings[0],
         (
-            "runtime.handlers.parent.addNote is not provided by v2 hosts; use hostApi.notes.create({operationId, parentRef, content})".to_string(),
+            "runtime.handlers.parent.addNote is not provided by v2 hosts; use hostApi.notes.create({operationId, placement: {kind: \"child\", parentRef}, content})".to_string(),
             json!(6)
         )
     );

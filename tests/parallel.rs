@@ -92,7 +92,7 @@ export async function applyResult({ parent, resultContext, runtime }) {\n\
   const title = resultContext.resultJson.selectionContext.items[0].title;\n\
   const written = await runtime.hostApi.notes.create({\n\
     operationId: `note:${title}`,\n\
-    parentRef: { libraryId: parent.libraryId, key: title === \"same\" ? \"P0000000\" : parent.key },\n\
+    placement: { kind: \"child\", parentRef: { libraryId: parent.libraryId, key: title === \"same\" ? \"P0000000\" : parent.key } },\n\
     content: { format: \"html\", value: `<p>${title}</p>` },\n\
   });\n\
   console.log(`${parent.key} ${calls}`);\n\

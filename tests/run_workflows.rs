@@ -57,13 +57,13 @@ fn pass_through_export_writes_one_note_per_paper() {
             (
                 "unit-1".to_string(),
                 "notes.create".to_string(),
-                json!({"operationId": "export-summary:1:PARENT01", "parentRef": {"libraryId": 1, "key": "PARENT01"},
+                json!({"operationId": "export-summary:1:PARENT01", "placement": {"kind": "child", "parentRef": {"libraryId": 1, "key": "PARENT01"}},
                        "content": {"format": "html", "value": "<h2>Attachments</h2><ul><li>cats.pdf (available)</li></ul>"}})
             ),
             (
                 "unit-2".to_string(),
                 "notes.create".to_string(),
-                json!({"operationId": "export-summary:1:PARENT02", "parentRef": {"libraryId": 1, "key": "PARENT02"},
+                json!({"operationId": "export-summary:1:PARENT02", "placement": {"kind": "child", "parentRef": {"libraryId": 1, "key": "PARENT02"}},
                        "content": {"format": "html", "value": "<h2>Attachments</h2><ul><li>dogs.md (available)</li></ul>"}})
             ),
         ]

@@ -141,7 +141,7 @@ const COUNTING: &[(&str, &str)] = &[
            console.log(`apply ${title}`);\n\
            await runtime.hostApi.notes.create({\n\
              operationId: `note:${title}`,\n\
-             parentRef: resultContext.resultJson.selectionContext.items[0].ref,\n\
+             placement: { kind: \"child\", parentRef: resultContext.resultJson.selectionContext.items[0].ref },\n\
              content: { format: \"html\", value: `<p>${title}</p>` },\n\
            });\n\
            return { calls };\n\
@@ -310,7 +310,7 @@ const AGGREGATING: &[(&str, &str)] = &[
            const item = resultContext.resultJson.selectionContext.items[0];\n\
            console.log(`apply ${item.title}`);\n\
            await runtime.hostApi.notes.create({\n\
-             operationId: `note:${item.title}`, parentRef: item.ref,\n\
+             operationId: `note:${item.title}`, placement: { kind: \"child\", parentRef: item.ref },\n\
              content: { format: \"html\", value: `<p>${item.title}</p>` },\n\
            });\n\
            return null;\n\
@@ -584,7 +584,7 @@ fn snapshot_ids_count_the_runs_effects_across_phases_and_windows() {
                 "export async function preflight({ selectionContext, runtime }) {\n\
                    const item = selectionContext.items[0];\n\
                    await runtime.hostApi.notes.create({\n\
-                     operationId: `note:${item.title}`, parentRef: item.ref,\n\
+                     operationId: `note:${item.title}`, placement: { kind: \"child\", parentRef: item.ref },\n\
                      content: { format: \"html\", value: `<p>${item.title}</p>` },\n\
                    });\n\
                    return { kind: \"continue\" };\n\

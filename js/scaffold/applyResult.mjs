@@ -13,7 +13,7 @@ export async function applyResult({ parent, resultContext, runtime }) {
   const count = resultContext.preflight?.context?.attachmentCount ?? 0;
   const written = await runtime.hostApi.notes.create({
     operationId: `${runtime.workflowId}:${parent.libraryId}:${parent.key}`,
-    parentRef: parent,
+    placement: { kind: "child", parentRef: { libraryId: parent.libraryId, key: parent.key } },
     content: { format: "html", value: `<p>Processed ${count} attachment(s) with ${runtime.workflowId}</p>` },
   });
   if (written.outcome !== "committed" && written.outcome !== "unchanged") {

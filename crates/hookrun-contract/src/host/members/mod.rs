@@ -458,4 +458,135 @@ mod sweep {
         }
         assert!(checked > 40, "{checked} members checked");
     }
+
+    /// The answer's error code and details, or `ok`.
+    fn refusal(reply: &Result<Value, crate::host::HostError>) -> (String, Value) {
+        match reply {
+            Ok(_) => ("ok".into(), Value::Null),
+            Err(e) => (
+                e.fields["code"].as_str().unwrap_or(&e.name).to_string(),
+                e.fields.get("details").cloned().unwrap_or(Value::Null),
+            ),
+        }
+    }
+
+    #[test]
+    fn notes_are_created_as_the_reference_host_creates_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let parent = json!({"libraryId": 1, "key": "PARENT01"});
+        let content = json!({"format": "html", "value": "<p>hi</p>"});
+        let create = |request: Value| {
+            let mut request = request;
+            request["operationId"] = json!("op");
+            host(dir.path()).call("notes.create", json!([request]), None)
+        };
+        // A flat parentRef is not the reference's placement.
+        let (code, details) = refusal(&create(json!({"parentRef": parent, "content": content})));
+        assert_eq!(
+            (code.as_str(), &details["field"]),
+            ("invalid_request", &json!("/parentRef"))
+        );
+        // Placements: the union, and nothing else.
+        let child = json!({"kind": "child", "parentRef": parent});
+        assert_eq!(
+            refusal(&create(json!({"placement": child, "content": content}))).0,
+            "ok"
+        );
+        let top = create(json!({"placement": {"kind": "top_level"}, "content": content})).unwrap();
+        assert_eq!(top["outcome"], "committed", "{top}");
+        assert!(top["result"]["note"].get("parent").is_none(), "{top}");
+        for (placement, field) in [
+            (
+                json!({"kind": "child", "parentRef": parent, "extra": 1}),
+                "/placement/extra",
+            ),
+            (json!({"kind": "sibling"}), "/placement/kind"),
+            (
+                json!({"kind": "top_level", "libraryId": 0}),
+                "/placement/libraryId",
+            ),
+            (
+                json!({"kind": "top_level", "collectionRefs": "C1"}),
+                "/placement/collectionRefs",
+            ),
+            (json!("child"), "/placement"),
+        ] {
+            let (code, details) =
+                refusal(&create(json!({"placement": placement, "content": content})));
+            assert_eq!(
+                (code.as_str(), details["field"].as_str()),
+                ("invalid_request", Some(field))
+            );
+        }
+        let missing =
+            json!({"kind": "top_level", "collectionRefs": [{"libraryId": 1, "key": "NOCOLL01"}]});
+        assert_eq!(
+            refusal(&create(json!({"placement": missing, "content": content}))).0,
+            "not_found"
+        );
+        // A ref of the wrong form is the reference's invalid_ref.
+        let short = json!({"kind": "child", "parentRef": {"libraryId": 1, "key": "PARENT1"}});
+        let (code, details) = refusal(&create(json!({"placement": short, "content": content})));
+        assert_eq!(
+            (code.as_str(), &details),
+            (
+                "invalid_ref",
+                &json!({"kind": "item", "reason": "invalid_key"})
+            )
+        );
+        // Content: bounded, no managed markers, no images in text.
+        for (content, reason) in [
+            (
+                json!({"format": "html", "value": "x".repeat(50_001)}),
+                "invalid_value",
+            ),
+            (
+                json!({"format": "html", "value": "<p DATA-ZS-NOTE-KIND = \"x\">"}),
+                "unsupported_value",
+            ),
+            (
+                json!({"format": "text", "value": "t", "embeddedImages": [{"slot": "a"}]}),
+                "invalid_combination",
+            ),
+        ] {
+            let (code, details) = refusal(&create(json!({"placement": child, "content": content})));
+            assert_eq!(
+                (code.as_str(), details["reason"].as_str()),
+                ("invalid_request", Some(reason))
+            );
+        }
+        // Tags: at most 100, non-blank, at most 200 characters, repeats dropped.
+        let tags = |tags: Value| {
+            create(json!({"placement": child, "content": content, "initialTags": tags}))
+        };
+        assert_eq!(
+            refusal(&tags(json!(vec!["t"; 101]))).1["resource"],
+            "entries"
+        );
+        assert_eq!(
+            refusal(&tags(json!(["ok", " "]))).1["field"],
+            "initialTags.1"
+        );
+        assert_eq!(
+            refusal(&tags(json!(["x".repeat(201)]))).1["resource"],
+            "characters"
+        );
+        assert_eq!(refusal(&tags(json!(["a", " a ", "b"]))).0, "ok");
+    }
+
+    #[test]
+    fn removals_need_a_permanent_disposition() {
+        let dir = tempfile::tempdir().unwrap();
+        let note = json!({"libraryId": 1, "key": "NOTE0001"});
+        let reply = host(dir.path()).call(
+            "notes.remove",
+            json!([{"operationId": "op", "noteRef": note}]),
+            None,
+        );
+        let (code, details) = refusal(&reply);
+        assert_eq!(
+            (code.as_str(), &details["field"]),
+            ("invalid_request", &json!("/disposition"))
+        );
+    }
 }

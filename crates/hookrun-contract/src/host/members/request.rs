@@ -324,11 +324,11 @@ impl Canonical {
     /// when they depend on its `operation` (`mutations.*`).
     fn declared(member: Member) -> Option<&'static [&'static str]> {
         Some(match member {
-            Member::NotesCreate => &["placement", "parentRef", "content", "initialTags"],
+            Member::NotesCreate => &["placement", "content", "initialTags"],
             Member::NotesUpdateContent => &["noteRef", "content"],
             Member::NotesRemove => &["noteRef", "disposition"],
             Member::NotesUpsertPayload => &["noteRef", "payload"],
-            Member::AttachmentsCreate => &["placement", "parentRef", "source", "metadata"],
+            Member::AttachmentsCreate => &["placement", "source", "metadata"],
             Member::AttachmentsUpdateMetadata => &["attachmentRef", "patch"],
             Member::AttachmentsReplaceFile => &["attachmentRef", "source"],
             Member::AttachmentsMove => &["attachmentRef", "placement"],

@@ -173,7 +173,7 @@ impl HostWorld {
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
         let existing = |field: &str| -> Result<Collection, HostError> {
-            let reference = ref_at(op, request, field)?;
+            let reference = ref_at(request, field)?;
             self.collection(&reference).cloned().ok_or_else(|| {
                 HostError::capability(
                     "not_found",

@@ -16,6 +16,7 @@ use super::zotero::{ZoteroData, base_of, fields_of, is_field};
 use super::{HostWorld, NoteFormat, note_detail, strip_tags};
 use crate::host::HostError;
 use crate::host::members::Member;
+use crate::host::members::request::portable_ref;
 use crate::plan::ItemLocator;
 use crate::selection::PortableItemRef;
 
@@ -186,36 +187,38 @@ pub(super) fn invalid(operation: &str, reason: &str, field: &str) -> HostError {
     )
 }
 
-/// `request[field]` as a complete portable ref.
-pub(super) fn ref_at(
-    operation: &str,
-    request: &Value,
-    field: &str,
-) -> Result<PortableItemRef, HostError> {
-    let value = request
-        .get(field)
-        .ok_or_else(|| invalid(operation, "missing_field", field))?;
-    let complete = value.as_object().is_some_and(|o| {
+/// `request[field]` as a portable ref, checked as the reference host checks a
+/// write's ref: first by its canonical schema (`{libraryId, key}`, an integer id
+/// of at least 1 and a non-empty key, nothing else), then as a portable ref of
+/// the kind the field names.
+pub(super) fn ref_at(request: &Value, field: &str) -> Result<PortableItemRef, HostError> {
+    let schema = || {
+        HostError::capability(
+            "invalid_request",
+            "mutation request does not match the canonical schema",
+            json!({"reason": "invalid_schema", "field": format!("/{field}")}),
+        )
+    };
+    let value = request.get(field).ok_or_else(schema)?;
+    let fits = value.as_object().is_some_and(|o| {
         o.len() == 2
             && o.get("libraryId")
                 .and_then(Value::as_u64)
                 .is_some_and(|id| id >= 1)
             && o.get("key")
                 .and_then(Value::as_str)
-                .is_some_and(|k| !k.trim().is_empty())
+                .is_some_and(|k| !k.is_empty())
     });
-    let parsed = complete
-        .then(|| PortableItemRef::parse(value, "").ok())
-        .flatten();
-    parsed.ok_or_else(|| {
-        HostError::capability(
-            "invalid_ref",
-            format!(
-                "{operation}: {field} must be a complete portable item reference {{libraryId, key}}"
-            ),
-            json!({"kind": field, "reason": "invalid_value"}),
-        )
-    })
+    if !fits {
+        return Err(schema());
+    }
+    let kind = match field {
+        "noteRef" => "note",
+        "attachmentRef" => "attachment",
+        "collectionRef" => "collection",
+        _ => "item",
+    };
+    portable_ref(value, kind)
 }
 
 pub(super) fn text_at<'a>(request: &'a Value, pointer: &str) -> Option<&'a str> {
@@ -378,44 +381,134 @@ impl HostWorld {
         }
     }
 
-    /// `{kind: "child", parentRef}` placement (or the contract's top-level
-    /// `parentRef`): the parent.
+    /// Where a created note or attachment goes (`placement`), checked as the
+    /// reference host checks it: the canonical schema's union of
+    /// `{kind: "child", parentRef}` and `{kind: "top_level", libraryId?,
+    /// collectionRefs?}`, then the collections named must exist in the library.
+    fn placement(&self, operation: &str, request: &Value) -> Result<Placement, HostError> {
+        let Some(Value::Object(placement)) = request.get("placement") else {
+            return Err(schema_refusal("/placement"));
+        };
+        let allowed: &[&str] = match placement.get("kind").and_then(Value::as_str) {
+            Some("child") => &["kind", "parentRef"],
+            Some("top_level") => &["kind", "libraryId", "collectionRefs"],
+            _ => return Err(schema_refusal("/placement/kind")),
+        };
+        if let Some(extra) = placement.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(schema_refusal(&format!("/placement/{extra}")));
+        }
+        let placement = Value::Object(placement.clone());
+        if allowed.contains(&"parentRef") {
+            return ref_at(&placement, "parentRef").map(Placement::Child);
+        }
+        let library_id = match placement.get("libraryId") {
+            None => 1,
+            Some(id) => id
+                .as_u64()
+                .filter(|id| *id >= 1)
+                .ok_or_else(|| schema_refusal("/placement/libraryId"))?,
+        };
+        let refs = match placement.get("collectionRefs") {
+            None => Vec::new(),
+            Some(Value::Array(refs)) => refs.clone(),
+            Some(_) => return Err(schema_refusal("/placement/collectionRefs")),
+        };
+        let mut collections = Vec::with_capacity(refs.len());
+        for reference in &refs {
+            let reference = ref_at(&json!({"collectionRef": reference}), "collectionRef")?;
+            if !self.collections.iter().any(|c| c.reference == reference) {
+                return Err(HostError::capability(
+                    "not_found",
+                    "collection not found",
+                    json!({"kind": "collection", "opaqueKey": reference.key}),
+                ));
+            }
+            if reference.library_id != library_id {
+                return Err(HostError::capability(
+                    "invalid_request",
+                    "note placement crosses libraries",
+                    json!({"reason": "invalid_combination", "operation": operation}),
+                ));
+            }
+            if !collections.contains(&reference.key) {
+                collections.push(reference.key);
+            }
+        }
+        Ok(Placement::TopLevel {
+            library_id,
+            collections,
+        })
+    }
+
+    /// The parent a created attachment goes under: a top-level attachment is not
+    /// simulated.
     fn placement_parent(
         &self,
         operation: &str,
         request: &Value,
     ) -> Result<PortableItemRef, HostError> {
-        match (request.get("placement"), request.get("parentRef")) {
-            (Some(_), Some(_)) => Err(invalid(operation, "invalid_combination", "placement")),
-            (None, Some(_)) => ref_at(operation, request, "parentRef"),
-            (Some(placement), None) => match placement.get("kind").and_then(Value::as_str) {
-                Some("child") => ref_at(operation, placement, "parentRef"),
-                Some("top_level") => Err(HostError::capability(
-                    "unsupported_operation",
-                    format!(
-                        "{operation}: top-level placement is not simulated; place the item under a parent"
-                    ),
-                    json!({"memberOrOperation": operation}),
-                )),
-                _ => Err(invalid(operation, "invalid_value", "placement.kind")),
-            },
-            (None, None) => Err(invalid(operation, "missing_field", "placement")),
+        match self.placement(operation, request)? {
+            Placement::Child(parent) => Ok(parent),
+            Placement::TopLevel { .. } => Err(HostError::capability(
+                "unsupported_operation",
+                format!(
+                    "{operation}: a top-level attachment is not simulated; place it under a parent"
+                ),
+                json!({"memberOrOperation": operation}),
+            )),
         }
     }
 
+    /// A note's content (`{format, value, embeddedImages?}`), checked as the
+    /// reference host checks ordinary note content: what it stores.
     fn note_content(operation: &str, request: &Value) -> Result<String, HostError> {
-        let format = text_at(request, "/content/format");
-        let value = text_at(request, "/content/value")
-            .filter(|v| !v.trim().is_empty())
-            .ok_or_else(|| invalid(operation, "invalid_value", "content.value"))?;
-        if value.contains("data-zs-payload") || value.contains("data-zs-note-kind") {
-            return Err(invalid(operation, "unsupported_value", "content.value"));
+        let Some(Value::Object(content)) = request.get("content") else {
+            return Err(schema_refusal("/content"));
+        };
+        if let Some(extra) = content
+            .keys()
+            .find(|k| !["format", "value", "embeddedImages"].contains(&k.as_str()))
+        {
+            return Err(schema_refusal(&format!("/content/{extra}")));
         }
-        match format {
-            Some("html") => Ok(value.trim().to_string()),
-            Some("text") => Ok(value.to_string()),
-            _ => Err(invalid(operation, "invalid_value", "content.format")),
+        let format = match content.get("format").and_then(Value::as_str) {
+            Some(format @ ("html" | "text")) => format,
+            _ => return Err(schema_refusal("/content/format")),
+        };
+        let Some(value) = content.get("value").and_then(Value::as_str) else {
+            return Err(schema_refusal("/content/value"));
+        };
+        let trimmed = value.trim();
+        if trimmed.is_empty() || trimmed.chars().count() > MAX_NOTE_CHARS {
+            return Err(HostError::capability(
+                "invalid_request",
+                "note content is invalid",
+                json!({"reason": "invalid_value", "field": "content.value", "operation": operation}),
+            ));
         }
+        if uses_managed_marker(trimmed) {
+            return Err(HostError::capability(
+                "invalid_request",
+                "ordinary note content uses a reserved managed marker",
+                json!({"reason": "unsupported_value", "field": "content.value", "operation": operation}),
+            ));
+        }
+        let images = content
+            .get("embeddedImages")
+            .and_then(Value::as_array)
+            .is_some_and(|images| !images.is_empty());
+        if format == "text" && images {
+            return Err(HostError::capability(
+                "invalid_request",
+                "text note content cannot contain embedded images",
+                json!({"reason": "invalid_combination", "field": "content.embeddedImages", "operation": operation}),
+            ));
+        }
+        Ok(if format == "html" {
+            trimmed.to_string()
+        } else {
+            value.to_string()
+        })
     }
 
     /// A note as `notes.create` / `updateContent` answer it.
@@ -444,13 +537,23 @@ impl HostWorld {
         request: &Value,
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
-        let parent = self.placement_parent(op, request)?;
-        self.of_kind(op, &parent, DetailKind::Regular)?;
+        let placement = self.placement(op, request)?;
+        let (library_id, parent, collections) = match placement {
+            Placement::Child(parent) => {
+                self.of_kind(op, &parent, DetailKind::Regular)?;
+                (parent.library_id, Some(parent), Vec::new())
+            }
+            Placement::TopLevel {
+                library_id,
+                collections,
+            } => (library_id, None, collections),
+        };
+        let tags = initial_tags(op, request)?;
         let html = Self::note_content(op, request)?;
         let mut record = Record {
-            reference: Some(keys.next(parent.library_id)),
+            reference: Some(keys.next(library_id)),
             kind: Some(DetailKind::Note),
-            parent_ref: Some(parent),
+            parent_ref: parent,
             fields: Fields {
                 item_type: Some("note".into()),
                 title: Some(note_title(&html)),
@@ -460,7 +563,8 @@ impl HostWorld {
             .into(),
             ..Record::default()
         };
-        record.zotero.get_mut().tags = string_list(request.get("initialTags"));
+        record.zotero.get_mut().tags = tags;
+        record.zotero.get_mut().collections = collections;
         let mut prepared = Prepared::new(op);
         prepared.result = json!({"note": Self::note_result(&record)});
         prepared.put(None, record);
@@ -468,7 +572,7 @@ impl HostWorld {
     }
 
     fn note_update(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "noteRef")?;
+        let reference = ref_at(request, "noteRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Note)?;
         if before.note_kind.is_some() || before.payload.is_some() {
             return Err(HostError::capability(
@@ -496,7 +600,11 @@ impl HostWorld {
         field: &str,
         kind: DetailKind,
     ) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, field)?;
+        let reference = ref_at(request, field)?;
+        // The schema holds a removal to `disposition: "permanent"`.
+        if request.get("disposition").and_then(Value::as_str) != Some("permanent") {
+            return Err(schema_refusal("/disposition"));
+        }
         let record = self.of_kind(op, &reference, kind)?;
         let mut prepared = Prepared::new(op);
         prepared.remove(record);
@@ -505,7 +613,7 @@ impl HostWorld {
     }
 
     fn note_payload(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "noteRef")?;
+        let reference = ref_at(request, "noteRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Note)?;
         let payload = request
             .get("payload")
@@ -631,7 +739,7 @@ impl HostWorld {
     }
 
     fn attachment_metadata(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "attachmentRef")?;
+        let reference = ref_at(request, "attachmentRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
         let Some(patch) = request
             .get("patch")
@@ -666,7 +774,7 @@ impl HostWorld {
     }
 
     fn attachment_file(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "attachmentRef")?;
+        let reference = ref_at(request, "attachmentRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
         let path = text_at(request, "/source/main/source/path")
             .filter(|p| !p.is_empty())
@@ -695,7 +803,7 @@ impl HostWorld {
     }
 
     fn attachment_move(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "attachmentRef")?;
+        let reference = ref_at(request, "attachmentRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
         let parent = self.placement_parent(op, request)?;
         self.of_kind(op, &parent, DetailKind::Regular)?;
@@ -708,7 +816,7 @@ impl HostWorld {
     }
 
     fn status_transition(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "itemRef")?;
+        let reference = ref_at(request, "itemRef")?;
         let before = self.existing(op, &reference, "item")?;
         let keys = |list: &str| -> Result<Vec<String>, HostError> {
             let Some(values) = request.get(list) else {
@@ -830,9 +938,9 @@ impl HostWorld {
             .get("target")
             .ok_or_else(|| invalid(op, "missing_field", "target"))?;
         let (parent, existing) = match target.get("kind").and_then(Value::as_str) {
-            Some("create") => (ref_at(op, target, "parentRef")?, None),
+            Some("create") => (ref_at(target, "parentRef")?, None),
             Some("update") => {
-                let note_ref = ref_at(op, target, "noteRef")?;
+                let note_ref = ref_at(target, "noteRef")?;
                 let note = self.of_kind(op, &note_ref, DetailKind::Note)?;
                 if note.note_kind.as_deref() != Some(kind) {
                     return Err(HostError::capability(
@@ -885,7 +993,7 @@ impl HostWorld {
                 json!({"memberOrOperation": member}),
             ));
         };
-        let parent = ref_at(member, request, "parentRef")?;
+        let parent = ref_at(request, "parentRef")?;
         self.of_kind(member, &parent, DetailKind::Regular)?;
         let value = request
             .get(*field)
@@ -930,7 +1038,7 @@ impl HostWorld {
                 json!({"reason": "unsupported_value", "field": format!("{op}.{extra}")}),
             ));
         }
-        let parent = ref_at(op, request, "parentRef")?;
+        let parent = ref_at(request, "parentRef")?;
         self.of_kind(op, &parent, DetailKind::Regular)?;
         let parts: Vec<(&str, Value)> = [
             (
@@ -1048,7 +1156,7 @@ impl HostWorld {
     }
 
     fn item_update(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "itemRef")?;
+        let reference = ref_at(request, "itemRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Regular)?;
         let patch = request
             .get("patch")
@@ -1115,7 +1223,7 @@ impl HostWorld {
     /// goes to one with the same base field, else (with `incompatibleData:
     /// "move_to_extra"`) to a `Name: value` line of `extra`.
     fn item_change_type(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "itemRef")?;
+        let reference = ref_at(request, "itemRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Regular)?;
         let target = text_at(request, "/targetItemType")
             .ok_or_else(|| invalid(op, "missing_field", "targetItemType"))?;
@@ -1183,7 +1291,7 @@ impl HostWorld {
     }
 
     fn item_tags(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(op, request, "itemRef")?;
+        let reference = ref_at(request, "itemRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Regular)?;
         let (Some(add), Some(remove)) = (
             request.get("add").and_then(Value::as_array),
@@ -1313,6 +1421,100 @@ fn snake(name: &str) -> String {
         out.push(c.to_ascii_lowercase());
     }
     out
+}
+
+/// Where a created note goes.
+enum Placement {
+    /// Under a regular item.
+    Child(PortableItemRef),
+    /// In a library, in these collections (keys).
+    TopLevel {
+        library_id: u64,
+        collections: Vec<String>,
+    },
+}
+
+/// Most characters of an ordinary note's content (the reference host's limit).
+pub const MAX_NOTE_CHARS: usize = 50_000;
+
+/// Most tags a write gives an item.
+pub const MAX_TAGS: usize = 100;
+
+/// Most characters of a tag.
+pub const MAX_TAG_CHARS: usize = 200;
+
+/// The reference host's canonical-schema refusal, naming the member at `field`
+/// (a JSON pointer).
+fn schema_refusal(field: &str) -> HostError {
+    HostError::capability(
+        "invalid_request",
+        "mutation request does not match the canonical schema",
+        json!({"reason": "invalid_schema", "field": field}),
+    )
+}
+
+/// Whether `html` carries one of the attributes that mark managed notes
+/// (`data-zs-payload=`, `data-zs-note-kind=`, `data-zs-payload-anchor=`, in any
+/// case, spaces allowed before `=`).
+fn uses_managed_marker(html: &str) -> bool {
+    let lower = html.to_ascii_lowercase();
+    [
+        "data-zs-payload",
+        "data-zs-note-kind",
+        "data-zs-payload-anchor",
+    ]
+    .iter()
+    .any(|marker| {
+        lower.match_indices(marker).any(|(at, _)| {
+            lower[at + marker.len()..]
+                .trim_start_matches([' ', '\t', '\n', '\r'])
+                .starts_with('=')
+        })
+    })
+}
+
+/// `initialTags`, checked as the reference host checks them: a list of at most
+/// [`MAX_TAGS`] non-blank tags of at most [`MAX_TAG_CHARS`] characters, trimmed,
+/// repeats dropped.
+fn initial_tags(operation: &str, request: &Value) -> Result<Vec<String>, HostError> {
+    let tags = match request.get("initialTags") {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(tags)) => tags,
+        Some(_) => return Err(schema_refusal("/initialTags")),
+    };
+    if tags.len() > MAX_TAGS {
+        return Err(HostError::capability(
+            "resource_limited",
+            "initialTags exceeds the limit",
+            json!({"resource": "entries", "limit": MAX_TAGS, "observed": tags.len()}),
+        ));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(tags.len());
+    for (i, tag) in tags.iter().enumerate() {
+        let Some(tag) = tag.as_str() else {
+            return Err(schema_refusal(&format!("/initialTags/{i}")));
+        };
+        let tag = tag.trim();
+        if tag.is_empty() {
+            return Err(HostError::capability(
+                "invalid_request",
+                "initialTags is invalid",
+                json!({"reason": "invalid_value", "field": format!("initialTags.{i}"), "operation": operation}),
+            ));
+        }
+        let chars = tag.chars().count();
+        if chars > MAX_TAG_CHARS {
+            return Err(HostError::capability(
+                "resource_limited",
+                "initial tag exceeds the limit",
+                json!({"resource": "characters", "limit": MAX_TAG_CHARS, "observed": chars}),
+            ));
+        }
+        if !out.iter().any(|t| t == tag) {
+            out.push(tag.to_string());
+        }
+    }
+    Ok(out)
 }
 
 fn string_list(value: Option<&Value>) -> Vec<String> {

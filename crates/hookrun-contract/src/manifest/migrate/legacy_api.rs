@@ -97,7 +97,9 @@ const FAMILIES: &[Family] = &[
         members: &[
             (
                 "parent.addNote",
-                Some("hostApi.notes.create({operationId, parentRef, content})"),
+                Some(
+                    "hostApi.notes.create({operationId, placement: {kind: \"child\", parentRef}, content})",
+                ),
             ),
             (
                 "note.update",
