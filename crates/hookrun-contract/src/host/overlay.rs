@@ -255,15 +255,17 @@ fn ancestors(path: &str) -> impl Iterator<Item = &str> {
 /// instant, so reports stay reproducible.
 pub const WRITTEN_AT: &str = "1970-01-01T00:00:00.000Z";
 
+/// A listed entry the run wrote; a directory has no size, as on the reference host.
 fn written_entry(rel: &str, kind: &str, size: usize) -> Value {
+    let size = (kind == "file").then_some(size);
     json!({"relativePath": rel, "kind": kind, "sizeBytes": size, "modifiedAt": WRITTEN_AT})
 }
 
 /// A `file.stat` answer for something the run wrote.
 pub fn stat(shown: &str, seen: &Seen) -> Option<Value> {
     let (kind, size) = match seen {
-        Seen::File(bytes) => ("file", bytes.len()),
-        Seen::Directory => ("directory", 0),
+        Seen::File(bytes) => ("file", Some(bytes.len())),
+        Seen::Directory => ("directory", None),
         Seen::Absent => return None,
     };
     Some(json!({"path": shown, "kind": kind, "sizeBytes": size, "modifiedAt": WRITTEN_AT}))

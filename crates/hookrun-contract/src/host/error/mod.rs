@@ -108,7 +108,7 @@ impl HostError {
         HostError::workflow(
             "unavailable",
             format!("{member} is unavailable: no Workflow Host is attached to this call"),
-            json!({"reason": "runtime", "kind": member}),
+            json!({"reason": "runtime"}),
         )
     }
 

@@ -221,8 +221,7 @@ impl HookHost {
                 Ok(
                     json!({"schema": "zotero-agents.mutation-preview.v1", "operation": operation,
                     "outcome": if prepared.changed { "would_change" } else { "unchanged" },
-                    "observedAt": self.now_iso(), "domainPlanDigest": digest, "plan": plan,
-                    "token": {"value": digest}}),
+                    "observedAt": self.now_iso(), "domainPlanDigest": digest, "plan": plan}),
                 )
             }
         }

@@ -78,7 +78,7 @@ impl HostWorld {
     pub fn stat(&self, path: &str) -> HostResult<Value> {
         let meta = fs::metadata(self.resolve_required(path)?).map_err(|e| io_error(path, &e))?;
         Ok(
-            json!({"path": path, "kind": entry_kind(&meta), "sizeBytes": meta.len(),
+            json!({"path": path, "kind": entry_kind(&meta), "sizeBytes": size_of(&meta),
             "modifiedAt": modified_at(&meta)}),
         )
     }
@@ -109,7 +109,7 @@ impl HostWorld {
             .iter()
             .map(|e| {
                 json!({"relativePath": e.relative, "kind": entry_kind(&e.metadata),
-                    "sizeBytes": e.metadata.len(), "modifiedAt": modified_at(&e.metadata)})
+                    "sizeBytes": size_of(&e.metadata), "modifiedAt": modified_at(&e.metadata)})
             })
             .collect();
         let total_bytes: u64 = listed
@@ -127,6 +127,11 @@ pub(super) fn io_error(path: &str, e: &dyn std::fmt::Display) -> HostWorldError 
         path: path.to_owned(),
         message: e.to_string(),
     }
+}
+
+/// A file's size; a directory has none, as on the reference host.
+fn size_of(meta: &fs::Metadata) -> Option<u64> {
+    meta.is_file().then(|| meta.len())
 }
 
 fn entry_kind(meta: &fs::Metadata) -> &'static str {
