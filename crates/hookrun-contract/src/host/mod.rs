@@ -8,6 +8,9 @@ pub mod effects;
 pub mod error;
 pub mod members;
 pub mod overlay;
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod overlay_model;
 pub mod path;
 pub mod redact;
 pub mod session;
