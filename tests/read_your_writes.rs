@@ -102,6 +102,8 @@ fn writes_that_would_lose_data_are_refused_and_leave_the_files_as_they_were() {
   seen.fileOverDir = await code(() => file.writeText("dir/.", "gone?"));
   seen.bytesOverDir = await code(() => file.writeBytes("dir/sub", new Uint8Array([1])));
   seen.climbing = await code(() => file.writeText("dir/../../escape.txt", "x"));
+  seen.underAFile = await code(() => file.writeText("dir/a.txt/inner.txt", "x"));
+  seen.dirUnderAFile = await code(() => file.makeDirectory({ path: "dir/a.txt/sub" }));
   seen.a = await file.readText("dir/a.txt");
   seen.b = await file.readText("dir/sub/b.txt");
   const input = await file.materializeWorkflowInputFile({ key: "..", fileName: "../x", content: { kind: "text", text: "t" } });
@@ -125,6 +127,8 @@ fn writes_that_would_lose_data_are_refused_and_leave_the_files_as_they_were() {
     assert_eq!(seen["fileOverDir"], "invalid_request path");
     assert_eq!(seen["bytesOverDir"], "invalid_request path");
     assert_eq!(seen["climbing"], "invalid_request path");
+    assert_eq!(seen["underAFile"], "invalid_request path");
+    assert_eq!(seen["dirUnderAFile"], "invalid_request path");
     assert_eq!((&seen["a"], &seen["b"]), (&json!("A"), &json!("B")));
     let input_path = seen["inputPath"].as_str().unwrap();
     assert!(

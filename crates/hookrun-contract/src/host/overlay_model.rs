@@ -84,7 +84,9 @@ fn agree(overlay: &FileOverlay, model: &BTreeMap<String, Node>) -> Result<(), St
         };
         let expected = model.get(at.as_str()).cloned();
         if seen != expected {
-            return Err(format!("{at}: the overlay holds {seen:?}, the model {expected:?}"));
+            return Err(format!(
+                "{at}: the overlay holds {seen:?}, the model {expected:?}"
+            ));
         }
     }
     let held: u64 = model
@@ -95,7 +97,10 @@ fn agree(overlay: &FileOverlay, model: &BTreeMap<String, Node>) -> Result<(), St
         })
         .sum();
     if overlay.stored_bytes() != held {
-        return Err(format!("holds {} bytes, the model {held}", overlay.stored_bytes()));
+        return Err(format!(
+            "holds {} bytes, the model {held}",
+            overlay.stored_bytes()
+        ));
     }
     let root = HostPath::default();
     let listed = overlay

@@ -307,6 +307,25 @@ impl HookHost {
         member: Member,
         write: &FileWrite,
     ) -> Result<Value, HostError> {
+        // A file is never made a directory to hold what is written under it.
+        let (target, field) = match write {
+            FileWrite::Text(at, _)
+            | FileWrite::Bytes(at, _)
+            | FileWrite::MakeDirectory { dir: at, .. } => (Some(at), "path"),
+            FileWrite::Transfer { target, .. } | FileWrite::Zip { target, .. } => {
+                (Some(target), "targetPath")
+            }
+            FileWrite::Remove { .. } => (None, "path"),
+        };
+        if let Some(at) = target
+            && self.passes_through_a_file(&at.path)
+        {
+            return Err(HostError::workflow(
+                "invalid_request",
+                "Workflow file path passes through a file",
+                json!({"reason": "invalid_value", "field": field}),
+            ));
+        }
         match write {
             FileWrite::Text(at, _) | FileWrite::Bytes(at, _) => {
                 if self.is_directory(&at.path)? {
@@ -386,6 +405,16 @@ impl HookHost {
                 Ok(measured)
             }
         }
+    }
+
+    /// Whether one of the directories above `path` is a file, as the run sees it.
+    fn passes_through_a_file(&self, path: &HostPath) -> bool {
+        path.ancestors().any(|above| {
+            HostPath::parse(above).is_ok_and(|above| {
+                self.read_file(Lookup::of(Member::FileStat, &above))
+                    .is_ok_and(|stat| stat["kind"] == "file")
+            })
+        })
     }
 
     /// Whether the directory at `path` holds anything, as the run sees it.
