@@ -311,12 +311,14 @@ export interface HostApi {
       collectionRef?: PortableItemRef;
       tag?: string;
       itemType?: string;
+      /** A literal, case-insensitive criterion over key, title, date, publication, abstract, creators and tags (`query` on hosts before the rename). */
+      filter?: string;
       query?: string;
       limit?: number;
       cursor?: string;
     }): Promise<PageInfo & { items: RegularSummary[]; totalScanned: number; criteria: Record<string, unknown> }>;
     traverseItems(
-      input: { scope: "top-level-regular"; pageSize?: number; maxItems?: number; maxPages?: number } & Record<string, unknown>,
+      input: { scope: "top-level-regular"; pageSize?: number; maxItems?: number; maxPages?: number; filter?: string } & Record<string, unknown>,
       control: unknown,
       onBatch: (batch: { batchIndex: number; items: (RegularSummary & { tagDigest: string })[] }) => unknown,
     ): Promise<{ outcome: "completed" | "resource_limited" | "canceled"; visitedItems: number; visitedBatches: number } & Record<string, unknown>>;

@@ -25,21 +25,35 @@ pub struct ItemCriteria {
     pub tag: Option<String>,
     /// `itemType`.
     pub item_type: Option<String>,
-    /// `query`, matched case-insensitively against key, title, date, publication,
+    /// `filter` (the reference host's newest name; `query` before it), matched
+    /// case-insensitively as a literal against key, title, date, publication,
     /// abstract, creators and tags.
-    pub query: Option<String>,
+    pub filter: Option<String>,
+    /// Whether the request named the filter `query` (echoed as it was given).
+    pub named_query: bool,
 }
 
+/// Most characters of a text criterion (the reference host's limit).
+pub const MAX_CRITERION_CHARS: usize = 4000;
+
 impl ItemCriteria {
-    /// Reads the criteria members of a `listItems` / `traverseItems` input.
+    /// Reads the criteria members of a `listItems` / `traverseItems` input, as the
+    /// reference host reads them: text criteria are strings of at most
+    /// [`MAX_CRITERION_CHARS`] characters (trimmed; blank is none).
     pub fn parse(input: &Value) -> HostResult<ItemCriteria> {
-        let text = |key: &str| -> HostResult<Option<String>> {
+        let text = |key: &'static str| -> HostResult<Option<String>> {
+            let refused = |reason| HostWorldError::InvalidField {
+                message: format!("library criterion is invalid: {key}"),
+                reason,
+                field: key,
+            };
             match input.get(key) {
                 None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(_) => Err(HostWorldError::InvalidRequest(format!(
-                    "{key} must be a string"
-                ))),
+                Some(Value::String(s)) if s.trim().chars().count() > MAX_CRITERION_CHARS => {
+                    Err(refused("invalid_value"))
+                }
+                Some(Value::String(s)) => Ok(Some(s.trim().to_string()).filter(|s| !s.is_empty())),
+                Some(_) => Err(refused("invalid_type")),
             }
         };
         let library_id = match input.get("libraryId") {
@@ -58,12 +72,15 @@ impl ItemCriteria {
             (_, Some(Value::String(key))) => Some(key.clone()),
             _ => None,
         };
+        let query = text("query")?;
+        let filter = text("filter")?;
         Ok(ItemCriteria {
             library_id,
             collection,
-            tag: text("tag")?,
+            tag: text("tag")?.map(|t| t.to_lowercase()),
             item_type: text("itemType")?,
-            query: text("query")?.map(|q| q.to_lowercase()),
+            named_query: filter.is_none() && query.is_some(),
+            filter: filter.or(query).map(|f| f.to_lowercase()),
         })
     }
 
@@ -77,15 +94,20 @@ impl ItemCriteria {
                 .collection
                 .as_ref()
                 .is_some_and(|c| !z.collections.contains(c))
-            || self.tag.as_ref().is_some_and(|t| !z.tags.contains(t))
             || self
-                .item_type
+                .tag
                 .as_ref()
-                .is_some_and(|t| record.item_type.as_ref() != Some(t))
+                .is_some_and(|t| !z.tags.iter().any(|tag| tag.to_lowercase() == *t))
+            || self.item_type.as_ref().is_some_and(|t| {
+                !record
+                    .item_type
+                    .as_ref()
+                    .is_some_and(|own| own.eq_ignore_ascii_case(t))
+            })
         {
             return false;
         }
-        let Some(query) = &self.query else {
+        let Some(query) = &self.filter else {
             return true;
         };
         let mut haystack = vec![
@@ -101,10 +123,13 @@ impl ItemCriteria {
     }
 
     fn to_json(&self, library_id: u64) -> Value {
-        json!({"libraryId": self.library_id.unwrap_or(library_id),
+        let name = if self.named_query { "query" } else { "filter" };
+        let mut criteria = json!({"libraryId": self.library_id.unwrap_or(library_id),
             "collectionRef": self.collection.as_ref().map(|key| json!({"libraryId": self.library_id.unwrap_or(library_id), "key": key})),
-            "tag": self.tag, "itemType": self.item_type, "query": self.query,
-            "order": "stable_identity"})
+            "tag": self.tag, "itemType": self.item_type});
+        criteria[name] = json!(self.filter);
+        criteria["order"] = json!("stable_identity");
+        criteria
     }
 }
 

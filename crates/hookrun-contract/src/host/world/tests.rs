@@ -416,6 +416,25 @@ fn library_items_in_zotero_export_shape_answer_in_the_reference_shapes() {
     let listed = w.list_items(&json!({"query": "lovelace"})).unwrap();
     assert_eq!(listed["returned"], 1);
     assert_eq!(listed["items"][0]["ref"]["key"], "PAPER001");
+    assert_eq!(
+        listed["criteria"]["query"], "lovelace",
+        "echoed as it was named"
+    );
+    // The reference's newest name for the literal criterion, echoed as `filter`.
+    let listed = w.list_items(&json!({"filter": "  LoveLace "})).unwrap();
+    assert_eq!(listed["returned"], 1);
+    assert_eq!(listed["criteria"]["filter"], "lovelace");
+    assert!(listed["criteria"].get("query").is_none());
+    for (input, reason) in [
+        (json!({"filter": 5}), "invalid_type"),
+        (json!({"tag": "x".repeat(4001)}), "invalid_value"),
+    ] {
+        let err = w.list_items(&input).unwrap_err();
+        assert!(
+            matches!(&err, HostWorldError::InvalidField { reason: r, .. } if *r == reason),
+            "{err:?}"
+        );
+    }
     let err = w
         .export_portable_items(
             &json!([{"libraryId": 1, "key": "NOTE0001"}]),
