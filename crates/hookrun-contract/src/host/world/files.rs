@@ -131,7 +131,7 @@ pub(super) fn io_error(path: &str, e: &dyn std::fmt::Display) -> HostWorldError 
 
 /// A file's size; a directory has none, as on the reference host.
 fn size_of(meta: &fs::Metadata) -> Option<u64> {
-    meta.is_file().then(|| meta.len())
+    meta.is_file().then_some(meta.len())
 }
 
 fn entry_kind(meta: &fs::Metadata) -> &'static str {
