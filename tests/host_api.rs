@@ -675,3 +675,58 @@ fn refused_calls_count_against_the_write_limit() {
         report.errors
     );
 }
+
+/// A case asks for an interactive run with `invocationMode`, or `--interactive`
+/// does: members that need a person are then answered from its `hostAnswers`;
+/// otherwise they are refused with `interaction_required`.
+#[test]
+fn interactive_runs_answer_members_that_need_a_person_from_the_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = common::probe_workflow(
+        &dir.path().join("wf"),
+        &[(
+            "applyResult",
+            r#"export async function applyResult({ runtime }) {
+  try { return await runtime.hostApi.clipboard.readText(); } catch (e) { return e.code; }
+}"#,
+        )],
+    );
+    let case = |mode: Option<&str>| {
+        let mut case = json!({
+            "selection": {"items": [{"kind": "parent", "ref": {"libraryId": 1, "key": "P0000000"},
+                "itemType": "book", "title": "Cats"}], "sampledAt": "2026-01-01T00:00:00Z"},
+            "hostAnswers": {"clipboard.readText": [{"args": [], "answer": "from the clipboard"}]}
+        });
+        if let Some(mode) = mode {
+            case["invocationMode"] = json!(mode);
+        }
+        let path = dir
+            .path()
+            .join(format!("case-{}.json", mode.unwrap_or("none")));
+        std::fs::write(&path, case.to_string()).unwrap();
+        path
+    };
+    let value = |case: &Path, extra: &[&str]| -> Value {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookrun").unwrap();
+        cmd.arg("run")
+            .arg(&workflow.manifest_path)
+            .arg("--fixture")
+            .arg(case)
+            .args(["--json", "--deterministic"])
+            .args(extra);
+        let report = common::stdout_json(&mut cmd, 0);
+        report["units"][0]["jobs"][0]["apply"]["value"].clone()
+    };
+    assert_eq!(value(&case(None), &[]), "interaction_required");
+    assert_eq!(value(&case(Some("interactive")), &[]), "from the clipboard");
+    assert_eq!(value(&case(None), &["--interactive"]), "from the clipboard");
+    let bad = case(Some("sometimes"));
+    let mut cmd = assert_cmd::Command::cargo_bin("hookrun").unwrap();
+    cmd.arg("run")
+        .arg(&workflow.manifest_path)
+        .arg("--fixture")
+        .arg(&bad);
+    let out = cmd.assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("/invocationMode"), "{stderr}");
+}

@@ -188,6 +188,7 @@ fn record_expectations(dir: &Path, case_path: &Path) -> Result<()> {
             ..SandboxOptions::default()
         },
         true,
+        false,
     ) {
         (Verdict::Blessed, Some(report)) if report.ok() => Ok(()),
         (Verdict::Invalid(message), _) => bail!("the scaffold's example case: {message}"),

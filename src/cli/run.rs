@@ -42,6 +42,11 @@ pub struct RunArgs {
     /// `runtime.locale` of the hooks.
     #[arg(long, default_value = "en-US")]
     locale: String,
+    /// Run as an interactive host would: members that need a person are answered
+    /// from the case's `hostAnswers` instead of refused (a case may ask for it
+    /// with `"invocationMode": "interactive"`).
+    #[arg(long)]
+    interactive: bool,
     /// Freeze `Date`, seed `Math.random` and omit timings, for reproducible reports.
     #[arg(long)]
     deterministic: bool,
@@ -70,6 +75,13 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         pool: None,
         runtime: RuntimeInfo {
             locale: args.locale,
+            invocation_mode: if args.interactive
+                || case.invocation_mode.as_deref() == Some("interactive")
+            {
+                "interactive".into()
+            } else {
+                RuntimeInfo::default().invocation_mode
+            },
             ..RuntimeInfo::default()
         },
         progress: super::progress::terminal_bar(),

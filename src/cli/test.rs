@@ -32,6 +32,11 @@ pub struct TestArgs {
     /// Hide console output of hooks.
     #[arg(long)]
     quiet: bool,
+    /// Run every case as an interactive host would: members that need a person
+    /// are answered from the case's `hostAnswers` (a case may ask for it with
+    /// `"invocationMode": "interactive"`).
+    #[arg(long)]
+    interactive: bool,
     #[command(flatten)]
     limits: LimitArgs,
     /// Print one JSON object instead of human output.
@@ -99,7 +104,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
             if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
                 continue;
             }
-            let outcome = run_case(workflow, &path, options, args.bless);
+            let outcome = run_case(workflow, &path, options, args.bless, args.interactive);
             if !args.json {
                 print_outcome(
                     &name,
@@ -139,6 +144,7 @@ pub(super) fn run_case(
     path: &Path,
     sandbox: SandboxOptions,
     bless: bool,
+    interactive: bool,
 ) -> (Verdict, Option<RunReport>) {
     let case = match Case::load(path) {
         Ok(case) => case,
@@ -152,11 +158,14 @@ pub(super) fn run_case(
         Ok(mode) => mode,
         Err(e) => return (Verdict::Invalid(e.to_string()), None),
     };
-    let options = RunOptions {
+    let mut options = RunOptions {
         mode,
         sandbox,
         ..RunOptions::default()
     };
+    if interactive || case.invocation_mode.as_deref() == Some("interactive") {
+        options.runtime.invocation_mode = "interactive".into();
+    }
     let report = run(workflow, input, &mut case.result_source(), &options);
     let verdict = if bless {
         match write_expectations(&workflow.workflow_dir, path, actual(&report)) {

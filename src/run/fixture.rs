@@ -93,6 +93,10 @@ pub struct Case {
     pub settings: Option<Value>,
     /// Planning mode (`menu`, `execute`, `handoff`).
     pub mode: Option<String>,
+    /// How the run is invoked: `interactive` (members that need a person are
+    /// answered from `hostAnswers`) or `non-interactive` (the default: they are
+    /// refused with `interaction_required`, as the reference host refuses them).
+    pub invocation_mode: Option<String>,
     /// Directory attachment paths resolve against.
     pub files: Option<PathBuf>,
     /// Library description for the host world.
@@ -125,6 +129,7 @@ const MEMBERS: &[&str] = &[
     "selection",
     "settings",
     "mode",
+    "invocationMode",
     "files",
     "library",
     "identifiers",
@@ -164,6 +169,15 @@ impl Case {
             selection: reader.json_member("selection")?.map(CaseSelection::Json),
             settings: reader.json_member("settings")?,
             mode: reader.text("mode")?,
+            invocation_mode: match reader.text("invocationMode")? {
+                Some(mode) if mode != "interactive" && mode != "non-interactive" => {
+                    return Err(reader.err(
+                        "/invocationMode",
+                        "invocationMode must be interactive or non-interactive",
+                    ));
+                }
+                mode => mode,
+            },
             files,
             library: reader.json_member("library")?,
             answers,
