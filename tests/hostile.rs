@@ -694,3 +694,56 @@ fn throwing_index_setters_do_not_break_the_crossing_of_a_result() {
         )
     );
 }
+
+const BUILTINS: &str = "corpus/builtins.mjs";
+
+/// Builtins that loop over a length a hook chooses poll the interrupt as they
+/// go, so one call of them ends with the call's timeout (QuickJS-ng and v8x
+/// patches, docs/engine-patches.md): naive string searches, long-string
+/// compares in sorts and searches, a Proxy's key checks and walks of a shared
+/// graph. Without the patches each runs for minutes.
+#[test]
+fn builtins_whose_work_a_hook_chooses_end_with_the_timeout() {
+    for export in [
+        "stringIndexOf",
+        "stringLastIndexOf",
+        "stringIncludes",
+        "stringSplit",
+        "stringReplaceAll",
+        "sortLongStrings",
+        "indexOfLongStrings",
+        "lastIndexOfLongStrings",
+        "includesLongStrings",
+        "proxyOwnKeys",
+        "stringifySharedGraph",
+    ] {
+        assert_outcome(BUILTINS, export, TIMEOUT);
+    }
+    // A shared graph is walked once per object, not once per path: the clone
+    // answers (or times out), never runs on past its limits.
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, BUILTINS, "cloneSharedGraph", Value::Null);
+    assert!(
+        matches!(
+            outcome.result,
+            CallResult::Ok(_) | CallResult::Timeout { .. }
+        ),
+        "{:?}",
+        outcome.result
+    );
+}
+
+/// A value nested too deeply to be cloned object by object is refused with a
+/// `DataCloneError`, never by overflowing the host's stack (a v8x patch).
+#[test]
+fn structured_clones_nested_too_deeply_are_refused_not_a_crash() {
+    let mut sb = sandbox();
+    let outcome = call(&mut sb, REACH, "deepCloneWithHostObject", Value::Null);
+    match &outcome.result {
+        CallResult::Ok(Value::String(text)) => {
+            assert!(text.contains("nests too deeply"), "{text}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_healthy(&mut sb);
+}

@@ -47,6 +47,13 @@ const WEAK_MAP_CLONE_ERROR: &[u8] = b"#<WeakMap> could not be cloned.";
 const WEAK_SET_CLONE_ERROR: &[u8] = b"#<WeakSet> could not be cloned.";
 const WASM_MODULE_CLONE_ERROR: &[u8] =
   b"#<WebAssembly.Module> could not be cloned.";
+const TOO_DEEP_CLONE_ERROR: &[u8] =
+  b"Maximum call stack size exceeded: the value nests too deeply to be cloned.";
+/// How deep a value written object by object (it holds host objects) may nest,
+/// as deep as graph_needs_walk looks.
+const MAX_GRAPH_DEPTH: u32 = 200;
+const SHARED_REF_CLONE_ERROR: &[u8] =
+  b"An object referenced twice could not be cloned with a host object.";
 
 #[repr(C)]
 struct JSPropertyEnum {
@@ -64,6 +71,9 @@ unsafe extern "C" {
     flags: c_int,
   ) -> c_int;
   fn JS_IsInstanceOf(ctx: *mut JSContext, val: JSValue, obj: JSValue) -> c_int;
+  // One step against the interrupt budget (quickjs.c): -1 with the
+  // uncatchable "interrupted" error pending when the handler asks to stop.
+  fn JS_PollInterrupts(ctx: *mut JSContext) -> c_int;
   fn JS_GetTypedArrayType(obj: JSValue) -> c_int;
   fn JS_IsWeakMap(val: JSValue) -> bool;
   fn JS_IsWeakSet(val: JSValue) -> bool;
@@ -265,7 +275,7 @@ fn is_shared_array_buffer(ctx: *mut JSContext, v: JSValue) -> bool {
 /// custom host objects, this also asks the delegate whether each object should
 /// be serialized through `WriteHostObject`.
 fn graph_needs_walk(
-  st: &SerState,
+  st: &mut SerState,
   ctx: *mut JSContext,
   v: JSValue,
   brand: JSAtom,
@@ -275,6 +285,39 @@ fn graph_needs_walk(
   if !jsv_is_object(&v) || depth > 200 {
     return false;
   }
+  let ptr = unsafe { v.u.ptr } as usize;
+  // A DAG (each level holding the previous one twice) has 2^levels paths:
+  // walk each object once, at the least depth it is reached at. An object
+  // being walked (a cycle) answers false: its walk above goes on.
+  match st.walked.get(&ptr) {
+    Some(&(d, found)) if d <= depth => return found,
+    _ => {}
+  }
+  st.walked.insert(ptr, (depth, false));
+  // The walk calls no script that would poll: a getter-free graph of
+  // millions of objects is walked here, with the watchdog's request unread.
+  // A pending exception (the interrupt's, or one a check swallowed but an
+  // uncatchable one) stops the walk too.
+  if st.interrupted
+    || unsafe { JS_PollInterrupts(ctx) } != 0
+    || unsafe { JS_HasException(ctx) }
+  {
+    st.interrupted = true;
+    return true;
+  }
+  let found = graph_needs_walk_object(st, ctx, v, brand, custom_hosts, depth);
+  st.walked.insert(ptr, (depth, found));
+  found
+}
+
+fn graph_needs_walk_object(
+  st: &mut SerState,
+  ctx: *mut JSContext,
+  v: JSValue,
+  brand: JSAtom,
+  custom_hosts: bool,
+  depth: u32,
+) -> bool {
   if is_shared_array_buffer(ctx, v) {
     return true;
   }
@@ -354,6 +397,15 @@ struct SerState {
   isolate: *mut RealIsolate,
   delegate: *mut CxxValueSerializerDelegate,
   data_clone_error: bool,
+  // graph_needs_walk's answer for each object it walked, with the depth it
+  // walked it at (one serializer per structuredClone: kept across the
+  // WriteValue calls a host object's WriteHostObject makes).
+  walked: std::collections::HashMap<usize, (u32, bool)>,
+  // Objects ser_rec has written or is writing: the graph mode has no
+  // back-reference, so a second reference is refused, not written again.
+  written: std::collections::HashSet<usize>,
+  // The interrupt handler asked to stop: its uncatchable error is pending.
+  interrupted: bool,
 }
 
 struct DeState {
@@ -423,6 +475,9 @@ pub extern "C" fn v8__ValueSerializer__CONSTRUCT(
     isolate,
     delegate,
     data_clone_error: false,
+    walked: std::collections::HashMap::new(),
+    written: std::collections::HashSet::new(),
+    interrupted: false,
   });
   unsafe {
     let slot = buf as *mut *mut SerState;
@@ -518,6 +573,7 @@ pub extern "C" fn v8__ValueSerializer__WriteValue(
 
   let v = jsval_of::<Value>(value.as_non_null().as_ptr() as *const Value);
   st.data_clone_error = false;
+  st.interrupted = false;
 
   if let Some(message) = uncloneable_message(ctx, v) {
     throw_clone_error(st, ctx, message);
@@ -531,18 +587,20 @@ pub extern "C" fn v8__ValueSerializer__WriteValue(
   let brand = host_brand_atom(ctx);
   let custom_hosts = has_custom_host_objects(st);
   let needs_walk = graph_needs_walk(st, ctx, v, brand, custom_hosts, 0);
-  let ok = if !needs_walk {
+  let ok = if st.interrupted {
+    false
+  } else if !needs_walk {
     ser_blob(st, ctx, v, TAG_VALUE)
   } else {
     st.buf.push(TAG_GRAPH);
-    ser_rec(st, ctx, v, brand, custom_hosts)
+    ser_rec(st, ctx, v, brand, custom_hosts, 0)
   };
   if brand != 0 {
     unsafe { JS_FreeAtom(ctx, brand) };
   }
   if ok {
     MaybeBool::JustTrue
-  } else if st.data_clone_error {
+  } else if st.data_clone_error || st.interrupted {
     MaybeBool::Nothing
   } else {
     MaybeBool::JustFalse
@@ -686,8 +744,16 @@ fn ser_rec(
   v: JSValue,
   brand: JSAtom,
   custom_hosts: bool,
+  depth: u32,
 ) -> bool {
   if jsv_is_object(&v) {
+    // The graph is written by recursion on the native stack: a value nested
+    // deeper than the pre-walk looks (graph_needs_walk) is refused, as V8
+    // refuses one that would overflow its stack, instead of overflowing ours.
+    if depth > MAX_GRAPH_DEPTH {
+      throw_clone_error(st, ctx, TOO_DEEP_CLONE_ERROR);
+      return false;
+    }
     if is_shared_array_buffer(ctx, v) {
       if let Some(id) = get_shared_array_buffer_id(st, ctx, v) {
         st.buf.push(TAG_SAB);
@@ -702,6 +768,10 @@ fn ser_rec(
       st.buf.push(TAG_XFER_AB);
       st.buf.extend_from_slice(&id.to_le_bytes());
       return true;
+    }
+    if st.interrupted || unsafe { JS_PollInterrupts(ctx) } != 0 {
+      st.interrupted = true;
+      return false;
     }
     if is_serialized_host_object(st, ctx, v, brand, custom_hosts) {
       st.buf.push(TAG_HOST);
@@ -718,6 +788,10 @@ fn ser_rec(
       return matches!(r, MaybeBool::JustTrue);
     }
     if unsafe { JS_IsArray(v) } {
+      if !st.written.insert(ptr) {
+        throw_clone_error(st, ctx, SHARED_REF_CLONE_ERROR);
+        return false;
+      }
       let lenval = unsafe { JS_GetPropertyStr(ctx, v, c"length".as_ptr()) };
       let mut len: i32 = 0;
       unsafe {
@@ -729,7 +803,7 @@ fn ser_rec(
       st.buf.extend_from_slice(&len.to_le_bytes());
       for i in 0..len {
         let el = unsafe { JS_GetPropertyUint32(ctx, v, i) };
-        let ok = ser_rec(st, ctx, el, brand, custom_hosts);
+        let ok = ser_rec(st, ctx, el, brand, custom_hosts, depth + 1);
         unsafe { JS_FreeValue(ctx, el) };
         if !ok {
           return false;
@@ -741,7 +815,15 @@ fn ser_rec(
     // own enumerable props so the nested host object is intercepted. Objects with
     // no such subtree fall through to an opaque JS_WriteObject leaf (full
     // fidelity — keeps property attributes, Map/Set, getters, etc.).
-    if graph_needs_walk(st, ctx, v, brand, custom_hosts, 0) {
+    let walk = graph_needs_walk(st, ctx, v, brand, custom_hosts, 0);
+    if st.interrupted {
+      return false;
+    }
+    if !st.written.insert(ptr) {
+      throw_clone_error(st, ctx, SHARED_REF_CLONE_ERROR);
+      return false;
+    }
+    if walk {
       let mut count: u32 = 0;
       for_each_own(ctx, v, |_a, _val| count += 1);
       st.buf.push(TAG_OBJECT);
@@ -754,7 +836,7 @@ fn ser_rec(
         let keyval = unsafe { JS_AtomToValue(ctx, atom) };
         let kok = ser_blob(st, ctx, keyval, TAG_LEAF);
         unsafe { JS_FreeValue(ctx, keyval) };
-        if !kok || !ser_rec(st, ctx, propval, brand, custom_hosts) {
+        if !kok || !ser_rec(st, ctx, propval, brand, custom_hosts, depth + 1) {
           ok = false;
         }
       });

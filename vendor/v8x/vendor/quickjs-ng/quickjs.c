@@ -4897,10 +4897,16 @@ static int string_buffer_concat_value_free(StringBuffer *s, JSValue v)
 
 static int string_buffer_fill(StringBuffer *s, int c, int count)
 {
-    /* XXX: optimize */
     if (s->len + count > s->size) {
         if (string_buffer_realloc(s, s->len + count, c))
             return -1;
+    }
+    /* "x".repeat(2 ** 30 - 1) and padStart() to that length: one memset,
+       not a second of putc calls that never poll */
+    if (!s->is_wide_char && c < 0x100 && count > 0) {
+        memset(str8(s->str) + s->len, c, count);
+        s->len += count;
+        return 0;
     }
     while (count-- > 0) {
         if (string_buffer_putc16(s, c))
@@ -9401,6 +9407,29 @@ static inline __exception int js_poll_interrupts(JSContext *ctx)
     } else {
         return 0;
     }
+}
+
+/* Native work counted against the interrupt budget, like the instructions
+   of bytecode: `cost` is in units of about one interpreted instruction
+   (one unit per step, plus one per 64 characters or elements a step
+   touches). A builtin whose single step may be long (a compare of two long
+   strings, a naive search at one position) then polls as often as bytecode
+   doing the same work would, not once every 10,000 steps. */
+static inline __exception int js_poll_interrupts_cost(JSContext *ctx,
+                                                      int64_t cost)
+{
+    if (unlikely(cost >= ctx->interrupt_counter))
+        return __js_poll_interrupts(ctx);
+    ctx->interrupt_counter -= (int)cost;
+    return 0;
+}
+
+/* For native walks outside this file (v8x's value serializer): one step
+   against the interrupt budget; -1 with the uncatchable "interrupted" error
+   pending when the handler asks to stop. */
+int JS_PollInterrupts(JSContext *ctx)
+{
+    return js_poll_interrupts(ctx);
 }
 
 /* return -1 (exception) or true/false */
@@ -17827,6 +17856,12 @@ static JSValue JS_IteratorNext2(JSContext *ctx, JSValueConst enum_obj,
                 args[0] = JS_UNDEFINED;
                 argv = args;
             }
+            /* no JS_Call, so no poll: Array.from, new Set(), ... of a
+               large array would read it all without one */
+            if (js_poll_interrupts(ctx)) {
+                *pdone = false;
+                return JS_EXCEPTION;
+            }
             func = p->u.cfunc.c_function;
             return func.iterator_next(ctx, enum_obj, argc, argv,
                                       pdone, p->u.cfunc.magic);
@@ -18185,6 +18220,8 @@ static __exception int js_append_enumerate(JSContext *ctx, JSValue *sp)
             goto general_case;
         /* Handle fast arrays explicitly */
         for (i = 0; i < count32; i++) {
+            if (js_poll_interrupts(ctx))
+                goto exception;
             if (JS_DefinePropertyValueUint32(ctx, sp[-3], pos++,
                                              js_dup(arrp[i]), JS_PROP_C_W_E) < 0)
                 goto exception;
@@ -48248,6 +48285,17 @@ static JSValue js_array_fill(JSContext *ctx, JSValueConst this_val,
     return JS_EXCEPTION;
 }
 
+/* What one js_strict_eq2() against `v` may cost: a string is compared
+   character by character with every element of its length. */
+static int64_t js_strict_eq_cost(JSValueConst v)
+{
+    if (JS_VALUE_GET_TAG(v) == JS_TAG_STRING)
+        return 1 + JS_VALUE_GET_STRING(v)->len / 64;
+    if (JS_VALUE_GET_TAG(v) == JS_TAG_STRING_ROPE)
+        return 1 + string_rope_get_len(v) / 64;
+    return 1;
+}
+
 static JSValue js_array_includes(JSContext *ctx, JSValueConst this_val,
                                  int argc, JSValueConst *argv)
 {
@@ -48269,7 +48317,10 @@ static JSValue js_array_includes(JSContext *ctx, JSValueConst this_val,
                 goto exception;
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count)) {
+            int64_t cost = js_strict_eq_cost(argv[0]);
             for (; n < count; n++) {
+                if (js_poll_interrupts_cost(ctx, cost))
+                    goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n],
                                   JS_EQ_SAME_VALUE_ZERO)) {
                     goto done;
@@ -48316,7 +48367,10 @@ static JSValue js_array_indexOf(JSContext *ctx, JSValueConst this_val,
                 goto exception;
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count)) {
+            int64_t cost = js_strict_eq_cost(argv[0]);
             for (; n < count; n++) {
+                if (js_poll_interrupts_cost(ctx, cost))
+                    goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n], JS_EQ_STRICT)) {
                     goto done;
                 }
@@ -48364,7 +48418,10 @@ static JSValue js_array_lastIndexOf(JSContext *ctx, JSValueConst this_val,
                 goto exception;
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count) && count == len) {
+            int64_t cost = js_strict_eq_cost(argv[0]);
             for (; n >= 0; n--) {
+                if (js_poll_interrupts_cost(ctx, cost))
+                    goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n],
                                   JS_EQ_STRICT)) {
                     goto done;
@@ -48522,6 +48579,8 @@ static JSValue js_array_join(JSContext *ctx, JSValueConst this_val,
     string_buffer_init(ctx, b, 0);
 
     for(i = 0; i < n; i++) {
+        if (js_poll_interrupts(ctx))
+            goto fail;
         if (i > 0) {
             if (c >= 0) {
                 string_buffer_putc8(b, c);
@@ -49023,6 +49082,8 @@ static int64_t JS_FlattenIntoArray(JSContext *ctx, JSValueConst target,
     }
 
     for (sourceIndex = 0; sourceIndex < sourceLen; sourceIndex++) {
+        if (js_poll_interrupts(ctx))
+            return -1;
         present = JS_TryGetPropertyInt64(ctx, source, sourceIndex, &element);
         if (present < 0)
             return -1;
@@ -49178,6 +49239,12 @@ static int js_array_cmp_generic(const void *a, const void *b, void *opaque) {
                 goto exception;
             bp->str = JS_VALUE_GET_STRING(str);
         }
+        /* without comparator nothing polls: charge the compare (as long as
+           the shorter string). Interrupted, the sort stops comparing and
+           js_array_sort() frees its copy, the array left as it was. */
+        if (js_poll_interrupts_cost(ctx, 1 + min_int(ap->str->len,
+                                                     bp->str->len) / 64))
+            goto exception;
         cmp = js_string_compare(ap->str, bp->str);
     }
     if (cmp != 0)
@@ -51423,7 +51490,8 @@ static int string_indexof_char(JSString *p, int c, int from)
     return -1;
 }
 
-static int string_indexof(JSString *p1, JSString *p2, int from)
+/* -1 if not found, -2 if interrupted (the exception is pending) */
+static int string_indexof(JSContext *ctx, JSString *p1, JSString *p2, int from)
 {
     /* assuming 0 <= from <= p1->len */
     int c, i, j, len1 = p1->len, len2 = p2->len;
@@ -51433,6 +51501,10 @@ static int string_indexof(JSString *p1, JSString *p2, int from)
         j = string_indexof_char(p1, c, i);
         if (j < 0 || j + len2 > len1)
             break;
+        /* the scan to j and the compare at j: a needle whose first char
+           is everywhere makes the search quadratic */
+        if (js_poll_interrupts_cost(ctx, 1 + (j - i + len2) / 64))
+            return -2;
         if (!string_cmp(p1, p2, j + 1, 1, len2 - 1))
             return j;
     }
@@ -51573,6 +51645,9 @@ static JSValue js_string_indexOf(JSContext *ctx, JSValueConst this_val,
     ret = -1;
     if (len >= v_len && inc * (stop - start) >= 0) {
         for (i = start;; i += inc) {
+            /* naive search: up to v_len compares at every position */
+            if (js_poll_interrupts_cost(ctx, 1 + v_len / 64))
+                goto fail;
             if (!string_cmp(p, p1, i, 0, v_len)) {
                 ret = i;
                 break;
@@ -51639,6 +51714,9 @@ static JSValue js_string_includes(JSContext *ctx, JSValueConst this_val,
     }
     if (start >= 0 && start <= stop) {
         for (i = start;; i++) {
+            /* naive search: up to v_len compares at every position */
+            if (js_poll_interrupts_cost(ctx, 1 + v_len / 64))
+                goto fail;
             if (!string_cmp(p, p1, i, 0, v_len)) {
                 ret = 1;
                 break;
@@ -51900,6 +51978,9 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
     endOfLastMatch = 0;
     is_first = true;
     for(;;) {
+        /* one substitution per match: replaceAll of a 1e9-char string */
+        if (js_poll_interrupts(ctx))
+            goto exception;
         if (unlikely(searchp->len == 0)) {
             if (is_first)
                 pos = 0;
@@ -51908,7 +51989,9 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
             else
                 pos = endOfLastMatch + 1;
         } else {
-            pos = string_indexof(sp, searchp, endOfLastMatch);
+            pos = string_indexof(ctx, sp, searchp, endOfLastMatch);
+            if (pos == -2)
+                goto exception;
         }
         if (pos < 0) {
             if (is_first) {
@@ -52019,7 +52102,11 @@ static JSValue js_string_split(JSContext *ctx, JSValueConst this_val,
     }
     q = p;
     for (q = p; (q += !r) <= s - r - !r; q = p = e + r) {
-        e = string_indexof(sp, rp, q);
+        if (js_poll_interrupts(ctx))
+            goto exception;
+        e = string_indexof(ctx, sp, rp, q);
+        if (e == -2)
+            goto exception;
         if (e < 0)
             break;
         T = js_sub_string(ctx, sp, p, e);
@@ -52183,6 +52270,8 @@ static JSValue js_string_pad(JSContext *ctx, JSValueConst this_val,
     if (p1) {
         while (n > 0) {
             int chunk = min_int(n, p1->len);
+            if (js_poll_interrupts_cost(ctx, 1 + chunk / 64))
+                goto fail;
             if (string_buffer_concat(b, p1, 0, chunk))
                 goto fail;
             n -= chunk;
@@ -52242,6 +52331,10 @@ static JSValue js_string_repeat(JSContext *ctx, JSValueConst this_val,
         string_buffer_fill(b, string_get(p, 0), n);
     } else {
         while (n-- > 0) {
+            if (js_poll_interrupts_cost(ctx, 1 + len / 64)) {
+                string_buffer_free(b);
+                goto fail;
+            }
             string_buffer_concat(b, p, 0, len);
         }
     }
@@ -55914,6 +56007,10 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         JS_ThrowStackOverflow(ctx);
         goto exception;
     }
+    /* one step per value written: a DAG of arrays is written once per
+       path to each value, with no call that would poll */
+    if (js_poll_interrupts(ctx))
+        goto exception;
 
     if (JS_IsObject(val)) {
         p = JS_VALUE_GET_OBJ(val);
@@ -57186,6 +57283,9 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
     /* check duplicate properties (XXX: inefficient, could store the
      * properties an a temporary object to use the hash) */
     for(i = 1; i < len; i++) {
+        /* quadratic: charge the i compares */
+        if (js_poll_interrupts_cost(ctx, 1 + i / 64))
+            goto fail;
         if (find_prop_key(tab, i, tab[i].atom) >= 0) {
             JS_ThrowTypeError(ctx, "proxy: duplicate property");
             goto fail;
@@ -57217,6 +57317,8 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
                 goto fail;
             if (res) {  /* safety, property should be found */
                 if (!(desc_flags & JS_PROP_CONFIGURABLE) || !is_extensible) {
+                    if (js_poll_interrupts_cost(ctx, 1 + len / 64))
+                        goto fail;
                     idx = find_prop_key(tab, len, tab2[i].atom);
                     if (idx < 0) {
                         JS_ThrowTypeError(ctx, "proxy: target property must be present in proxy ownKeys");
@@ -65584,6 +65686,8 @@ static JSValue js_typed_array_join(JSContext *ctx, JSValueConst this_val,
 
     /* XXX: optimize with direct access */
     for(i = 0; i < len; i++) {
+        if (js_poll_interrupts(ctx))
+            goto fail;
         if (i > 0) {
             if (c >= 0) {
                 if (string_buffer_putc8(b, c))
@@ -65950,7 +66054,27 @@ struct TA_sort_context {
     JSValueConst cmp;
     JSValue (*getfun)(JSContext *ctx, const void *a);
     int elt_size;
+    /* the native compare js_TA_cmp_polling() wraps */
+    int (*elt_cmp)(const void *a, const void *b, void *opaque);
 };
+
+/* A native element compare that polls the interrupt handler: the sort of
+   a large typed array without comparator calls no JS. Interrupted, it
+   answers 0 from then on (rqsort() stays within the array whatever a
+   compare answers) and the caller throws; the elements are left permuted,
+   none lost. The handler must run no script that could detach or resize
+   the buffer mid-sort: v8x's runs script only for an attached inspector. */
+static int js_TA_cmp_polling(const void *a, const void *b, void *opaque)
+{
+    struct TA_sort_context *psc = opaque;
+    if (unlikely(psc->exception))
+        return 0;
+    if (unlikely(js_poll_interrupts(psc->ctx))) {
+        psc->exception = 1;
+        return 0;
+    }
+    return psc->elt_cmp(a, b, opaque);
+}
 
 static int js_TA_cmp_generic(const void *a, const void *b, void *opaque) {
     struct TA_sort_context *psc = opaque;
@@ -66145,6 +66269,10 @@ static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
         done:
             js_free(ctx, array_idx);
         } else {
+            if (len > 4096) {
+                tsc.elt_cmp = cmpfun;
+                cmpfun = js_TA_cmp_polling;
+            }
             rqsort(p->u.array.u.ptr, len, elt_size, cmpfun, &tsc);
             if (tsc.exception)
                 return JS_EXCEPTION;

@@ -1225,6 +1225,9 @@ JS_EXTERN void JS_SetHostPromiseRejectionTracker(JSRuntime *rt, JSHostPromiseRej
 /* return != 0 if the JS code needs to be interrupted */
 typedef int JSInterruptHandler(JSRuntime *rt, void *opaque);
 JS_EXTERN void JS_SetInterruptHandler(JSRuntime *rt, JSInterruptHandler *cb, void *opaque);
+/* One step of a native walk against the interrupt budget: -1 with the
+   uncatchable "interrupted" error pending when the handler asks to stop. */
+JS_EXTERN int JS_PollInterrupts(JSContext *ctx);
 typedef void JSStackFrameVisitor(void *opaque, const char *function_name,
                                  const char *filename, int line_num,
                                  int column_num);
