@@ -45671,6 +45671,8 @@ static JSValue JS_GetOwnPropertyNames2(JSContext *ctx, JSValueConst obj1,
         goto exception;
     for(j = i = 0; i < len; i++) {
         JSAtom atom = atoms[i].atom;
+        if (js_poll_interrupts(ctx))
+            goto exception;
         if (flags & JS_GPN_ENUM_ONLY) {
             int desc_flags, res;
 
@@ -48285,15 +48287,19 @@ static JSValue js_array_fill(JSContext *ctx, JSValueConst this_val,
     return JS_EXCEPTION;
 }
 
-/* What one js_strict_eq2() against `v` may cost: a string is compared
-   character by character with every element of its length. */
-static int64_t js_strict_eq_cost(JSValueConst v)
+/* What js_strict_eq2(a, b) costs: two strings of one length are compared
+   character by character (a 1 MiB string against each of a million
+   references to another is a million 1 MiB compares). */
+static inline int64_t js_strict_eq_cost(JSValueConst a, JSValueConst b)
 {
-    if (JS_VALUE_GET_TAG(v) == JS_TAG_STRING)
-        return 1 + JS_VALUE_GET_STRING(v)->len / 64;
-    if (JS_VALUE_GET_TAG(v) == JS_TAG_STRING_ROPE)
-        return 1 + string_rope_get_len(v) / 64;
-    return 1;
+    uint32_t len;
+    if (!tag_is_string(JS_VALUE_GET_TAG(a)) ||
+        !tag_is_string(JS_VALUE_GET_TAG(b)))
+        return 1;
+    len = string_rope_get_len(a);
+    if (len != string_rope_get_len(b))
+        return 1;
+    return 1 + len / 64;
 }
 
 static JSValue js_array_includes(JSContext *ctx, JSValueConst this_val,
@@ -48317,9 +48323,9 @@ static JSValue js_array_includes(JSContext *ctx, JSValueConst this_val,
                 goto exception;
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count)) {
-            int64_t cost = js_strict_eq_cost(argv[0]);
             for (; n < count; n++) {
-                if (js_poll_interrupts_cost(ctx, cost))
+                if (js_poll_interrupts_cost(ctx, js_strict_eq_cost(argv[0],
+                                                                   arrp[n])))
                     goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n],
                                   JS_EQ_SAME_VALUE_ZERO)) {
@@ -48367,9 +48373,9 @@ static JSValue js_array_indexOf(JSContext *ctx, JSValueConst this_val,
                 goto exception;
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count)) {
-            int64_t cost = js_strict_eq_cost(argv[0]);
             for (; n < count; n++) {
-                if (js_poll_interrupts_cost(ctx, cost))
+                if (js_poll_interrupts_cost(ctx, js_strict_eq_cost(argv[0],
+                                                                   arrp[n])))
                     goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n], JS_EQ_STRICT)) {
                     goto done;
@@ -48418,9 +48424,9 @@ static JSValue js_array_lastIndexOf(JSContext *ctx, JSValueConst this_val,
                 goto exception;
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count) && count == len) {
-            int64_t cost = js_strict_eq_cost(argv[0]);
             for (; n >= 0; n--) {
-                if (js_poll_interrupts_cost(ctx, cost))
+                if (js_poll_interrupts_cost(ctx, js_strict_eq_cost(argv[0],
+                                                                   arrp[n])))
                     goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n],
                                   JS_EQ_STRICT)) {
