@@ -738,12 +738,16 @@ fn builtins_whose_work_a_hook_chooses_end_with_the_timeout() {
 #[test]
 fn structured_clones_nested_too_deeply_are_refused_not_a_crash() {
     let mut sb = sandbox();
-    let outcome = call(&mut sb, REACH, "deepCloneWithHostObject", Value::Null);
-    match &outcome.result {
-        CallResult::Ok(Value::String(text)) => {
-            assert!(text.contains("nests too deeply"), "{text}")
+    for (export, refusal) in [
+        ("deepCloneWithHostObject", "nests too deeply"),
+        // Each reference copied again would hold 1.5 GiB outside the heap cap.
+        ("repeatedReferencesWithHostObject", "referenced twice"),
+    ] {
+        let outcome = call(&mut sb, REACH, export, Value::Null);
+        match &outcome.result {
+            CallResult::Ok(Value::String(text)) => assert!(text.contains(refusal), "{text}"),
+            other => panic!("{export}: {other:?}"),
         }
-        other => panic!("{other:?}"),
     }
     assert_healthy(&mut sb);
 }
