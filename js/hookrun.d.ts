@@ -340,6 +340,28 @@ export interface HostApi {
     exportPortableItems(refs: PortableItemRef[]): Promise<
       { schema: "zotero-agents.portable-regular-item.v1"; itemType: string; fields: Record<string, string>; creators: CanonicalCreator[]; tags: string[] }[]
     >;
+    /** A lexical search over metadata, the text of text attachments and analyses; no scores, in stable order. */
+    searchItems(request: {
+      query: string;
+      limit?: number;
+      maxResults?: number;
+      cursor?: string;
+      libraryIds?: number[];
+      itemRefs?: PortableItemRef[];
+      collectionRef?: PortableItemRef;
+      tag?: string;
+      itemType?: string;
+      sourceKinds?: ("metadata" | "fulltext" | "analysis")[];
+    }): Promise<{
+      results: { item: RegularSummary; matches: Record<string, unknown>[] }[];
+      status: "completed" | "limited" | "unavailable";
+      method: "lexical";
+      coverage: Record<string, unknown>;
+      issues: Record<string, unknown>[];
+      nextCursor: string | null;
+      hasMore: boolean;
+      total: number | null;
+    }>;
   };
   metadata: {
     translateIdentifier(query: { type: string; value: string }): Promise<{
@@ -537,6 +559,7 @@ export interface HostApi {
   };
   /** Every member is answered from the fixture (`hostAnswers`). */
   synthesis: {
+    searchEvidence(input: unknown): FixtureAnswer;
     workflowApply: {
       applyLiteratureDigest(input: unknown): FixtureAnswer;
       applyTopicPlan(input: unknown): FixtureAnswer;
@@ -544,6 +567,8 @@ export interface HostApi {
     };
     topics: {
       getReport(input: unknown): FixtureAnswer;
+      search(input: unknown): FixtureAnswer;
+      getContext(input: unknown): FixtureAnswer;
     };
     artifacts: {
       readPaperArtifacts(input: unknown): FixtureAnswer;

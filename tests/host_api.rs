@@ -61,7 +61,7 @@ fn the_conformance_rule_notices_a_missing_or_unexpected_member() {
     // one less than the facade.
     let mut manifest: Value =
         serde_json::from_str(&fixture("fixtures/host-api/v12-manifest.json")).unwrap();
-    manifest["library"]["searchItems"] = json!("function");
+    manifest["library"]["notAMember"] = json!("function");
     manifest["addon"]
         .as_object_mut()
         .unwrap()
@@ -72,7 +72,7 @@ fn the_conformance_rule_notices_a_missing_or_unexpected_member() {
     );
     let (_, found) = apply(&source);
     assert_eq!(found["ok"], false);
-    assert_eq!(found["missingPaths"], json!(["library.searchItems"]));
+    assert_eq!(found["missingPaths"], json!(["library.notAMember"]));
     assert_eq!(found["unexpectedPaths"], json!(["addon.getConfig"]));
 }
 

@@ -49,6 +49,7 @@ mod lazy;
 mod paging;
 mod reads;
 mod record;
+mod search;
 #[cfg(test)]
 mod tests;
 mod writes;
@@ -63,6 +64,7 @@ pub use files::{MAX_READ_BYTES, MAX_READ_TEXT_BYTES, iso_from_millis};
 pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
 pub use reads::{ItemCriteria, MAX_PORTABLE_BYTES, MAX_PORTABLE_ITEMS};
 use record::{DetailKind, Record};
+pub use search::{Search, Sources};
 pub use writes::{Keys, Prepared, STATUS_KEYS, StoredFile};
 
 use crate::plan::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};

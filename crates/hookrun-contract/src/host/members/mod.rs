@@ -20,6 +20,7 @@
 
 pub mod files;
 pub mod request;
+pub mod search;
 
 use serde_json::Value;
 
@@ -28,6 +29,7 @@ pub use request::Request;
 use request::{
     Canonical, Checked, Identifier, ItemRead, NoteDetail, NotePayload, Open, OperationLookup,
 };
+use search::SearchRequest;
 
 use crate::host::HostError;
 use crate::host::api::{Answer, Declaration, host_api};
@@ -124,6 +126,7 @@ members! {
     "library.getItemAttachments" => LibraryGetItemAttachments: Host, ItemRead, HookHost::item_read;
     "library.listAnnotations" => LibraryListAnnotations: Host, ItemRead, HookHost::item_read;
     "library.exportPortableItems" => LibraryExportPortableItems: Host, Checked, HookHost::library_query;
+    "library.searchItems" => LibrarySearchItems: Host, SearchRequest, HookHost::search_items;
     "metadata.translateIdentifier" => MetadataTranslateIdentifier: Host, Identifier, HookHost::translate_identifier;
     "mutations.preview" => MutationsPreview: Host, Canonical, HookHost::preview;
     "mutations.execute" => MutationsExecute: Write, Canonical, HookHost::library_write;
@@ -185,10 +188,13 @@ members! {
     "editor.openSession" => EditorOpenSession: Person, Open, HookHost::person;
     "notifications.toast" => NotificationsToast: Person, Open, HookHost::person;
     "logging.appendRuntimeLog" => LoggingAppendRuntimeLog: Log, Checked, HookHost::runtime_log;
+    "synthesis.searchEvidence" => SynthesisSearchEvidence: Fixture, Open, HookHost::fixture;
     "synthesis.workflowApply.applyLiteratureDigest" => SynthesisApplyLiteratureDigest: Fixture, Open, HookHost::fixture;
     "synthesis.workflowApply.applyTopicPlan" => SynthesisApplyTopicPlan: Fixture, Open, HookHost::fixture;
     "synthesis.workflowApply.applyTopicSynthesisResult" => SynthesisApplyTopicSynthesisResult: Fixture, Open, HookHost::fixture;
     "synthesis.topics.getReport" => SynthesisTopicsGetReport: Fixture, Open, HookHost::fixture;
+    "synthesis.topics.search" => SynthesisTopicsSearch: Fixture, Open, HookHost::fixture;
+    "synthesis.topics.getContext" => SynthesisTopicsGetContext: Fixture, Open, HookHost::fixture;
     "synthesis.artifacts.readPaperArtifacts" => SynthesisReadPaperArtifacts: Fixture, Open, HookHost::fixture;
     "synthesis.tags.loadVocabulary" => SynthesisTagsLoadVocabulary: Fixture, Open, HookHost::fixture;
     "synthesis.tags.saveVocabulary" => SynthesisTagsSaveVocabulary: Fixture, Open, HookHost::fixture;
@@ -332,6 +338,7 @@ mod sweep {
             Member::LibraryTraverseItems => json!([{"scope": "top-level-regular"}, {}, null]),
             Member::LibraryWithItemSnapshot => json!([{"libraryId": 1}, {}, null]),
             Member::LibraryExportPortableItems => json!([[parent]]),
+            Member::LibrarySearchItems => json!([{"query": "cats"}]),
             Member::MetadataTranslateIdentifier => json!([{"type": "DOI", "value": "10.1/x"}]),
             Member::MutationsGetOperation => json!([{"operationId": op}]),
             Member::MutationsPreview => {
@@ -588,5 +595,55 @@ mod sweep {
             (code.as_str(), &details["field"]),
             ("invalid_request", &json!("/disposition"))
         );
+    }
+
+    #[test]
+    fn library_search_finds_terms_in_metadata_with_their_places() {
+        let dir = tempfile::tempdir().unwrap();
+        let search =
+            |request: Value| host(dir.path()).call("library.searchItems", json!([request]), None);
+        let found = search(json!({"query": "cats", "sourceKinds": ["metadata"]})).unwrap();
+        assert_eq!(found["method"], "lexical");
+        assert_eq!(found["status"], "completed");
+        assert_eq!(found["total"], 1);
+        let result = &found["results"][0];
+        assert_eq!(
+            result["item"]["ref"],
+            json!({"libraryId": 1, "key": "PARENT01"})
+        );
+        let title = &result["matches"][0];
+        assert_eq!(
+            title["source"],
+            json!({"kind": "metadata", "field": "title"})
+        );
+        assert_eq!(title["location"]["range"], json!({"start": 0, "end": 4}));
+        assert_eq!(title["matchedTerms"], json!(["cats"]));
+        assert_eq!(title["phraseMatch"], true);
+        assert_eq!(
+            found["coverage"]["sources"]["fulltext"]["status"],
+            "not_requested"
+        );
+        let none = search(json!({"query": "dogs"})).unwrap();
+        assert_eq!(
+            (none["total"].clone(), none["results"].clone()),
+            (json!(0), json!([]))
+        );
+        for (request, field) in [
+            (json!({"query": " "}), "query"),
+            (json!({"query": "x", "limit": 0}), "limit"),
+            (json!({"query": "x", "sourceKinds": ["web"]}), "sourceKinds"),
+            (json!({"query": "x", "extra": 1}), "extra"),
+        ] {
+            let (code, details) = refusal(&search(request.clone()));
+            assert_eq!(
+                (code.as_str(), details["field"].as_str()),
+                ("invalid_request", Some(field)),
+                "{request}"
+            );
+        }
+        let (_, details) = refusal(&search(
+            json!({"query": "x", "limit": 50, "maxResults": 10}),
+        ));
+        assert_eq!(details["reason"], "invalid_combination");
     }
 }

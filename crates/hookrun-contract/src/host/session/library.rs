@@ -7,6 +7,7 @@ use super::{HookHost, Plan, unsupported, world_error};
 use crate::host::HostError;
 use crate::host::members::Member;
 use crate::host::members::request::{Checked, Identifier, ItemRead, NoteDetail, NotePayload, arg};
+use crate::host::members::search::SearchRequest;
 use crate::host::world::HostWorldError;
 
 impl HookHost {
@@ -27,6 +28,16 @@ impl HookHost {
             _ => return Err(unsupported(member.name())),
         }
         .map_err(|e| library_error(member.name(), &e))
+    }
+
+    /// `library.searchItems(request)`: a lexical search of the world.
+    pub(crate) fn search_items(
+        &mut self,
+        _: Member,
+        _: Value,
+        request: SearchRequest,
+    ) -> Result<Value, HostError> {
+        self.world.search_items(&request.0, &self.budget)
     }
 
     /// `library.getNoteDetail(ref, {format})`.
