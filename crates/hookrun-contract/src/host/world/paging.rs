@@ -12,8 +12,8 @@ pub const MAX_PAGE_LIMIT: usize = 100;
 /// A page request of the paged library reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageRequest {
-    /// Page size (default 25, at most 100).
-    pub limit: Option<usize>,
+    /// Page size as given (default 25, at most 100; see [`page_limit`]).
+    pub limit: Option<Value>,
     /// Cursor from a previous page's `nextCursor`.
     pub cursor: Option<String>,
 }
@@ -26,8 +26,8 @@ impl PageRequest {
         PageRequest {
             limit: page
                 .get("limit")
-                .and_then(Value::as_u64)
-                .map(|l| l as usize),
+                .filter(|l| !l.is_null() && l.as_str() != Some(""))
+                .cloned(),
             cursor: page
                 .get("cursor")
                 .and_then(Value::as_str)
@@ -36,25 +36,46 @@ impl PageRequest {
     }
 }
 
+/// A page size as the reference host reads it: a number (or a numeric string)
+/// that is a whole number from 1 to `max`, else `resource_limited` naming it.
+pub(super) fn page_limit(limit: Option<&Value>, max: usize) -> HostResult<usize> {
+    let Some(limit) = limit.filter(|l| !l.is_null() && l.as_str() != Some("")) else {
+        return Ok(DEFAULT_PAGE_LIMIT);
+    };
+    let n = match limit {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    match n {
+        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= max as f64 => Ok(n as usize),
+        _ => Err(HostWorldError::ResourceLimited {
+            resource: "items".into(),
+            limit: max as u64,
+            observed: match n {
+                Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => Value::from(n as u64),
+                Some(n) if n.is_finite() && n >= 0.0 => Value::from(n),
+                _ => Value::Null,
+            },
+        }),
+    }
+}
+
 /// One page of `items` under `key`, with `limit`, `total`, `returned`, `hasMore`
 /// and `nextCursor` (`null` on the last page).
 pub(super) fn paged(key: &str, items: Vec<Value>, page: &PageRequest) -> HostResult<Value> {
-    let limit = match page.limit {
-        None => DEFAULT_PAGE_LIMIT,
-        Some(0) => {
-            return Err(HostWorldError::InvalidRequest(
-                "page limit must be at least 1".into(),
-            ));
-        }
-        Some(n) => n.min(MAX_PAGE_LIMIT),
-    };
+    let limit = page_limit(page.limit.as_ref(), MAX_PAGE_LIMIT)?;
     let start = match &page.cursor {
         None => 0,
         Some(c) => c
             .parse::<usize>()
             .ok()
             .filter(|s| *s <= items.len())
-            .ok_or_else(|| HostWorldError::InvalidRequest(format!("invalid cursor {c}")))?,
+            .ok_or_else(|| HostWorldError::InvalidField {
+                message: "source cursor is malformed".into(),
+                reason: "invalid_value",
+                field: "cursor",
+            })?,
     };
     let end = start.saturating_add(limit).min(items.len());
     let has_more = end < items.len();

@@ -213,19 +213,7 @@ impl HostWorld {
     /// `library.listItems(input)`: one page of top-level regular items.
     pub fn list_items(&self, input: &Value) -> HostResult<Value> {
         let criteria = ItemCriteria::parse(input)?;
-        let limit = match input.get("limit") {
-            None | Some(Value::Null) => super::DEFAULT_PAGE_LIMIT,
-            Some(v) => match v.as_u64() {
-                Some(n @ 1..) if n as usize <= MAX_LIST_LIMIT => n as usize,
-                _ => {
-                    return Err(HostWorldError::ResourceLimited {
-                        resource: "items".into(),
-                        limit: MAX_LIST_LIMIT as u64,
-                        observed: v.clone(),
-                    });
-                }
-            },
-        };
+        let limit = super::paging::page_limit(input.get("limit"), MAX_LIST_LIMIT)?;
         let items: Vec<Value> = self
             .regular_items(&criteria)
             .map(|r| Value::Object(self.regular_summary(r)))
@@ -239,7 +227,7 @@ impl HostWorld {
             "items",
             items,
             &PageRequest {
-                limit: Some(limit),
+                limit: Some(limit.into()),
                 cursor,
             },
         )?;

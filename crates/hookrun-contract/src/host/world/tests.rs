@@ -182,14 +182,24 @@ fn paging() {
         (json!(true), json!("25"))
     );
     let big = PageRequest {
-        limit: Some(500),
+        limit: Some(json!(500)),
         cursor: Some("25".into()),
     };
-    let second = w.get_item_attachments(&r("P"), &big).unwrap();
+    // As the reference host: a page past its largest size is refused, naming it.
+    let err = w.get_item_attachments(&r("P"), &big).unwrap_err();
+    assert!(
+        matches!(&err, HostWorldError::ResourceLimited { limit: 100, observed, .. } if *observed == json!(500)),
+        "{err:?}"
+    );
+    let second = PageRequest {
+        limit: Some(json!("100")),
+        cursor: Some("25".into()),
+    };
+    let second = w.get_item_attachments(&r("P"), &second).unwrap();
     assert_eq!(second["attachments"].as_array().unwrap().len(), 100);
     assert_eq!(second["nextCursor"], "125");
     let last = PageRequest {
-        limit: Some(100),
+        limit: Some(json!(100)),
         cursor: Some("125".into()),
     };
     let third = w.get_item_attachments(&r("P"), &last).unwrap();
@@ -201,23 +211,39 @@ fn paging() {
         (5, json!(false))
     );
     assert_eq!(third["nextCursor"], Value::Null);
-    for bad in [
-        PageRequest {
-            limit: Some(0),
-            cursor: None,
-        },
-        PageRequest {
-            limit: None,
-            cursor: Some("x".into()),
-        },
-        PageRequest {
-            limit: None,
-            cursor: Some("999".into()),
-        },
+    for (bad, code) in [
+        (
+            PageRequest {
+                limit: Some(json!(0)),
+                cursor: None,
+            },
+            "resource_limited",
+        ),
+        (
+            PageRequest {
+                limit: Some(json!("many")),
+                cursor: None,
+            },
+            "resource_limited",
+        ),
+        (
+            PageRequest {
+                limit: None,
+                cursor: Some("x".into()),
+            },
+            "invalid_request",
+        ),
+        (
+            PageRequest {
+                limit: None,
+                cursor: Some("999".into()),
+            },
+            "invalid_request",
+        ),
     ] {
         assert_eq!(
             w.get_item_attachments(&r("P"), &bad).unwrap_err().code(),
-            "invalid_request"
+            code
         );
     }
 }
