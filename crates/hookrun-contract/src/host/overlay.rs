@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::path::ancestors_of;
 use super::{Budget, HostError, HostPath};
 
 /// What the run left at one path.
@@ -70,7 +71,7 @@ impl FileOverlay {
             Some(Entry::Removed) => return Some(Seen::Absent),
             None => {}
         }
-        ancestors(path)
+        ancestors_of(path)
             .any(|parent| self.entries.get(parent).is_some_and(Entry::hides_below))
             .then_some(Seen::Absent)
     }
@@ -239,16 +240,6 @@ impl FileOverlay {
                 Entry::Removed => None,
             })
     }
-}
-
-/// The ancestors of a normalised path's text, nearest first.
-fn ancestors(path: &str) -> impl Iterator<Item = &str> {
-    let mut at = path.len();
-    std::iter::from_fn(move || {
-        let cut = path[..at].rfind('/')?;
-        at = cut;
-        (cut > 0).then(|| &path[..cut])
-    })
 }
 
 /// When the run's writes happened, as `file.stat` and `file.list` show them: a fixed

@@ -143,13 +143,7 @@ impl HostPath {
 
     /// The paths that hold this one, nearest first, the files root and `/` left out.
     pub fn ancestors(&self) -> impl Iterator<Item = &str> {
-        let text = self.text.as_str();
-        let mut at = text.len();
-        std::iter::from_fn(move || {
-            let cut = text[..at].rfind('/')?;
-            at = cut;
-            (cut > 0).then(|| &text[..cut])
-        })
+        ancestors_of(&self.text)
     }
 
     /// Whether `self` is `dir` or lies under it (segment by segment).
@@ -181,6 +175,17 @@ impl HostPath {
             dir => format!("{dir}/"),
         }
     }
+}
+
+/// The ancestors of a normalised path's text (a [`HostPath`]'s, or a key made of
+/// one), nearest first, the files root and `/` left out.
+pub(crate) fn ancestors_of(text: &str) -> impl Iterator<Item = &str> {
+    let mut at = text.len();
+    std::iter::from_fn(move || {
+        let cut = text[..at].rfind('/')?;
+        at = cut;
+        (cut > 0).then(|| &text[..cut])
+    })
 }
 
 impl fmt::Display for HostPath {
