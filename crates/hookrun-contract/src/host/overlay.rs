@@ -225,21 +225,6 @@ impl FileOverlay {
             json!({"rootPath": shown, "totalEntries": entries.len(), "totalFileBytes": total_bytes, "entries": entries}),
         )
     }
-
-    /// The files and directories the run left strictly below `dir`, with their
-    /// paths relative to it, in key order: what a copy of `dir` takes from the run.
-    pub fn below(&self, dir: &HostPath) -> impl Iterator<Item = (&str, Option<&Arc<[u8]>>)> {
-        let prefix = dir.below_prefix();
-        let cut = prefix.len();
-        self.entries
-            .range(prefix.clone()..)
-            .take_while(move |(key, _)| key.starts_with(&prefix))
-            .filter_map(move |(key, entry)| match entry {
-                Entry::File(bytes) => Some((&key[cut..], Some(bytes))),
-                Entry::Directory { .. } => Some((&key[cut..], None)),
-                Entry::Removed => None,
-            })
-    }
 }
 
 /// When the run's writes happened, as `file.stat` and `file.list` show them: a fixed

@@ -372,11 +372,7 @@ impl Request for Canonical {
                     json!({"reason": "invalid_value", "field": "operationId"}),
                 )
             } else {
-                HostError::capability(
-                    "invalid_request",
-                    "mutation request does not match the canonical schema",
-                    json!({"reason": "invalid_schema", "field": "/operationId"}),
-                )
+                canonical_refusal(Some("/operationId"))
             });
         }
         Ok(Canonical {
@@ -386,19 +382,28 @@ impl Request for Canonical {
     }
 }
 
-/// The reference host's refusal of a request its canonical schema does not
-/// accept; `extra` is a member it does not declare.
-pub fn schema_refusal(member: Member, extra: Option<&str>) -> HostError {
-    let message = if member == Member::MutationsPreview {
-        "mutation preview request does not match the canonical schema"
-    } else {
-        "mutation request does not match the canonical schema"
-    };
-    let details = match extra {
-        Some(field) => json!({"reason": "invalid_schema", "field": format!("/{field}")}),
+/// The reference host's refusal of a write request its canonical schema does
+/// not accept, naming the member at `pointer` (a JSON pointer) when there is one.
+pub fn canonical_refusal(pointer: Option<&str>) -> HostError {
+    let details = match pointer {
+        Some(pointer) => json!({"reason": "invalid_schema", "field": pointer}),
         None => json!({"reason": "invalid_schema"}),
     };
-    HostError::capability("invalid_request", message, details)
+    HostError::capability(
+        "invalid_request",
+        "mutation request does not match the canonical schema",
+        details,
+    )
+}
+
+/// [`canonical_refusal`] of a request of `member`; `extra` is a top-level member
+/// its schema does not declare. A preview's refusal names the preview schema.
+pub fn schema_refusal(member: Member, extra: Option<&str>) -> HostError {
+    let mut error = canonical_refusal(extra.map(|field| format!("/{field}")).as_deref());
+    if member == Member::MutationsPreview {
+        error.message = "mutation preview request does not match the canonical schema".into();
+    }
+    error
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::zotero::{ZoteroData, base_of, fields_of, is_field};
 use super::{HostWorld, NoteFormat, note_detail, strip_tags};
 use crate::host::HostError;
 use crate::host::members::Member;
-use crate::host::members::request::portable_ref;
+use crate::host::members::request::{canonical_refusal, portable_ref};
 use crate::plan::ItemLocator;
 use crate::selection::PortableItemRef;
 
@@ -192,13 +192,7 @@ pub(super) fn invalid(operation: &str, reason: &str, field: &str) -> HostError {
 /// of at least 1 and a non-empty key, nothing else), then as a portable ref of
 /// the kind the field names.
 pub(super) fn ref_at(request: &Value, field: &str) -> Result<PortableItemRef, HostError> {
-    let schema = || {
-        HostError::capability(
-            "invalid_request",
-            "mutation request does not match the canonical schema",
-            json!({"reason": "invalid_schema", "field": format!("/{field}")}),
-        )
-    };
+    let schema = || canonical_refusal(Some(&format!("/{field}")));
     let value = request.get(field).ok_or_else(schema)?;
     let fits = value.as_object().is_some_and(|o| {
         o.len() == 2
@@ -387,15 +381,15 @@ impl HostWorld {
     /// collectionRefs?}`, then the collections named must exist in the library.
     fn placement(&self, operation: &str, request: &Value) -> Result<Placement, HostError> {
         let Some(Value::Object(placement)) = request.get("placement") else {
-            return Err(schema_refusal("/placement"));
+            return Err(canonical_refusal(Some("/placement")));
         };
         let allowed: &[&str] = match placement.get("kind").and_then(Value::as_str) {
             Some("child") => &["kind", "parentRef"],
             Some("top_level") => &["kind", "libraryId", "collectionRefs"],
-            _ => return Err(schema_refusal("/placement/kind")),
+            _ => return Err(canonical_refusal(Some("/placement/kind"))),
         };
         if let Some(extra) = placement.keys().find(|k| !allowed.contains(&k.as_str())) {
-            return Err(schema_refusal(&format!("/placement/{extra}")));
+            return Err(canonical_refusal(Some(&format!("/placement/{extra}"))));
         }
         let placement = Value::Object(placement.clone());
         if allowed.contains(&"parentRef") {
@@ -406,12 +400,12 @@ impl HostWorld {
             Some(id) => id
                 .as_u64()
                 .filter(|id| *id >= 1)
-                .ok_or_else(|| schema_refusal("/placement/libraryId"))?,
+                .ok_or_else(|| canonical_refusal(Some("/placement/libraryId")))?,
         };
         let refs = match placement.get("collectionRefs") {
             None => Vec::new(),
             Some(Value::Array(refs)) => refs.clone(),
-            Some(_) => return Err(schema_refusal("/placement/collectionRefs")),
+            Some(_) => return Err(canonical_refusal(Some("/placement/collectionRefs"))),
         };
         let mut collections = Vec::with_capacity(refs.len());
         for reference in &refs {
@@ -463,20 +457,20 @@ impl HostWorld {
     /// reference host checks ordinary note content: what it stores.
     fn note_content(operation: &str, request: &Value) -> Result<String, HostError> {
         let Some(Value::Object(content)) = request.get("content") else {
-            return Err(schema_refusal("/content"));
+            return Err(canonical_refusal(Some("/content")));
         };
         if let Some(extra) = content
             .keys()
             .find(|k| !["format", "value", "embeddedImages"].contains(&k.as_str()))
         {
-            return Err(schema_refusal(&format!("/content/{extra}")));
+            return Err(canonical_refusal(Some(&format!("/content/{extra}"))));
         }
         let format = match content.get("format").and_then(Value::as_str) {
             Some(format @ ("html" | "text")) => format,
-            _ => return Err(schema_refusal("/content/format")),
+            _ => return Err(canonical_refusal(Some("/content/format"))),
         };
         let Some(value) = content.get("value").and_then(Value::as_str) else {
-            return Err(schema_refusal("/content/value"));
+            return Err(canonical_refusal(Some("/content/value")));
         };
         let trimmed = value.trim();
         if trimmed.is_empty() || trimmed.chars().count() > MAX_NOTE_CHARS {
@@ -603,7 +597,7 @@ impl HostWorld {
         let reference = ref_at(request, field)?;
         // The schema holds a removal to `disposition: "permanent"`.
         if request.get("disposition").and_then(Value::as_str) != Some("permanent") {
-            return Err(schema_refusal("/disposition"));
+            return Err(canonical_refusal(Some("/disposition")));
         }
         let record = self.of_kind(op, &reference, kind)?;
         let mut prepared = Prepared::new(op);
@@ -831,13 +825,7 @@ impl HostWorld {
                     k.as_str()
                         .filter(|k| STATUS_KEYS.contains(k))
                         .map(str::to_owned)
-                        .ok_or_else(|| {
-                            HostError::capability(
-                                "invalid_request",
-                                "mutation request does not match the canonical schema",
-                                json!({"reason": "invalid_schema", "field": format!("/{list}")}),
-                            )
-                        })
+                        .ok_or_else(|| canonical_refusal(Some(&format!("/{list}"))))
                 })
                 .collect()
         };
@@ -1443,16 +1431,6 @@ pub const MAX_TAGS: usize = 100;
 /// Most characters of a tag.
 pub const MAX_TAG_CHARS: usize = 200;
 
-/// The reference host's canonical-schema refusal, naming the member at `field`
-/// (a JSON pointer).
-fn schema_refusal(field: &str) -> HostError {
-    HostError::capability(
-        "invalid_request",
-        "mutation request does not match the canonical schema",
-        json!({"reason": "invalid_schema", "field": field}),
-    )
-}
-
 /// Whether `html` carries one of the attributes that mark managed notes
 /// (`data-zs-payload=`, `data-zs-note-kind=`, `data-zs-payload-anchor=`, in any
 /// case, spaces allowed before `=`).
@@ -1480,7 +1458,7 @@ fn initial_tags(operation: &str, request: &Value) -> Result<Vec<String>, HostErr
     let tags = match request.get("initialTags") {
         None => return Ok(Vec::new()),
         Some(Value::Array(tags)) => tags,
-        Some(_) => return Err(schema_refusal("/initialTags")),
+        Some(_) => return Err(canonical_refusal(Some("/initialTags"))),
     };
     if tags.len() > MAX_TAGS {
         return Err(HostError::capability(
@@ -1492,7 +1470,7 @@ fn initial_tags(operation: &str, request: &Value) -> Result<Vec<String>, HostErr
     let mut out: Vec<String> = Vec::with_capacity(tags.len());
     for (i, tag) in tags.iter().enumerate() {
         let Some(tag) = tag.as_str() else {
-            return Err(schema_refusal(&format!("/initialTags/{i}")));
+            return Err(canonical_refusal(Some(&format!("/initialTags/{i}"))));
         };
         let tag = tag.trim();
         if tag.is_empty() {
