@@ -1377,7 +1377,15 @@ static inline exchange_f exchange_func(const void *base, size_t size) {
     }
 }
 
-static void heapsortx(void *base, size_t nmemb, size_t size, cmp_f cmp, void *opaque)
+/* `stop`, when not NULL, is checked at every step of the sorts below: once
+   it is set (a compare that polls the interrupt handler sets it when asked
+   to stop) the sort returns at once, leaving the elements permuted, none
+   lost, instead of finishing a pass over a large array with compares that
+   no longer order anything. */
+#define RQSORT_STOPPED() (stop != NULL && *stop)
+
+static void heapsortx(void *base, size_t nmemb, size_t size, cmp_f cmp, void *opaque,
+                      const int *stop)
 {
     uint8_t *basep = (uint8_t *)base;
     size_t i, n, c, r;
@@ -1390,6 +1398,8 @@ static void heapsortx(void *base, size_t nmemb, size_t size, cmp_f cmp, void *op
         while (i > 0) {
             i -= size;
             for (r = i; (c = r * 2 + size) < n; r = c) {
+                if (RQSORT_STOPPED())
+                    return;
                 if (c < n - size && cmp(basep + c, basep + c + size, opaque) <= 0)
                     c += size;
                 if (cmp(basep + r, basep + c, opaque) > 0)
@@ -1401,6 +1411,8 @@ static void heapsortx(void *base, size_t nmemb, size_t size, cmp_f cmp, void *op
             swap(basep, basep + i, size);
 
             for (r = 0; (c = r * 2 + size) < i; r = c) {
+                if (RQSORT_STOPPED())
+                    return;
                 if (c < i - size && cmp(basep + c, basep + c + size, opaque) <= 0)
                     c += size;
                 if (cmp(basep + r, basep + c, opaque) > 0)
@@ -1419,7 +1431,8 @@ static inline void *med3(void *a, void *b, void *c, cmp_f cmp, void *opaque)
 }
 
 /* pointer based version with local stack and insertion sort threshhold */
-static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void *opaque)
+static inline void rqsort_stop(void *base, size_t nmemb, size_t size, cmp_f cmp,
+                               void *opaque, const int *stop)
 {
     struct { uint8_t *base; size_t count; int depth; } stack[50], *sp = stack;
     uint8_t *ptr, *pi, *pj, *plt, *pgt, *top, *m;
@@ -1437,6 +1450,8 @@ static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void
     sp++;
 
     while (sp > stack) {
+        if (RQSORT_STOPPED())
+            return;
         sp--;
         ptr = sp->base;
         nmemb = sp->count;
@@ -1445,7 +1460,7 @@ static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void
         while (nmemb > 6) {
             if (++depth > 50) {
                 /* depth check to ensure worst case logarithmic time */
-                heapsortx(ptr, nmemb, size, cmp, opaque);
+                heapsortx(ptr, nmemb, size, cmp, opaque, stop);
                 nmemb = 0;
                 break;
             }
@@ -1460,6 +1475,8 @@ static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void
             pj = pgt = top = ptr + nmemb * size;
             for (;;) {
                 while (pi < pj && (c = cmp(ptr, pi, opaque)) >= 0) {
+                    if (RQSORT_STOPPED())
+                        return;
                     if (c == 0) {
                         swap(plt, pi, size);
                         lt++;
@@ -1469,6 +1486,8 @@ static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void
                     pi += size;
                 }
                 while (pi < (pj -= size) && (c = cmp(ptr, pj, opaque)) <= 0) {
+                    if (RQSORT_STOPPED())
+                        return;
                     if (c == 0) {
                         gt--;
                         pgt -= size;
@@ -1537,6 +1556,13 @@ static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void
         }
     }
 }
+
+static inline void rqsort(void *base, size_t nmemb, size_t size, cmp_f cmp, void *opaque)
+{
+    rqsort_stop(base, nmemb, size, cmp, opaque, NULL);
+}
+
+#undef RQSORT_STOPPED
 
 /*---- Portable time functions ----*/
 

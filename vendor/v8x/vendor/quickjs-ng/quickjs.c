@@ -49285,6 +49285,9 @@ static JSValue js_array_sort(JSContext *ctx, JSValueConst this_val,
 
     /* XXX: should special case fast arrays */
     for (i = 0; i < len; i++) {
+        /* reading the elements calls no JS for a plain array: poll */
+        if (js_poll_interrupts(ctx))
+            goto exception;
         if (pos >= array_size) {
             size_t new_size, slack;
             ValueSlot *new_array;
@@ -49309,7 +49312,8 @@ static JSValue js_array_sort(JSContext *ctx, JSValueConst this_val,
         array[pos].pos = i;
         pos++;
     }
-    rqsort(array, pos, sizeof(*array), js_array_cmp_generic, &asc);
+    rqsort_stop(array, pos, sizeof(*array), js_array_cmp_generic, &asc,
+                &asc.exception);
     if (asc.exception)
         goto exception;
 
@@ -66222,8 +66226,8 @@ static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
             for(i = 0; i < len; i++)
                 array_idx[i] = i;
             tsc.elt_size = elt_size;
-            rqsort(array_idx, len, sizeof(array_idx[0]),
-                   js_TA_cmp_generic, &tsc);
+            rqsort_stop(array_idx, len, sizeof(array_idx[0]),
+                        js_TA_cmp_generic, &tsc, &tsc.exception);
             if (tsc.exception)
                 goto fail;
             // per spec: typed array can be detached mid-iteration
@@ -66279,7 +66283,8 @@ static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
                 tsc.elt_cmp = cmpfun;
                 cmpfun = js_TA_cmp_polling;
             }
-            rqsort(p->u.array.u.ptr, len, elt_size, cmpfun, &tsc);
+            rqsort_stop(p->u.array.u.ptr, len, elt_size, cmpfun, &tsc,
+                        &tsc.exception);
             if (tsc.exception)
                 return JS_EXCEPTION;
         }
