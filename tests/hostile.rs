@@ -716,6 +716,11 @@ fn builtins_whose_work_a_hook_chooses_end_with_the_timeout() {
         "includesLongStrings",
         "proxyOwnKeys",
         "stringifySharedGraph",
+        "sortTypedArray",
+        "decodeForever",
+        "encodeForever",
+        "serializeFormForever",
+        "parseUrlForever",
     ] {
         assert_outcome(BUILTINS, export, TIMEOUT);
     }

@@ -232,3 +232,129 @@ export function probe() {
         })
     );
 }
+
+/// A URL longer than 1 Mi characters (Firefox's bound) is not parsed: parsing
+/// one is native work the timeout cannot interrupt, so a hook could otherwise
+/// hold a call past its deadline with one `new URL`. The refusal names the
+/// bound, not the input.
+#[test]
+fn urls_past_the_length_bound_are_refused_without_being_parsed() {
+    let got = run_hook(
+        r#"
+export function probe() {
+  const bound = 1024 * 1024;
+  const longest = "https://a.example/" + "p".repeat(bound - 18);
+  const host = (n) => "https://" + Array.from({ length: n }, () => "\u00e9a".repeat(20)).join(".") + "/";
+  const outcome = (f) => { try { return f(); } catch (e) { return `${e.name}: ${e.message}`; } };
+  const u = new URL("https://a.example/");
+  return {
+    longest: new URL(longest).href.length,
+    tooLong: outcome(() => new URL(longest + "q")),
+    hosts: outcome(() => new URL(host(30_000))),
+    base: outcome(() => new URL("x", longest + "q")),
+    canParse: [URL.canParse(longest), URL.canParse(longest + "q"), URL.canParse("/x", longest + "q")],
+    parse: URL.parse(longest + "q"),
+    setter: outcome(() => { u.pathname = "p".repeat(bound + 1); }),
+    unchanged: u.href,
+    href: outcome(() => { u.href = longest + "q"; }),
+  };
+}
+"#,
+        "probe",
+        Value::Null,
+    );
+    let refused = "TypeError: Invalid URL: longer than 1048576 characters";
+    assert_eq!(
+        got,
+        json!({
+            "longest": 1024 * 1024,
+            "tooLong": refused,
+            "hosts": refused,
+            "base": "TypeError: Invalid URL: x (base longer than 1048576 characters)",
+            "canParse": [true, false, false],
+            "parse": null,
+            "setter": refused,
+            "unchanged": "https://a.example/",
+            "href": refused,
+        })
+    );
+}
+
+/// Long texts are encoded and decoded natively a piece at a time (so the
+/// timeout can end the call between pieces) and long form lists serialised in
+/// groups: the answers are those of one piece, whatever a boundary splits.
+#[test]
+fn texts_and_forms_handled_in_pieces_match_the_whole() {
+    let got = run_hook(
+        r#"
+export function probe() {
+  const piece = 1 << 20;
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  // A surrogate pair across the encoder's piece boundary (UTF-16 code units).
+  const text = "a".repeat(piece - 1) + "\u{1F600}" + "é".repeat(piece) + "z";
+  const bytes = new TextEncoder().encode(text);
+  const expected = [];
+  for (const ch of text) {
+    const c = ch.codePointAt(0);
+    if (c < 0x80) expected.push(c);
+    else if (c < 0x800) expected.push(0xC0 | (c >> 6), 0x80 | (c & 63));
+    else expected.push(0xF0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  // UTF-16 with a pair across the decoder's boundary, either byte order.
+  const utf16 = (le) => {
+    const out = new Uint8Array(piece + 4);
+    for (let i = 0; i < piece - 2; i += 2) out[le ? i : i + 1] = 0x61;
+    const units = [0xD83D, 0xDE00, 0x41];
+    units.forEach((u, k) => { const at = piece - 2 + 2 * k; out[at + (le ? 0 : 1)] = u & 255; out[at + (le ? 1 : 0)] = u >> 8; });
+    return out;
+  };
+  const tail16 = (s) => [s.length, s.slice(-3)];
+  // Malformed UTF-8 across the boundary: one U+FFFD per maximal subpart.
+  const broken = new Uint8Array(piece + 2).fill(0x61);
+  broken.set([0xE2, 0x82], piece - 1);
+  const decodedBroken = new TextDecoder().decode(broken);
+  let fatal = null;
+  try { new TextDecoder("utf-8", { fatal: true }).decode(broken); } catch (e) { fatal = e.name; }
+  const withBom = new Uint8Array(piece + 8).fill(0x62);
+  withBom.set([0xEF, 0xBB, 0xBF], 0);
+  const params = new URLSearchParams();
+  for (let i = 0; i < 12; i++) params.append(`k${i}`, "é & ".repeat(60_000));
+  const serialized = params.toString();
+  const one = (i) => new URLSearchParams([[`k${i}`, "é & ".repeat(60_000)]]).toString();
+  let tooLong = null;
+  try { params.append("k", "x".repeat(piece + 1)); } catch (e) { tooLong = e.message; }
+  return {
+    encoded: same(Array.from(bytes), expected),
+    roundTrip: new TextDecoder().decode(bytes) === text,
+    utf16le: tail16(new TextDecoder("utf-16le").decode(utf16(true))),
+    utf16be: tail16(new TextDecoder("utf-16be").decode(utf16(false))),
+    broken: [decodedBroken.length, decodedBroken.slice(piece - 2, piece + 2)],
+    fatal,
+    bom: new TextDecoder().decode(withBom).length,
+    latin1: new TextDecoder("latin1").decode(new Uint8Array(2 * piece + 1).fill(0xE9)) === "é".repeat(2 * piece + 1),
+    serialized: serialized === Array.from({ length: 12 }, (_, i) => one(i)).join("&"),
+    reparsed: new URLSearchParams(one(3)).get("k3") === "é & ".repeat(60_000),
+    tooLong,
+  };
+}
+"#,
+        "probe",
+        Value::Null,
+    );
+    assert_eq!(
+        got,
+        json!({
+            "encoded": true,
+            "roundTrip": true,
+            "utf16le": [(1 << 19) + 2, "😀A"],
+            "utf16be": [(1 << 19) + 2, "😀A"],
+            "broken": [(1 << 20) + 1, "a\u{FFFD}a"],
+            "fatal": "TypeError",
+            "bom": (1 << 20) + 5,
+            "latin1": true,
+            "serialized": true,
+            "reparsed": true,
+            "tooLong": "URLSearchParams: a value longer than 1048576 characters",
+        })
+    );
+}

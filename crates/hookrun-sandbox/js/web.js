@@ -19,6 +19,12 @@
   const SymbolIterator = Symbol.iterator;
   const SymbolToStringTag = Symbol.toStringTag;
   const StringPrototypeToWellFormed = String.prototype.toWellFormed;
+  const ArrayPrototypeJoin = Array.prototype.join;
+
+  // The longest URL parsed, in UTF-16 code units (Firefox's default
+  // `network.standard-url.max-length`): parsing a URL and splitting it into its
+  // parts is native work no interrupt reaches, so its size is bounded here.
+  const MAX_URL_LENGTH = 1024 * 1024;
 
   const PARTS = ["href", "origin", "protocol", "username", "password", "host",
     "hostname", "port", "pathname", "search", "hash"];
@@ -35,8 +41,39 @@
     // A USVString: lone surrogates become U+FFFD, as Web IDL converts them.
     const toUSV = (value) => StringPrototypeToWellFormed.call(StringCtor(value));
 
+    // Form data is parsed and serialised natively, beyond the interrupt's reach:
+    // a query to parse, and each name-value pair, are bounded as URLs are, and a
+    // list is serialised in pieces of about that size, the timeout free to end
+    // the call between them.
+    const formText = (value, what) => {
+      const text = toUSV(value);
+      if (text.length > MAX_URL_LENGTH) {
+        throw new TypeErrorCtor(`URLSearchParams: ${what} longer than ${MAX_URL_LENGTH} characters`);
+      }
+      return text;
+    };
+    const formPair = (name, value) => [formText(name, "a name"), formText(value, "a value")];
+
     // The name-value pairs of a query, with or without its leading `?`.
-    const queryPairs = (query) => JSONParse(formParse(query.startsWith("?") ? query.slice(1) : query));
+    const queryPairs = (query) => {
+      const text = formText(query, "a query");
+      return JSONParse(formParse(text.startsWith("?") ? text.slice(1) : text));
+    };
+
+    // The query string of a list of pairs.
+    const serialize = (list) => {
+      let query = "";
+      for (let from = 0; from < list.length; ) {
+        let to = from;
+        for (let size = 0; to < list.length && (to === from || size < MAX_URL_LENGTH); to++) {
+          size += list[to][0].length + list[to][1].length;
+        }
+        const piece = formSerialize(JSONStringify(list.slice(from, to)));
+        query = from === 0 ? piece : `${query}&${piece}`;
+        from = to;
+      }
+      return query;
+    };
 
     // ---- URLSearchParams ---------------------------------------------------
     const paramsOf = new WeakMap();
@@ -51,24 +88,24 @@
               if (items.length !== 2) {
                 throw new TypeErrorCtor("URLSearchParams: each pair must have exactly two items");
               }
-              state.list.push([toUSV(items[0]), toUSV(items[1])]);
+              state.list.push(formPair(items[0], items[1]));
             }
           } else {
             for (const key of Reflect.ownKeys(init)) {
               const desc = Reflect.getOwnPropertyDescriptor(init, key);
               if (desc !== undefined && desc.enumerable && typeof key === "string") {
-                state.list.push([key, toUSV(init[key])]);
+                state.list.push(formPair(key, init[key]));
               }
             }
           }
         } else {
-          state.list = queryPairs(toUSV(init));
+          state.list = queryPairs(init);
         }
       }
       get size() { return state(this).list.length; }
       append(name, value) {
         const s = state(this);
-        s.list.push([toUSV(name), toUSV(value)]);
+        s.list.push(formPair(name, value));
         update(s);
       }
       delete(name, value) {
@@ -100,8 +137,7 @@
       }
       set(name, value) {
         const s = state(this);
-        name = toUSV(name);
-        value = toUSV(value);
+        [name, value] = formPair(name, value);
         const at = s.list.findIndex((p) => p[0] === name);
         if (at === -1) {
           s.list.push([name, value]);
@@ -129,7 +165,7 @@
       *keys() { for (const p of state(this).list) yield p[0]; }
       *values() { for (const p of state(this).list) yield p[1]; }
       [SymbolIterator]() { return this.entries(); }
-      toString() { return formSerialize(JSONStringify(state(this).list)); }
+      toString() { return serialize(state(this).list); }
     }
     define(URLSearchParams.prototype, SymbolToStringTag, "URLSearchParams");
     function state(params) {
@@ -141,7 +177,7 @@
     function update(s) {
       if (s.url !== null) {
         const u = urlOf(s.url);
-        u.parts = setPart(u.parts[0], "search", formSerialize(JSONStringify(s.list)));
+        u.parts = setPart(u.parts[0], "search", serialize(s.list));
       }
     }
 
@@ -152,20 +188,29 @@
       if (u === undefined) throw new TypeErrorCtor("not a URL");
       return u;
     }
+    const tooLong = (text) => text.length > MAX_URL_LENGTH;
+    // An input as an error names it: whole, unless it is too long to parse.
+    const shown = (text) => (tooLong(text) ? `longer than ${MAX_URL_LENGTH} characters` : text);
+    const invalidUrl = (text) => new TypeErrorCtor(`Invalid URL: ${shown(text)}`);
     function parse(input, base) {
-      const parts = base === undefined ? urlParse(toUSV(input), "", false) : urlParse(toUSV(input), toUSV(base), true);
+      const text = toUSV(input);
+      const baseText = base === undefined ? undefined : toUSV(base);
+      if (tooLong(text) || (baseText !== undefined && tooLong(baseText))) return null;
+      const parts = baseText === undefined ? urlParse(text, "", false) : urlParse(text, baseText, true);
       return parts === "null" ? null : JSONParse(parts);
     }
     function setPart(href, part, value) {
-      const parts = urlSet(href, part, toUSV(value));
-      if (parts === "null") throw new TypeErrorCtor(`Invalid URL: ${value}`);
+      const text = toUSV(value);
+      if (tooLong(text)) throw invalidUrl(text);
+      const parts = urlSet(href, part, text);
+      if (parts === "null") throw invalidUrl(text);
       return JSONParse(parts);
     }
     class URL {
       constructor(url, base) {
         const parts = parse(url, base);
         if (parts === null) {
-          throw new TypeErrorCtor(`Invalid URL: ${toUSV(url)}${base === undefined ? "" : ` (base ${toUSV(base)})`}`);
+          throw new TypeErrorCtor(`Invalid URL: ${shown(toUSV(url))}${base === undefined ? "" : ` (base ${shown(toUSV(base))})`}`);
         }
         const params = new URLSearchParams(parts[9]);
         paramsOf.get(params).url = this;
@@ -188,7 +233,7 @@
           const u = urlOf(this);
           if (name === "href") {
             const parts = parse(value);
-            if (parts === null) throw new TypeErrorCtor(`Invalid URL: ${toUSV(value)}`);
+            if (parts === null) throw invalidUrl(toUSV(value));
             u.parts = parts;
           } else {
             u.parts = setPart(u.parts[0], name, value);
@@ -203,9 +248,32 @@
     define(URL.prototype, SymbolToStringTag, "URL");
 
     // ---- TextEncoder / TextDecoder ------------------------------------------
+    // `text` as UTF-8, converted natively a piece at a time (never splitting a
+    // surrogate pair), the timeout free to end the call between pieces.
+    const ENCODE_PIECE = 1 << 20;
+    const utf8 = (text) => {
+      if (text.length <= ENCODE_PIECE) return utf8Encode(text);
+      const pieces = [];
+      let total = 0;
+      for (let at = 0; at < text.length; ) {
+        let end = at + ENCODE_PIECE < text.length ? at + ENCODE_PIECE : text.length;
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xD800 && last <= 0xDBFF) end -= 1;
+        const bytes = utf8Encode(text.slice(at, end));
+        pieces[pieces.length] = bytes;
+        total += bytes.length;
+        at = end;
+      }
+      const out = new Uint8ArrayCtor(total);
+      for (let i = 0, offset = 0; i < pieces.length; offset += pieces[i].length, i++) {
+        out.set(pieces[i], offset);
+      }
+      return out;
+    };
+
     class TextEncoder {
       get encoding() { return "utf-8"; }
-      encode(input = "") { return utf8Encode(toUSV(input)); }
+      encode(input = "") { return utf8(toUSV(input)); }
       encodeInto(source, destination) {
         if (!(destination instanceof Uint8ArrayCtor)) throw new TypeErrorCtor("TextEncoder.encodeInto: destination is not a Uint8Array");
         source = toUSV(source);
@@ -219,7 +287,7 @@
           written += size;
           read += ch.length;
         }
-        destination.set(utf8Encode(source.slice(0, read)));
+        destination.set(utf8(source.slice(0, read)));
         return { read, written };
       }
     }
@@ -231,6 +299,33 @@
       if (input instanceof ArrayBufferCtor) return new Uint8ArrayCtor(input);
       if (ArrayBufferIsView(input)) return new Uint8ArrayCtor(input.buffer, input.byteOffset, input.byteLength);
       throw new TypeErrorCtor("TextDecoder.decode: input is not an ArrayBuffer or a view of one");
+    };
+    // Decodes `bytes` natively a piece at a time where pieces are independent
+    // (UTF-8 cut before an incomplete last sequence, UTF-16 before a lone high
+    // surrogate, single-byte encodings anywhere), the timeout free to end the
+    // call between pieces; the stateful multi-byte encodings in one call, which
+    // watches the clock itself.
+    const DECODE_PIECE = 1 << 20;
+    const decodePieces = (bytes, name, fatal, stripBom) => {
+      const utf16 = name === "utf-16le" || name === "utf-16be";
+      if (bytes.length <= DECODE_PIECE || (!utf16 && name !== "utf-8" && MULTI_BYTE.includes(name))) {
+        return textDecode(bytes, name, fatal, stripBom);
+      }
+      const texts = [];
+      for (let at = 0; at < bytes.length; ) {
+        let end = at + DECODE_PIECE < bytes.length ? at + DECODE_PIECE : bytes.length;
+        if (end < bytes.length) {
+          if (name === "utf-8") {
+            end -= utf8Tail(bytes.subarray(at, end));
+          } else if (utf16) {
+            const high = name === "utf-16le" ? bytes[end - 1] : bytes[end - 2];
+            if (high >= 0xD8 && high <= 0xDB) end -= 2;
+          }
+        }
+        texts[texts.length] = textDecode(bytes.subarray(at, end), name, fatal, stripBom && at === 0);
+        at = end;
+      }
+      return ArrayPrototypeJoin.call(texts, "");
     };
     const decoders = new WeakMap();
     class TextDecoder {
@@ -272,7 +367,7 @@
         if (bytes.length > 0) d.atStart = false;
         let text;
         try {
-          text = textDecode(bytes, d.name, d.fatal, stripBom);
+          text = decodePieces(bytes, d.name, d.fatal, stripBom);
         } catch (e) {
           d.atStart = true;
           throw new TypeErrorCtor(`TextDecoder.decode: ${e && e.message}`);

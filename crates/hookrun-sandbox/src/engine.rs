@@ -259,15 +259,7 @@ impl Engine {
                     .plan(call.arg, call.placed, call.shared, call.copied),
             ),
         };
-        let limit = Duration::from_millis(self.limits.timeout_ms);
-        self.watchdog.arm(limit);
-        // Host calls must end by the time the watchdog fires.
-        if let Some(deadline) = Instant::now().checked_add(limit) {
-            self.call_state()
-                .borrow_mut()
-                .borrow_mut::<CallState>()
-                .deadline = deadline;
-        }
+        self.start_clock();
         let answer = self.load_and_call(
             call.module,
             call.export,
@@ -277,24 +269,7 @@ impl Engine {
             &sharing,
         );
         let timed_out = self.watchdog.disarm();
-        let result = match self.breach(timed_out) {
-            Breach::Memory => CallResult::MemoryLimit {
-                limit_bytes: self.limits.max_heap_bytes,
-            },
-            Breach::Host(HostBreach::Writes { limit_bytes }) => {
-                CallResult::WriteLimit { limit_bytes }
-            }
-            Breach::Host(HostBreach::Bytes { limit_bytes }) => {
-                CallResult::HostLimit { limit_bytes }
-            }
-            Breach::Host(HostBreach::Deadline) => CallResult::Timeout {
-                limit_ms: self.limits.timeout_ms,
-            },
-            Breach::Timeout => CallResult::Timeout {
-                limit_ms: self.limits.timeout_ms,
-            },
-            Breach::None => answer.result,
-        };
+        let result = self.limit_outcome(timed_out).unwrap_or(answer.result);
         if result.breaches_limit() {
             self.poisoned = true;
         }
@@ -304,6 +279,25 @@ impl Engine {
             logs,
             usage,
         }
+    }
+
+    /// The outcome of the limit that ended the call just made, if one did.
+    fn limit_outcome(&self, timed_out: bool) -> Option<CallResult> {
+        Some(match self.breach(timed_out) {
+            Breach::Memory => CallResult::MemoryLimit {
+                limit_bytes: self.limits.max_heap_bytes,
+            },
+            Breach::Host(HostBreach::Writes { limit_bytes }) => {
+                CallResult::WriteLimit { limit_bytes }
+            }
+            Breach::Host(HostBreach::Bytes { limit_bytes }) => {
+                CallResult::HostLimit { limit_bytes }
+            }
+            Breach::Host(HostBreach::Deadline) | Breach::Timeout => CallResult::Timeout {
+                limit_ms: self.limits.timeout_ms,
+            },
+            Breach::None => return None,
+        })
     }
 
     /// Which limit, if any, ended the call just made.
@@ -360,21 +354,12 @@ impl Engine {
 
     /// Lists the exports of `module` (name, is-function) without calling any.
     pub fn exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
-        self.watchdog
-            .arm(Duration::from_millis(self.limits.timeout_ms));
+        self.start_clock();
         let listed = self.list_exports(module);
         let timed_out = self.watchdog.disarm();
-        if timed_out || self.memory_hit.get() {
+        if let Some(outcome) = self.limit_outcome(timed_out) {
             self.poisoned = true;
-            return Err(if timed_out {
-                CallResult::Timeout {
-                    limit_ms: self.limits.timeout_ms,
-                }
-            } else {
-                CallResult::MemoryLimit {
-                    limit_bytes: self.limits.max_heap_bytes,
-                }
-            });
+            return Err(outcome);
         }
         listed
     }
@@ -398,6 +383,21 @@ impl Engine {
             .iter()
             .filter_map(|e| Some((e["name"].as_str()?.to_string(), e["isFunction"].as_bool()?)))
             .collect())
+    }
+
+    /// Arms the watchdog for one call's time, and gives ops the same deadline
+    /// (host calls and native work done in pieces end by the time it fires) and
+    /// a clean slate of limits passed.
+    fn start_clock(&mut self) {
+        let limit = Duration::from_millis(self.limits.timeout_ms);
+        self.watchdog.arm(limit);
+        let state = self.call_state();
+        let mut state = state.borrow_mut();
+        let call = state.borrow_mut::<CallState>();
+        call.breach = None;
+        if let Some(deadline) = Instant::now().checked_add(limit) {
+            call.deadline = deadline;
+        }
     }
 
     fn call_state(&self) -> Rc<RefCell<deno_core::OpState>> {

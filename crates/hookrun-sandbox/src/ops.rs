@@ -249,7 +249,11 @@ fn op_hookrun_host(
     let deadline = call.deadline;
     // A call whose time is up starts no host work: the hook ends with `timeout`.
     let late = Instant::now() >= deadline;
-    let reply = match (&call.host, serde_json::from_str::<Value>(&args)) {
+    // The arguments' JSON text goes before the host works: a large argument is
+    // then held once (as parsed), not twice.
+    let parsed = serde_json::from_str::<Value>(&args);
+    drop(args);
+    let reply = match (&call.host, parsed) {
         (None, _) => Err(fault(&member, Fault::Unavailable)),
         (Some(_), _) if late => Err(fault(&member, Fault::Unavailable)),
         (Some(_), Err(e)) => Err(fault(&member, Fault::InvalidRequest(&e.to_string()))),
@@ -268,15 +272,30 @@ fn op_hookrun_host(
             .and_then(|host| host.try_borrow_mut().ok()?.take_breach())
     };
     if let Some(breach) = breach {
-        call.breach.get_or_insert(breach);
-        if let Some(isolate) = state.try_borrow::<v8::IsolateHandle>() {
-            isolate.terminate_execution();
-        }
+        end_call(state, breach);
     }
     match reply {
         Ok(value) => json!({ "ok": value }).to_string(),
         Err(error) => json!({ "error": error.to_json() }).to_string(),
     }
+}
+
+/// Ends the running call with `breach`'s outcome, which no hook can catch.
+fn end_call(state: &mut OpState, breach: HostBreach) {
+    state.borrow_mut::<CallState>().breach.get_or_insert(breach);
+    if let Some(isolate) = state.try_borrow::<v8::IsolateHandle>() {
+        isolate.terminate_execution();
+    }
+}
+
+/// For native work an op does in pieces: whether the call's time is up, and if
+/// so the call ends with `timeout`, as a host call past its deadline ends it.
+pub(crate) fn out_of_time(state: &mut OpState) -> bool {
+    let late = Instant::now() >= state.borrow::<CallState>().deadline;
+    if late {
+        end_call(state, HostBreach::Deadline);
+    }
+    late
 }
 
 /// `host`'s answer to a call of `member`; a panic in the host fails the call

@@ -4,10 +4,12 @@
 //! (`form_urlencoded`), and UTF-8 encoding and decoding (`encoding_rs`). Each is pure:
 //! no clock, no file, no network.
 
-use deno_core::op2;
+use deno_core::{OpState, op2};
 use deno_error::JsErrorBox;
 use serde_json::json;
 use url::{Url, quirks};
+
+use super::ops::out_of_time;
 
 /// A URL's origin as the URL standard serialises it. For `blob:` URLs the standard
 /// now takes the inner URL's origin only when that URL is `http` or `https`.
@@ -146,25 +148,34 @@ fn encoding_name(label: &str) -> String {
     }
 }
 
+/// How many bytes a decoder takes at a time before it looks at the clock: about
+/// 25 ms of the slowest input (malformed bytes, each a U+FFFD).
+const DECODE_PIECE: usize = 1 << 20;
+
 /// Decodes `bytes` in the encoding named `name` (an [`op_hookrun_encoding_name`]
 /// answer): malformed sequences become U+FFFD, or, when `fatal`, fail; the
-/// encoding's byte order mark is dropped when `strip_bom`.
+/// encoding's byte order mark is dropped when `strip_bom`. Decoded a piece at a
+/// time: past the call's deadline it stops and the call ends with `timeout`.
 #[op2]
 #[string]
 pub fn op_hookrun_text_decode(
+    state: &mut OpState,
     #[buffer] bytes: &[u8],
     #[string] name: String,
     fatal: bool,
     strip_bom: bool,
 ) -> Result<String, JsErrorBox> {
-    text_decode(bytes, &name, fatal, strip_bom)
+    text_decode(bytes, &name, fatal, strip_bom, &mut || !out_of_time(state))
 }
 
+/// [`op_hookrun_text_decode`]'s work, asking `in_time` after each piece; an
+/// empty text once it answers `false`.
 fn text_decode(
     bytes: &[u8],
     name: &str,
     fatal: bool,
     strip_bom: bool,
+    in_time: &mut dyn FnMut() -> bool,
 ) -> Result<String, JsErrorBox> {
     let encoding = encoding_rs::Encoding::for_label(name.as_bytes()).unwrap_or(encoding_rs::UTF_8);
     let bom = match encoding.name() {
@@ -178,16 +189,37 @@ fn text_decode(
     } else {
         bytes
     };
-    if fatal {
-        encoding
-            .decode_without_bom_handling_and_without_replacement(bytes)
-            .map(|text| text.into_owned())
-            .ok_or_else(|| {
-                JsErrorBox::type_error(format!("the input is not valid {}", encoding.name()))
-            })
-    } else {
-        Ok(encoding.decode_without_bom_handling(bytes).0.into_owned())
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut text = String::new();
+    let pieces = bytes.len().div_ceil(DECODE_PIECE).max(1);
+    for (i, piece) in bytes
+        .chunks(DECODE_PIECE)
+        .chain([&[][..]])
+        .take(pieces)
+        .enumerate()
+    {
+        let last = i + 1 == pieces;
+        let room = decoder
+            .max_utf8_buffer_length(piece.len())
+            .ok_or_else(|| JsErrorBox::range_error("the input is too long to decode"))?;
+        text.reserve(room);
+        if fatal {
+            let (result, _) = decoder.decode_to_string_without_replacement(piece, &mut text, last);
+            if let encoding_rs::DecoderResult::Malformed(..) = result {
+                return Err(JsErrorBox::type_error(format!(
+                    "the input is not valid {}",
+                    encoding.name()
+                )));
+            }
+        } else {
+            // `room` holds the piece whole: the decoder never stops short.
+            let _ = decoder.decode_to_string(piece, &mut text, last);
+        }
+        if !last && !in_time() {
+            return Ok(String::new());
+        }
     }
+    Ok(text)
 }
 
 /// How many bytes at the end of `bytes` begin a UTF-8 sequence that the next chunk of
@@ -220,10 +252,58 @@ mod tests {
         assert_eq!(encoding_name("sjis"), "shift_jis");
         assert_eq!(encoding_name("iso-2022-kr"), "");
         assert_eq!(encoding_name("nope"), "");
-        let text = text_decode(b"caf\xE9", "windows-1252", false, true);
+        let text = text_decode(b"caf\xE9", "windows-1252", false, true, &mut || true);
         assert_eq!(text.unwrap(), "café");
-        let text = text_decode(b"\xFF\xFEh\0i\0", "utf-16le", true, true);
+        let text = text_decode(b"\xFF\xFEh\0i\0", "utf-16le", true, true, &mut || true);
         assert_eq!(text.unwrap(), "hi");
+    }
+
+    /// Decoding in pieces gives what decoding at once gives, whatever a piece
+    /// boundary splits (a UTF-8 sequence, a UTF-16 surrogate pair, a malformed
+    /// sequence), and stops once the clock says so.
+    #[test]
+    fn texts_decoded_in_pieces_are_decoded_as_a_whole() {
+        let whole = |bytes: &[u8], name: &str, fatal: bool| {
+            let encoding = encoding_rs::Encoding::for_label(name.as_bytes()).unwrap();
+            if fatal {
+                encoding
+                    .decode_without_bom_handling_and_without_replacement(bytes)
+                    .map(|t| t.into_owned())
+            } else {
+                Some(encoding.decode_without_bom_handling(bytes).0.into_owned())
+            }
+        };
+        let split = |tail: &[u8]| {
+            let mut bytes = vec![b'a'; DECODE_PIECE - 1];
+            bytes.extend_from_slice(tail);
+            bytes
+        };
+        for (bytes, name) in [
+            (split("€uro".as_bytes()), "utf-8"),
+            (split(b"\xE2\x82"), "utf-8"),
+            (split(b"\xE2\x82x"), "utf-8"),
+            (split(&[0x3D, 0xD8, 0x00, 0xDE, 0x41, 0x00]), "utf-16le"),
+            (split(&[0x81, 0x40, 0x41]), "gbk"),
+            (vec![0xC3; 3 * DECODE_PIECE + 5], "utf-8"),
+            (Vec::new(), "utf-8"),
+        ] {
+            for fatal in [false, true] {
+                let pieces = text_decode(&bytes, name, fatal, false, &mut || true);
+                assert_eq!(pieces.ok(), whole(&bytes, name, fatal), "{name} {fatal}");
+            }
+        }
+        let mut asked = 0;
+        let stopped = text_decode(
+            &vec![b'a'; 3 * DECODE_PIECE],
+            "utf-8",
+            false,
+            false,
+            &mut || {
+                asked += 1;
+                false
+            },
+        );
+        assert_eq!((stopped.unwrap(), asked), (String::new(), 1));
     }
 
     #[test]
