@@ -351,3 +351,68 @@ export async function applyResult({ parent, runtime }) {
         "{logs:?}"
     );
 }
+
+/// Peak resident memory of `hookrun run` of `workflow` over the one-parent
+/// selection, in MiB, its report thrown away.
+// The child is reaped by `wait4`, which also reports its peak resident size.
+#[allow(clippy::zombie_processes)]
+fn peak_rss_mib(workflow: &std::path::Path, args: &[&str]) -> u64 {
+    use std::os::unix::process::ExitStatusExt;
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_hookrun"))
+        .arg("run")
+        .arg(workflow)
+        .arg("--selection")
+        .arg(common::fixture("selections/canonical-parent.json"))
+        .args(["--json", "--timeout-ms", "120000"])
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is valid; `wait4` fills it for this child only.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `child.id()` is our own unwaited child; the pointers are to locals.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let status = std::process::ExitStatus::from_raw(status);
+    assert_eq!(status.code(), Some(0), "{}: {status:?}", workflow.display());
+    usage.ru_maxrss as u64 / 1024
+}
+
+/// Resident memory stays within the budget SECURITY.md gives ("Resident
+/// memory"): the heap cap, twice the largest host call argument while it is
+/// served, and twice the run's write limit (the recorded arguments and the
+/// files they leave), above what an empty run holds.
+#[test]
+fn resident_memory_stays_within_the_heap_cap_and_the_host_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    common::probe_workflow(&empty, &[("applyResult", APPLY)]);
+    let writer = dir.path().join("writer");
+    // 50 files of 1 MiB, then one of 24 MiB: 74 MiB of writes under a 96 MiB
+    // limit and a 64 MiB heap cap.
+    common::probe_workflow(
+        &writer,
+        &[(
+            "applyResult",
+            r#"export async function applyResult({ runtime }) {
+  const file = runtime.hostApi.file;
+  const dir = await file.getTempDirectoryPath();
+  const mib = "x".repeat(1 << 20);
+  for (let i = 0; i < 50; i++) await file.writeText(`${dir}/small-${i}.txt`, mib + i);
+  await file.writeText(`${dir}/large.txt`, "y".repeat(24 << 20));
+  return (await file.stat(`${dir}/large.txt`)).sizeBytes;
+}"#,
+        )],
+    );
+    let limits = ["--max-heap-mb", "64", "--max-write-bytes", "100663296"];
+    let base = peak_rss_mib(&empty, &limits);
+    let peak = peak_rss_mib(&writer, &limits);
+    let (heap, largest_argument, writes) = (64, 24, 96);
+    let budget = heap + 2 * largest_argument + 2 * writes;
+    eprintln!("peak {peak} MiB, empty run {base} MiB");
+    assert!(
+        peak <= base + budget,
+        "peak {peak} MiB, empty run {base} MiB, budget {budget} MiB"
+    );
+}

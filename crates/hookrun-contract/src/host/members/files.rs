@@ -3,6 +3,8 @@
 //! characters, and a path that names nothing is "Workflow file path is invalid".
 
 use base64::Engine as _;
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use super::Member;
@@ -151,8 +153,9 @@ impl Request for FileRead {
 /// A file write (`file.*`, `archive.writeZipAtomic`).
 #[derive(Debug)]
 pub enum FileWrite {
-    /// `writeText(path, content)`: `String(content ?? "")`.
-    Text(FilePath, String),
+    /// `writeText(path, content)`: the UTF-8 bytes of `String(content ?? "")`,
+    /// copied once from the arguments, in the form the run's files keep.
+    Text(FilePath, Arc<[u8]>),
     /// `writeBytes(path, bytes)`.
     Bytes(FilePath, Vec<u8>),
     /// `copy({sourcePath, targetPath, overwrite?})` or `move(…)`.
@@ -196,10 +199,10 @@ impl Request for FileWrite {
         let field = |name: &str| first.get(name).unwrap_or(&Value::Null);
         Ok(match member {
             Member::FileWriteText => {
-                let text = match arg(args, 1) {
-                    Value::Null => String::new(),
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                let text: Arc<[u8]> = match arg(args, 1) {
+                    Value::Null => Arc::from(&[][..]),
+                    Value::String(s) => Arc::from(s.as_bytes()),
+                    other => Arc::from(other.to_string().as_bytes()),
                 };
                 FileWrite::Text(parse_target(first, "path")?, text)
             }
@@ -305,7 +308,7 @@ mod tests {
         let write = |m: Member, args: Value| FileWrite::decode(m, &args);
         assert!(matches!(
             write(Member::FileWriteText, json!(["a", 5])),
-            Ok(FileWrite::Text(_, text)) if text == "5"
+            Ok(FileWrite::Text(_, text)) if &*text == b"5"
         ));
         assert!(matches!(
             write(Member::FileWriteBytes, json!(["a", [1, 2]])),

@@ -636,7 +636,7 @@ impl HookHost {
     ) -> Result<FilePlan, HostError> {
         let mut plan = FilePlan::default();
         match write {
-            FileWrite::Text(at, text) => plan.files.push((at.path, Some(text.into_bytes().into()))),
+            FileWrite::Text(at, text) => plan.files.push((at.path, Some(text))),
             FileWrite::Bytes(at, bytes) => plan.files.push((at.path, Some(bytes.into()))),
             FileWrite::Zip { target, request } => {
                 let entries = self.archive_entries(&request)?;
