@@ -466,6 +466,84 @@ mod sweep {
         assert!(checked > 40, "{checked} members checked");
     }
 
+    /// `value` with every non-empty string about `bytes` long.
+    fn long_strings(value: &Value, bytes: usize) -> Value {
+        match value {
+            Value::String(s) if !s.is_empty() => Value::String(s.repeat(bytes / s.len() + 1)),
+            Value::Array(items) => items.iter().map(|v| long_strings(v, bytes)).collect(),
+            Value::Object(members) => members
+                .iter()
+                .map(|(k, v)| (k.clone(), long_strings(v, bytes)))
+                .collect(),
+            other => other.clone(),
+        }
+    }
+
+    /// `value` with every non-empty array inside an argument `count` long, its
+    /// elements repeated (the arguments themselves stay as they are).
+    fn long_arrays(value: &Value, count: usize, top: bool) -> Value {
+        match value {
+            Value::Array(items) if !top && !items.is_empty() => items
+                .iter()
+                .cycle()
+                .take(count)
+                .map(|v| long_arrays(v, count, false))
+                .collect(),
+            Value::Array(items) => items.iter().map(|v| long_arrays(v, count, false)).collect(),
+            Value::Object(members) => members
+                .iter()
+                .map(|(k, v)| (k.clone(), long_arrays(v, count, false)))
+                .collect(),
+            other => other.clone(),
+        }
+    }
+
+    /// Every member, asked with each string of its request made 4 MiB long and,
+    /// apart, each list 50,000 long: its answer holds no more than the call's
+    /// byte budget beyond what it was given, a refusal is one the reference
+    /// could give, and what it records stays within the run's write limit.
+    #[test]
+    fn requests_of_any_size_are_answered_within_the_host_budgets() {
+        const BUDGET: u64 = 1 << 20;
+        const WRITES: u64 = 1 << 20;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "A").unwrap();
+        for &member in Member::ALL {
+            let args = well_formed(member);
+            for big in [long_strings(&args, 4 << 20), long_arrays(&args, 50_000, true)] {
+                let given = serde_json::to_vec(&big).unwrap().len() as u64;
+                let mut host = host(dir.path())
+                    .with_call_bytes(BUDGET)
+                    .with_write_limit(WRITES);
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+                let reply = host.call(member.name(), big, Some(deadline));
+                match &reply {
+                    Ok(answer) => {
+                        let size = serde_json::to_vec(answer).unwrap().len() as u64;
+                        assert!(
+                            size <= BUDGET + given,
+                            "{}: a {size}-byte answer to {given} bytes",
+                            member.name()
+                        );
+                    }
+                    Err(e) => e
+                        .conformance()
+                        .unwrap_or_else(|why| panic!("{}: {why}", member.name())),
+                }
+                let recorded: u64 = host
+                    .take_effects()
+                    .iter()
+                    .map(|e| serde_json::to_vec(&e.args).unwrap().len() as u64)
+                    .sum();
+                assert!(
+                    recorded <= WRITES,
+                    "{}: {recorded} bytes recorded",
+                    member.name()
+                );
+            }
+        }
+    }
+
     /// The answer's error code and details, or `ok`.
     fn refusal(reply: &Result<Value, crate::host::HostError>) -> (String, Value) {
         match reply {
