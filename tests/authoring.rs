@@ -207,9 +207,14 @@ fn test_reports_diffs_code_frames_and_blesses() {
         text.contains("+     \"message\": \"Cannot read properties of null (reading 'boom')\","),
         "{text}"
     );
+    let shown = root.join("hooks/preflight.mjs");
     assert!(
-        diagnostics.contains("--> hooks/preflight.mjs:19:"),
+        diagnostics.contains(&format!("--> {}:19:", shown.display())),
         "{diagnostics}"
+    );
+    assert!(
+        !text.contains('\x1b') && !diagnostics.contains('\x1b'),
+        "{text}"
     );
     assert!(
         diagnostics.contains("19 |   if (attachments.length === 1) null.boom;"),
@@ -268,6 +273,153 @@ fn test_reports_diffs_code_frames_and_blesses() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("0 passed, 0 failed"));
+}
+
+/// Every location `hookrun test` prints opens from where it ran: relative to
+/// the current directory inside it, absolute outside it; colour follows
+/// `--color`, `NO_COLOR` and `CLICOLOR_FORCE`.
+#[test]
+fn failures_print_locations_that_open_and_colour_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let hook = root.join("hooks/preflight.mjs");
+    let source = std::fs::read_to_string(&hook).unwrap();
+    std::fs::write(
+        &hook,
+        source.replace("  console.log(", "  null.boom;\n  console.log("),
+    )
+    .unwrap();
+    let run = |dir: &Path, path: &str, env: &[(&str, &str)], args: &[&str]| {
+        let mut cmd = hookrun();
+        cmd.current_dir(dir).args(["test", path]).args(args);
+        cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.assert().code(1).get_output().clone();
+        (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (_, diagnostics) = run(dir.path(), "demo", &[], &[]);
+    let location = "demo/hooks/preflight.mjs:19:";
+    assert!(
+        diagnostics.contains(&format!("--> {location}")),
+        "{diagnostics}"
+    );
+    assert!(
+        diagnostics.contains("(demo/hooks/preflight.mjs:19:"),
+        "{diagnostics}"
+    );
+    assert!(dir.path().join("demo/hooks/preflight.mjs").is_file());
+    // The editor's problem matcher reads the error line, then the location
+    // right below it.
+    let lines: Vec<&str> = diagnostics.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("error[preflight]"))
+        .unwrap();
+    assert!(
+        lines[at + 1].trim_start().starts_with("--> demo/"),
+        "{diagnostics}"
+    );
+    let (_, inside) = run(&root.join("hooks"), "..", &[], &[]);
+    assert!(inside.contains("--> preflight.mjs:19:"), "{inside}");
+
+    let coloured = |(out, err): (String, String)| out.contains("\x1b[") && err.contains("\x1b[");
+    assert!(coloured(run(
+        dir.path(),
+        "demo",
+        &[],
+        &["--color", "always"]
+    )));
+    assert!(coloured(run(
+        dir.path(),
+        "demo",
+        &[("CLICOLOR_FORCE", "1")],
+        &[]
+    )));
+    assert!(coloured(run(
+        dir.path(),
+        "demo",
+        &[("NO_COLOR", "1")],
+        &["--color", "always"]
+    )));
+    for (env, args) in [
+        (&[][..], &[][..]),
+        (&[("CLICOLOR_FORCE", "1")][..], &["--color", "never"][..]),
+        (
+            &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")][..],
+            &["--color", "never"][..],
+        ),
+    ] {
+        let (out, err) = run(dir.path(), "demo", env, args);
+        assert!(
+            !out.contains('\x1b') && !err.contains('\x1b'),
+            "{env:?} {args:?}: {out}"
+        );
+    }
+    let (out, _) = run(dir.path(), "demo", &[], &["--color", "always"]);
+    assert!(out.contains("\x1b[1m\x1b[31mFAIL"), "{out:?}");
+}
+
+/// `hookrun new --editor` gives an existing workflow the scaffold's editor
+/// support: the schemas and types, and `.vscode` entries added beside the
+/// author's own; a directory without a workflow is refused.
+#[test]
+fn editor_support_is_added_to_an_existing_workflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("existing");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let scaffolded = files_under(&root);
+    for file in [
+        "types/case.schema.json",
+        ".vscode/settings.json",
+        ".vscode/tasks.json",
+    ] {
+        std::fs::remove_file(root.join(file)).unwrap();
+    }
+    std::fs::write(
+        root.join(".vscode/settings.json"),
+        r#"{"editor.tabSize": 2, "json.schemas": [{"fileMatch": ["x.json"], "url": "./x.json"}]}"#,
+    )
+    .unwrap();
+    hookrun()
+        .args(["new", "--editor"])
+        .arg(&root)
+        .assert()
+        .code(0);
+    let added = files_under(&root);
+    assert_eq!(
+        added["types/case.schema.json"],
+        scaffolded["types/case.schema.json"]
+    );
+    assert_eq!(
+        added[".vscode/tasks.json"],
+        scaffolded[".vscode/tasks.json"]
+    );
+    let settings: Value = serde_json::from_str(&added[".vscode/settings.json"]).unwrap();
+    assert_eq!(settings["editor.tabSize"], 2);
+    assert_eq!(
+        settings["json.schemas"],
+        json!([{"fileMatch": ["x.json"], "url": "./x.json"},
+               {"fileMatch": ["cases/*.json"], "url": "./types/case.schema.json"}])
+    );
+    // Again: nothing is added twice.
+    hookrun()
+        .args(["new", "--editor"])
+        .arg(&root)
+        .assert()
+        .code(0);
+    assert_eq!(files_under(&root), added);
+    hookrun()
+        .args(["new", "--editor"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no workflow.json"));
 }
 
 #[test]

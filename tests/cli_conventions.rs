@@ -227,6 +227,49 @@ fn new_workflows_point_editors_at_the_shipped_schema() {
     );
 }
 
+/// Every fixture case of the repository, and the scaffold's, is valid against
+/// the case schema `hookrun new` ships, and the scaffold's case points at it.
+#[test]
+fn fixture_cases_validate_against_the_case_schema() {
+    let schema: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(common::fixture("../schema/case.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let cases = common::fixture_cases();
+    assert!(cases.len() >= 10, "{} cases", cases.len());
+    for (_, case) in &cases {
+        let value: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(case).unwrap()).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| format!("{}: {e}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", case.display());
+    }
+    // And a case the reader refuses is refused by the schema too.
+    for bad in [
+        serde_json::json!({"selections": {}}),
+        serde_json::json!({"mode": "preview"}),
+        serde_json::json!({"results": {"unit-1": {"result": {}}}}),
+        serde_json::json!({"hostAnswers": {"library.listItems": []}}),
+        serde_json::json!({"expect": {"unit": []}}),
+    ] {
+        assert!(!validator.is_valid(&bad), "{bad}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("cases/example.json")).unwrap()).unwrap();
+    let pointed = root.join("cases").join(case["$schema"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read(pointed).unwrap(),
+        std::fs::read(common::fixture("../schema/case.schema.json")).unwrap()
+    );
+    assert!(validator.is_valid(&case));
+}
+
 /// `test --bless` and `migrate --write` write only inside the directory they
 /// were pointed at: a case file, a `cases` directory or a manifest that is a
 /// symbolic link leading out is refused (exit 2, naming the path) and nothing

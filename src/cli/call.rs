@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use anstream::{eprint, eprintln};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use serde_json::Value;

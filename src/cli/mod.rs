@@ -14,6 +14,7 @@ mod plan;
 mod progress;
 mod report;
 mod run;
+mod style;
 mod test;
 
 use std::process::ExitCode;
@@ -166,6 +167,17 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour the human output: `auto` colours a terminal unless
+    /// `NO_COLOR` is set (`CLICOLOR_FORCE` colours anywhere); `always` and
+    /// `never` win over both variables.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto"
+    )]
+    color: style::ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -204,6 +216,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    style::init(cli.color);
     let result = match cli.command {
         Command::Call(args) => call::run(args),
         Command::Check(args) => check::run(args),
@@ -220,7 +233,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("hookrun: {e:#}");
+            anstream::eprintln!("{}: {e:#}", style::paint(style::FAILED, "hookrun"));
             ExitCode::from(exit_status(&e))
         }
     }

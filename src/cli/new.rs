@@ -20,6 +20,13 @@ const JSCONFIG: &str = include_str!("../../js/scaffold/jsconfig.json");
 /// the manifest offline (its `"$schema"` points here).
 const SCHEMA: &str = include_str!("../../schema/workflow.v2.schema.json");
 const SCHEMA_PATH: &str = "types/workflow.v2.schema.json";
+/// The JSON Schema of fixture cases; each scaffolded case points here.
+const CASE_SCHEMA: &str = include_str!("../../schema/case.schema.json");
+const CASE_SCHEMA_PATH: &str = "types/case.schema.json";
+/// Editor settings: cases checked against their schema.
+const VSCODE_SETTINGS: &str = ".vscode/settings.json";
+/// Editor tasks: `hookrun test` with a problem matcher for its failures.
+const VSCODE_TASKS: &str = ".vscode/tasks.json";
 
 /// Providers the scaffold can target.
 #[derive(Clone, Copy, ValueEnum)]
@@ -39,6 +46,12 @@ pub struct NewArgs {
     /// The provider the workflow targets.
     #[arg(long, value_enum, default_value = "pass-through")]
     provider: Provider,
+    /// Add only the editor support to the existing workflow in DIR: the types and
+    /// schemas under `types/`, and `.vscode/` settings that check cases against
+    /// their schema and a `hookrun test` task whose failures open in the editor
+    /// (entries are added to existing `.vscode` files, nothing else is changed).
+    #[arg(long, conflicts_with = "provider")]
+    editor: bool,
 }
 
 /// The workflow id for a directory name: lower-case letters, digits and dashes.
@@ -103,6 +116,7 @@ fn manifest(id: &str, provider: Provider) -> Value {
 
 fn case(provider: Provider) -> Value {
     let mut case = json!({
+        "$schema": format!("../{CASE_SCHEMA_PATH}"),
         "description": "One PDF of one paper.",
         "selection": {
             "items": [{
@@ -133,8 +147,100 @@ fn pretty(value: &Value) -> String {
     )
 }
 
+/// The `json.schemas` entry that maps case files to their schema.
+fn schema_setting() -> Value {
+    json!({"fileMatch": ["cases/*.json"], "url": format!("./{CASE_SCHEMA_PATH}")})
+}
+
+/// The `hookrun test` task: its failures (`error[hook] unit: message` then
+/// `--> file:line:col`, paths relative to the directory it runs in) become
+/// problems the editor opens.
+fn test_task() -> Value {
+    json!({
+        "label": "hookrun test",
+        "type": "shell",
+        "command": "hookrun test .",
+        "group": "test",
+        "problemMatcher": {
+            "owner": "hookrun",
+            "fileLocation": ["autoDetect", "${workspaceFolder}"],
+            "pattern": [
+                {"regexp": "^\\s*error\\[([^\\]]+)\\] (\\S+): (.*)$", "code": 1, "message": 3},
+                {"regexp": "^\\s*--> (.+):(\\d+):(\\d+)$", "file": 1, "line": 2, "column": 3}
+            ]
+        }
+    })
+}
+
+/// `path`'s JSON object (empty when missing) with `entry` added to its `list`
+/// member unless an entry there already has the same `key`.
+fn with_entry(path: &Path, list: &str, key: &str, entry: Value) -> Result<Value> {
+    let mut doc = if path.exists() {
+        let text = hookrun::input::read_text(path, hookrun::input::MAX_JSON_BYTES)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        serde_json::from_str::<Value>(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{} is not plain JSON ({e}); add the entry by hand: {entry}",
+                path.display()
+            )
+        })?
+    } else {
+        json!({})
+    };
+    let Some(obj) = doc.as_object_mut() else {
+        bail!("{} is not a JSON object", path.display());
+    };
+    let entries = obj.entry(list).or_insert_with(|| json!([]));
+    let Some(entries) = entries.as_array_mut() else {
+        bail!("{} has a {list} that is not a list", path.display());
+    };
+    if !entries.iter().any(|e| e.get(key) == entry.get(key)) {
+        entries.push(entry);
+    }
+    Ok(doc)
+}
+
+/// Writes the types, the schemas, `jsconfig.json` (when missing) and the
+/// `.vscode` entries into the workflow directory `dir`.
+fn write_editor_support(dir: &Path) -> Result<()> {
+    write(&dir.join("types/hookrun.d.ts"), TYPES)?;
+    write(&dir.join(SCHEMA_PATH), SCHEMA)?;
+    write(&dir.join(CASE_SCHEMA_PATH), CASE_SCHEMA)?;
+    if !dir.join("jsconfig.json").exists() {
+        write(&dir.join("jsconfig.json"), JSCONFIG)?;
+    }
+    let settings = dir.join(VSCODE_SETTINGS);
+    let settings_doc = with_entry(&settings, "json.schemas", "url", schema_setting())?;
+    let tasks = dir.join(VSCODE_TASKS);
+    let mut tasks_doc = with_entry(&tasks, "tasks", "label", test_task())?;
+    tasks_doc
+        .as_object_mut()
+        .map(|t| t.entry("version").or_insert_with(|| json!("2.0.0")));
+    write(&settings, &pretty(&settings_doc))?;
+    write(&tasks, &pretty(&tasks_doc))
+}
+
+/// `hookrun new --editor DIR`: the editor support of an existing workflow.
+fn add_editor_support(dir: &Path) -> Result<u8> {
+    if !dir.join("workflow.json").is_file() {
+        bail!(
+            "{} has no workflow.json; --editor adds editor support to an existing workflow (drop it to create one)",
+            dir.display()
+        );
+    }
+    write_editor_support(dir)?;
+    println!(
+        "added editor support to {}: {CASE_SCHEMA_PATH}, {SCHEMA_PATH}, types/hookrun.d.ts, {VSCODE_SETTINGS}, {VSCODE_TASKS}",
+        dir.display()
+    );
+    Ok(0)
+}
+
 pub fn run_new(args: NewArgs) -> Result<u8> {
     let dir = &args.dir;
+    if args.editor {
+        return add_editor_support(dir);
+    }
     if dir.exists()
         && std::fs::read_dir(dir)
             .map(|mut d| d.next().is_some())
@@ -152,9 +258,7 @@ pub fn run_new(args: NewArgs) -> Result<u8> {
     )?;
     write(&dir.join("hooks/preflight.mjs"), PREFLIGHT)?;
     write(&dir.join("hooks/applyResult.mjs"), APPLY_RESULT)?;
-    write(&dir.join("types/hookrun.d.ts"), TYPES)?;
-    write(&dir.join(SCHEMA_PATH), SCHEMA)?;
-    write(&dir.join("jsconfig.json"), JSCONFIG)?;
+    write_editor_support(dir)?;
     let case_path = dir.join("cases/example.json");
     write(&case_path, &pretty(&case(args.provider)))?;
     record_expectations(dir, &case_path)?;

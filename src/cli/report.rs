@@ -2,9 +2,13 @@
 
 use std::path::Path;
 
+use anstream::eprintln;
+
+use hookrun::manifest::Workflow;
 use hookrun::run::RunReport;
 
-use super::frame::code_frame;
+use super::frame::{code_frame, shown_path};
+use super::style::{FAILED, paint};
 
 /// Console output of the report's hooks, one line each, attributed to the unit
 /// and hook with its level.
@@ -22,17 +26,53 @@ pub fn log_lines(report: &RunReport) -> impl Iterator<Item = String> + '_ {
     })
 }
 
+/// A stack line (`at f (hooks/a.mjs:3:7)`, `at hooks/a.mjs:3:7`) with its file,
+/// relative to `root` in reports, shown from the current directory instead.
+fn relocated(line: &str, root: &Path) -> String {
+    let (start, end) = match (line.rfind('('), line.strip_suffix(')')) {
+        (Some(open), Some(_)) => (open + 1, line.len() - 1),
+        _ => match line.find("at ") {
+            Some(at) => (at + 3, line.len()),
+            None => return line.to_string(),
+        },
+    };
+    let location = &line[start..end];
+    let mut parts = location.rsplitn(3, ':');
+    let (Some(column), Some(number), Some(file)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return line.to_string();
+    };
+    if column.parse::<u32>().is_err() || number.parse::<u32>().is_err() {
+        return line.to_string();
+    }
+    let path = root.join(file);
+    if !path.is_file() {
+        return line.to_string();
+    }
+    format!(
+        "{}{}:{number}:{column}{}",
+        &line[..start],
+        shown_path(&path),
+        &line[end..]
+    )
+}
+
 /// Prints every error of `report` to standard error, where hook logs go too;
-/// hook failures get a code frame of the failing line (paths relative to
-/// `root`) and the hook's stack below.
-pub fn print_failures(report: &RunReport, root: &Path) {
+/// hook failures get a code frame of the failing line and the hook's stack
+/// below, every location shown from the current directory (reports keep them
+/// relative to the workflow's module root, and a hook's file relative to its
+/// directory).
+pub fn print_failures(report: &RunReport, workflow: &Workflow) {
+    let root = workflow.jail_root.as_path();
     for error in &report.errors {
         let unit = error.unit_id.as_deref().unwrap_or("run");
         match &error.hook {
             Some(hook) => {
                 eprintln!(
-                    "error[{}] {unit}: {}: {}",
-                    hook.hook, error.name, error.message
+                    "{} {unit}: {}: {}",
+                    paint(FAILED, format!("error[{}]", hook.hook)),
+                    error.name,
+                    error.message
                 );
                 match &hook.location {
                     Some(loc) => {
@@ -40,16 +80,45 @@ pub fn print_failures(report: &RunReport, root: &Path) {
                             eprintln!("  {line}");
                         }
                     }
-                    None => eprintln!("    --> {}", hook.file),
+                    None => eprintln!(
+                        "    --> {}",
+                        shown_path(&workflow.workflow_dir.join(&hook.file))
+                    ),
                 }
                 for line in hook.stack.lines() {
-                    eprintln!("  {line}");
+                    eprintln!("  {}", relocated(line, root));
                 }
             }
             None => eprintln!(
-                "error[{}] {unit}: {}: {}",
-                error.stage, error.name, error.message
+                "{} {unit}: {}: {}",
+                paint(FAILED, format!("error[{}]", error.stage)),
+                error.name,
+                error.message
             ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stack_lines_name_files_from_the_current_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("hooks")).unwrap();
+        std::fs::write(dir.path().join("hooks/a.mjs"), "").unwrap();
+        let shown = shown_path(&dir.path().join("hooks/a.mjs"));
+        assert_eq!(
+            relocated("    at probe (hooks/a.mjs:3:7)", dir.path()),
+            format!("    at probe ({shown}:3:7)")
+        );
+        assert_eq!(
+            relocated("    at hooks/a.mjs:3:7", dir.path()),
+            format!("    at {shown}:3:7")
+        );
+        for untouched in ["    at <anonymous>", "    at f (missing.mjs:1:2)", "text"] {
+            assert_eq!(relocated(untouched, dir.path()), untouched);
         }
     }
 }

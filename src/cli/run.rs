@@ -1,11 +1,11 @@
 //! `hookrun run`: a whole workflow run over a selection, with results from a fixture.
 
-use std::path::Path;
-
+use anstream::{eprintln, println};
 use anyhow::Result;
 use clap::Args;
 
 use hookrun::hooks::RuntimeInfo;
+use hookrun::manifest::Workflow;
 use hookrun::run::{
     ApplyReport, JsonReportWriter, NoResults, ResultSource, RunOptions, RunReport, UnitStatus, run,
     run_observed,
@@ -110,11 +110,11 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         return Ok(if errors == 0 { 0 } else { 1 });
     }
     let report = run(&workflow, input, results, &options);
-    print_human(&report, &workflow.jail_root, args.quiet);
+    print_human(&report, &workflow, args.quiet);
     Ok(if report.ok() { 0 } else { 1 })
 }
 
-fn print_human(report: &RunReport, root: &Path, quiet: bool) {
+fn print_human(report: &RunReport, workflow: &Workflow, quiet: bool) {
     for warning in &report.settings.warnings {
         eprintln!("settings: {}: {}", warning.parameter, warning.message);
     }
@@ -162,7 +162,7 @@ fn print_human(report: &RunReport, root: &Path, quiet: bool) {
             );
         }
     }
-    print_failures(report, root);
+    print_failures(report, workflow);
     let s = &report.summary;
     println!(
         "\n{} unit(s): {} succeeded, {} skipped, {} failed; {} request(s), {} effect(s)",

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use anstream::{eprintln, println};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -16,6 +17,7 @@ use super::call::LimitArgs;
 use super::diff::json_diff;
 use super::library::LibraryArgs;
 use super::report::{log_lines, print_failures};
+use super::style::{BLESSED, FAILED, PASSED, paint};
 
 #[derive(Args)]
 pub struct TestArgs {
@@ -131,7 +133,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
     if args.json {
         println!("{}", to_json(&outcomes, passed, failed));
     } else {
-        println!("\n{passed} passed, {failed} failed");
+        println!("\n{}", summary(passed, failed));
     }
     Ok(u8::from(failed > 0))
 }
@@ -208,9 +210,9 @@ fn print_outcome(
     quiet: bool,
 ) {
     let label = match verdict {
-        Verdict::Passed => "ok     ",
-        Verdict::Blessed => "blessed",
-        _ => "FAIL   ",
+        Verdict::Passed => paint(PASSED, "ok     "),
+        Verdict::Blessed => paint(BLESSED, "blessed"),
+        _ => paint(FAILED, "FAIL   "),
     };
     println!("{label} {name}");
     if let Some(report) = report
@@ -235,10 +237,24 @@ fn print_outcome(
                 }
             }
             if let Some(report) = report {
-                print_failures(report, &workflow.jail_root);
+                print_failures(report, workflow);
             }
         }
     }
+}
+
+/// `N passed, M failed`, coloured by what it says.
+fn summary(passed: usize, failed: usize) -> String {
+    let failed = format!("{failed} failed");
+    format!(
+        "{}, {}",
+        paint(PASSED, format!("{passed} passed")),
+        if failed.starts_with('0') {
+            failed
+        } else {
+            paint(FAILED, failed)
+        }
+    )
 }
 
 fn to_json(outcomes: &[Outcome], passed: usize, failed: usize) -> Value {

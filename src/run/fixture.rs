@@ -124,7 +124,9 @@ pub enum CaseSelection {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseResult(pub ProviderResult);
 
+/// The members a case may have (`schema/case.schema.json` lists the same).
 const MEMBERS: &[&str] = &[
+    "$schema",
     "description",
     "selection",
     "settings",
@@ -391,15 +393,20 @@ fn read_json_file(path: &Path) -> Result<Value, MemberError> {
     })
 }
 
+/// The members of one of a case's `results`.
+const RESULT_MEMBERS: &[&str] = &[
+    "resultJson",
+    "requestId",
+    "bundle",
+    "bundleDir",
+    "error",
+    "runResult",
+];
+
 /// `{resultJson?, requestId?, bundle?, bundleDir?, extra?}` or `{error}`.
 fn parse_result(base: &Path, value: &Value) -> Result<ProviderResult, MemberError> {
     let obj = value.as_object().ok_or(MemberError::NotAResult)?;
-    if let Some(extra) = obj.keys().find(|k| {
-        !matches!(
-            k.as_str(),
-            "resultJson" | "requestId" | "bundle" | "bundleDir" | "error" | "runResult"
-        )
-    }) {
+    if let Some(extra) = obj.keys().find(|k| !RESULT_MEMBERS.contains(&k.as_str())) {
         return Err(MemberError::UnknownResultMember(extra.clone()));
     }
     if let Some(message) = obj.get("error") {
@@ -465,6 +472,57 @@ impl ResultSource for FixtureResults {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The editor schema of cases (`schema/case.schema.json`) names what the
+    /// reader accepts: its members, the members of a result, the expectation
+    /// keys, the planning and invocation modes, and the Host API members
+    /// `hostAnswers` may answer.
+    #[test]
+    fn the_case_schema_lists_what_the_reader_accepts() {
+        let schema: Value =
+            serde_json::from_str(include_str!("../../schema/case.schema.json")).unwrap();
+        let keys = |at: &str| -> Vec<String> {
+            let mut keys: Vec<String> = schema
+                .pointer(at)
+                .and_then(Value::as_object)
+                .unwrap_or_else(|| panic!("{at}"))
+                .keys()
+                .cloned()
+                .collect();
+            keys.sort();
+            keys
+        };
+        let sorted = |list: &[&str]| {
+            let mut list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+            list.sort();
+            list
+        };
+        assert_eq!(keys("/properties"), sorted(MEMBERS));
+        assert_eq!(keys("/$defs/result/properties"), sorted(RESULT_MEMBERS));
+        assert_eq!(
+            keys("/properties/expect/properties"),
+            sorted(crate::run::expect::KEYS)
+        );
+        let modes: Vec<Mode> =
+            serde_json::from_value(schema["properties"]["mode"]["enum"].clone()).unwrap();
+        assert_eq!(modes.len(), 3);
+        let mut answered: Vec<&str> = hookrun_contract::host::api::host_api()
+            .members()
+            .filter(|(_, m)| {
+                matches!(
+                    m.answer,
+                    hookrun_contract::host::api::Answer::Fixture
+                        | hookrun_contract::host::api::Answer::Person
+                )
+            })
+            .map(|(name, _)| name)
+            .collect();
+        answered.sort();
+        assert_eq!(
+            schema["properties"]["hostAnswers"]["propertyNames"]["enum"],
+            serde_json::json!(answered)
+        );
+    }
 
     fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
         let path = dir.join(name);

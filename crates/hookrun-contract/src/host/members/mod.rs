@@ -510,7 +510,10 @@ mod sweep {
         std::fs::write(dir.path().join("a.txt"), "A").unwrap();
         for &member in Member::ALL {
             let args = well_formed(member);
-            for big in [long_strings(&args, 4 << 20), long_arrays(&args, 50_000, true)] {
+            for big in [
+                long_strings(&args, 4 << 20),
+                long_arrays(&args, 50_000, true),
+            ] {
                 let given = serde_json::to_vec(&big).unwrap().len() as u64;
                 let mut host = host(dir.path())
                     .with_call_bytes(BUDGET)
