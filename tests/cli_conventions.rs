@@ -351,3 +351,52 @@ fn a_lock_refuses_paths_that_are_not_utf_8() {
     assert!(stderr.contains("not valid UTF-8"), "{stderr}");
     assert!(!out.exists(), "nothing is written");
 }
+
+/// A long run shows its progress with rate and time left on a terminal (a
+/// pseudo-terminal through `script`), and nothing of it when standard error is
+/// not one.
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let items: Vec<serde_json::Value> = (0..30)
+        .map(|i| {
+            serde_json::json!({"kind": "attachment", "ref": {"libraryId": 1, "key": format!("A{i:07}")},
+                "itemType": "attachment", "title": "T", "parentRef": {"libraryId": 1, "key": format!("P{i:07}")},
+                "filename": "a.pdf", "contentType": "application/pdf", "fileState": "available"})
+        })
+        .collect();
+    let selection = dir.path().join("selection.json");
+    std::fs::write(
+        &selection,
+        serde_json::json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}).to_string(),
+    )
+    .unwrap();
+    let workflow = common::fixture("bench/pass-through");
+    let plain = hookrun()
+        .arg("run")
+        .arg(&workflow)
+        .arg("--selection")
+        .arg(&selection)
+        .assert()
+        .code(0);
+    let stderr = String::from_utf8_lossy(&plain.get_output().stderr).to_string();
+    assert!(!stderr.contains("ETA"), "{stderr}");
+    if !std::path::Path::new("/usr/bin/script").exists() {
+        return;
+    }
+    let command = format!(
+        "{} run {} --selection {}",
+        env!("CARGO_BIN_EXE_hookrun"),
+        workflow.display(),
+        selection.display()
+    );
+    let out = std::process::Command::new("/usr/bin/script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    let terminal = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{terminal}");
+    for shown in ["preflight [", "/30 units", "/s", "ETA"] {
+        assert!(terminal.contains(shown), "{shown}: {terminal}");
+    }
+}

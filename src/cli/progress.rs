@@ -1,38 +1,57 @@
-//! A progress bar on standard error, for runs with many units on a terminal.
+//! Progress of long runs on standard error, with rate and time left, on a
+//! terminal only (`indicatif`).
 
-use std::io::{IsTerminal, Write};
-use std::sync::Arc;
+use std::io::IsTerminal;
+use std::sync::{Arc, Mutex};
 
-use hookrun::run::{Progress, ProgressHook};
+use hookrun::run::{Phase, Progress, ProgressHook};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// Runs with fewer units than this show no bar.
 const MIN_UNITS: usize = 10;
-const WIDTH: usize = 30;
 
 /// A bar when standard error is a terminal, else nothing.
 pub fn terminal_bar() -> Option<ProgressHook> {
-    std::io::stderr()
-        .is_terminal()
-        .then(|| ProgressHook(Arc::new(draw)))
-}
-
-fn draw(p: Progress) {
-    if p.total < MIN_UNITS {
-        return;
+    if !std::io::stderr().is_terminal() {
+        return None;
     }
-    let filled = WIDTH * p.done / p.total.max(1);
-    let mut err = std::io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r{:<9} [{}{}] {}/{} units",
-        p.phase.as_str(),
-        "#".repeat(filled),
-        " ".repeat(WIDTH - filled),
-        p.done,
-        p.total
-    );
-    if p.done == p.total && p.phase == hookrun::run::Phase::Apply {
-        let _ = write!(err, "\r{}\r", " ".repeat(WIDTH + 30));
-    }
-    let _ = err.flush();
+    let style =
+        ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} units  {rate}  ETA {eta}")
+            .ok()?
+            .with_key(
+                "rate",
+                |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = write!(out, "{:.0}/s", state.per_sec());
+                },
+            )
+            .progress_chars("#>-");
+    // Made when a run is long enough to show, and started again at each phase.
+    let shown: Mutex<Option<(ProgressBar, Phase)>> = Mutex::new(None);
+    Some(ProgressHook(Arc::new(move |p: Progress| {
+        if p.total < MIN_UNITS {
+            return;
+        }
+        let mut shown = shown.lock().unwrap_or_else(|e| e.into_inner());
+        let bar = match &mut *shown {
+            Some((bar, phase)) if *phase == p.phase => bar,
+            slot => {
+                let bar = match slot.take() {
+                    Some((bar, _)) => bar,
+                    None => ProgressBar::with_draw_target(
+                        Some(p.total as u64),
+                        ProgressDrawTarget::stderr(),
+                    )
+                    .with_style(style.clone()),
+                };
+                bar.reset();
+                bar.set_prefix(p.phase.as_str());
+                bar.set_length(p.total as u64);
+                &mut slot.insert((bar, p.phase)).0
+            }
+        };
+        bar.set_position(p.done as u64);
+        if p.done == p.total && p.phase == Phase::Apply {
+            bar.finish_and_clear();
+        }
+    })))
 }
