@@ -448,3 +448,97 @@ fn test_runs_every_example_case_and_quiet_hides_logs() {
     assert!(!String::from_utf8_lossy(&quiet.get_output().stderr).contains("exporting"));
     hookrun().args(["test", "no/such/path"]).assert().code(2);
 }
+
+/// `hookrun test --watch` runs, runs again when a hook or a fixture file the
+/// cases read changes (outside the workflow too), keeps going after failures,
+/// and ends cleanly on Ctrl-C. Every wait is bounded.
+#[test]
+fn watch_runs_again_when_what_the_cases_read_changes() {
+    use std::io::BufRead;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    // The case's selection moves to a file beside the workflow.
+    let case_path = root.join("cases/example.json");
+    let mut case: Value =
+        serde_json::from_str(&std::fs::read_to_string(&case_path).unwrap()).unwrap();
+    std::fs::write(
+        dir.path().join("selection.json"),
+        case["selection"].to_string(),
+    )
+    .unwrap();
+    case["selection"] = json!("../../selection.json");
+    std::fs::write(&case_path, case.to_string()).unwrap();
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookrun"))
+        .args(["test", "--watch"])
+        .arg(&root)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (lines, seen) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |text: &str| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut got = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match seen.recv_timeout(left) {
+                Ok(line) if line.contains(text) => return,
+                Ok(line) => got.push(line),
+                Err(_) => break,
+            }
+        }
+        panic!("no {text:?} within 60 s: {got:?}");
+    };
+    wait_for("1 passed, 0 failed");
+    wait_for("watching for changes");
+    let hook = root.join("hooks/preflight.mjs");
+    let source = std::fs::read_to_string(&hook).unwrap();
+    std::fs::write(
+        &hook,
+        source.replace("  console.log(", "  null.boom;\n  console.log("),
+    )
+    .unwrap();
+    wait_for("preflight.mjs changed");
+    wait_for("0 passed, 1 failed");
+    wait_for("watching for changes");
+    std::fs::write(&hook, &source).unwrap();
+    wait_for("1 passed, 0 failed");
+    wait_for("watching for changes");
+    // A fixture file outside the workflow: the selection loses its attachment.
+    std::fs::write(
+        dir.path().join("selection.json"),
+        json!({"items": [], "sampledAt": "2026-01-01T00:00:00.000Z"}).to_string(),
+    )
+    .unwrap();
+    wait_for("selection.json changed");
+    wait_for("0 passed, 1 failed");
+    wait_for("watching for changes");
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    wait_for("stopped watching");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("still running 30 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}

@@ -16,6 +16,7 @@ mod report;
 mod run;
 mod style;
 mod test;
+mod watch;
 
 use std::process::ExitCode;
 

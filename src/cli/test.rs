@@ -18,6 +18,7 @@ use super::diff::json_diff;
 use super::library::LibraryArgs;
 use super::report::{log_lines, print_failures};
 use super::style::{BLESSED, FAILED, PASSED, paint};
+use super::watch::Watched;
 
 #[derive(Args)]
 pub struct TestArgs {
@@ -44,6 +45,10 @@ pub struct TestArgs {
     /// Print one JSON object instead of human output.
     #[arg(long)]
     json: bool,
+    /// Run again whenever a file the cases read changes (manifests, hooks and
+    /// the modules they import, cases, their fixture files), until Ctrl-C.
+    #[arg(long, conflicts_with = "bless")]
+    watch: bool,
 }
 
 /// The cases of a workflow: `cases/*.json` beside its `workflow.json`, by name.
@@ -78,6 +83,18 @@ struct Outcome {
 }
 
 pub fn run_tests(args: TestArgs) -> Result<u8> {
+    if args.watch {
+        let fallback = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
+        return super::watch::watch(&fallback, args.json, || {
+            test_once(&args).map(|(_, read)| read)
+        });
+    }
+    test_once(&args).map(|(failed, _)| u8::from(failed > 0))
+}
+
+/// Runs every selected case once and prints the outcome: how many failed, and
+/// what the run read (for `--watch`).
+fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
     let found = args.library.open(args.path.as_deref())?.discovery();
     for d in &found.diagnostics {
         eprintln!("warning: {}", d.message);
@@ -96,8 +113,17 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
         }
     }
     let mut outcomes = Vec::new();
+    let mut read = Watched::default();
     for workflow in &found.workflows {
+        read.dirs.push(Watched::resolved(&workflow.jail_root));
+        read.dirs.push(Watched::resolved(&workflow.workflow_dir));
         for path in cases_of(workflow) {
+            for input in Case::referenced_paths(&path) {
+                match input.is_dir() {
+                    true => read.dirs.push(Watched::resolved(&input)),
+                    false => read.files.push(Watched::resolved(&input)),
+                }
+            }
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().to_string())
@@ -135,7 +161,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
     } else {
         println!("\n{}", summary(passed, failed));
     }
-    Ok(u8::from(failed > 0))
+    Ok((failed, read))
 }
 
 /// Runs one case deterministically (on the calling thread); with `bless`,

@@ -273,6 +273,41 @@ impl Case {
         }
     }
 
+    /// The files and directories the case at `path` refers to (its selection,
+    /// settings and library files, its files directory, its result bundles),
+    /// whether or not they exist: what a watcher of the case watches besides it.
+    /// Empty for a file that is not a JSON object.
+    pub fn referenced_paths(path: &Path) -> Vec<PathBuf> {
+        let base = path.parent().unwrap_or(Path::new("."));
+        let Ok(Value::Object(case)) = read_json_file(path) else {
+            return Vec::new();
+        };
+        let file = |value: &Value| {
+            let reference = value.as_str()?;
+            Some(
+                base.join(
+                    reference
+                        .split_once('#')
+                        .map_or(reference, |(file, _)| file),
+                ),
+            )
+        };
+        let mut found: Vec<PathBuf> = ["selection", "settings", "library", "files"]
+            .iter()
+            .filter_map(|name| file(case.get(*name)?))
+            .collect();
+        if let Some(Value::Object(results)) = case.get("results") {
+            for result in results.values() {
+                found.extend(
+                    ["bundle", "bundleDir"]
+                        .iter()
+                        .filter_map(|n| file(result.get(*n)?)),
+                );
+            }
+        }
+        found
+    }
+
     /// The fixture's results as a [`ResultSource`].
     pub fn result_source(&self) -> FixtureResults {
         FixtureResults {
