@@ -431,7 +431,7 @@ fn test_runs_every_example_case_and_quiet_hides_logs() {
         .code(0);
     let out = run.get_output();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("12 passed, 0 failed"), "{text}");
+    assert!(text.contains("14 passed, 0 failed"), "{text}");
     // Hook logs go where `hookrun run` puts them: standard error.
     let logs = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -541,4 +541,46 @@ fn watch_runs_again_when_what_the_cases_read_changes() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert_eq!(status.code(), Some(0));
+}
+
+/// `hookrun test --coverage` writes LCOV of the workflow's own modules only,
+/// with counts summed over its cases: a branch taken once per case, one never
+/// taken, a function never called (`fixtures/workflows/coverage-example`).
+#[test]
+fn coverage_counts_every_case_of_the_workflow_s_own_modules() {
+    let dir = tempfile::tempdir().unwrap();
+    let lcov = dir.path().join("lcov.info");
+    let workflow = common::fixture("workflows/coverage-example");
+    hookrun()
+        .arg("test")
+        .arg(&workflow)
+        .arg("--coverage")
+        .arg(&lcov)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("2 passed, 0 failed"));
+    let hooks = workflow.canonicalize().unwrap().join("hooks");
+    let expected = format!(
+        "TN:\nSF:{apply}\nFN:3,applyResult\nFNDA:2,applyResult\nFNF:1\nFNH:1\nBRF:0\nBRH:0\n\
+         DA:1,2\nDA:3,2\nDA:4,2\nDA:5,2\nLF:4\nLH:4\nend_of_record\n\
+         TN:\nSF:{lib}\nFN:2,label\nFN:9,unused\nFNDA:2,label\nFNDA:0,unused\nFNF:2\nFNH:1\n\
+         BRDA:5,0,0,0\nBRF:1\nBRH:0\n\
+         DA:2,2\nDA:3,2\nDA:4,2\nDA:5,2\nDA:6,0\nDA:7,2\nDA:9,2\nDA:10,0\nDA:11,0\nLF:9\nLH:6\nend_of_record\n",
+        apply = hooks.join("applyResult.mjs").display(),
+        lib = hooks.join("lib.mjs").display(),
+    );
+    assert_eq!(std::fs::read_to_string(&lcov).unwrap(), expected);
+    // One case: the counts halve.
+    hookrun()
+        .arg("test")
+        .arg(&workflow)
+        .args(["--filter", "paper-1", "--coverage"])
+        .arg(&lcov)
+        .assert()
+        .code(0);
+    let one = std::fs::read_to_string(&lcov).unwrap();
+    assert!(
+        one.contains("FNDA:1,label\n") && one.contains("DA:3,1\n"),
+        "{one}"
+    );
 }

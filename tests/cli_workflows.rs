@@ -20,6 +20,7 @@ fn check_accepts_the_example_workflows() {
     assert_eq!(
         ids,
         [
+            json!("coverage-example"),
             json!("export-summary"),
             json!("literature-analysis"),
             json!("literature-digest"),
@@ -43,7 +44,7 @@ fn check_accepts_the_example_workflows() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "8 workflow(s) checked, 0 error(s)",
+            "9 workflow(s) checked, 0 error(s)",
         ));
 }
 

@@ -18,6 +18,7 @@ fn options(timeout_ms: u64) -> SandboxOptions {
         determinism: None,
         measure_heap: false,
         isolation: common::isolation(),
+        coverage: false,
         startup: &hookrun::hooks::STARTUP,
     }
 }

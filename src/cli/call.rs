@@ -103,6 +103,7 @@ impl LimitArgs {
             determinism,
             measure_heap,
             isolation: self.isolation(),
+            coverage: false,
             startup: &hookrun::hooks::STARTUP,
         })
     }

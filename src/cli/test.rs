@@ -49,6 +49,10 @@ pub struct TestArgs {
     /// the modules they import, cases, their fixture files), until Ctrl-C.
     #[arg(long, conflicts_with = "bless")]
     watch: bool,
+    /// Write the line, function and branch coverage of the workflows' own
+    /// modules, summed over every case, to FILE as LCOV (runs in process).
+    #[arg(long, value_name = "FILE")]
+    coverage: Option<PathBuf>,
 }
 
 /// The cases of a workflow: `cases/*.json` beside its `workflow.json`, by name.
@@ -103,7 +107,13 @@ fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
         let shown = args.library.shown(args.path.as_deref());
         bail!("no workflow found in {shown}; run `hookrun check {shown}`");
     }
-    let options = args.limits.options(Some(Determinism::default()), false)?;
+    let mut options = args.limits.options(Some(Determinism::default()), false)?;
+    if args.coverage.is_some() {
+        options.coverage = true;
+        options.isolation = hookrun::sandbox::Isolation::InProcess;
+        // What earlier runs of this thread left is not this run's.
+        hookrun::sandbox::take_coverage();
+    }
     if args.bless {
         // Blessing writes each case file: every one must be inside its workflow.
         for workflow in &found.workflows {
@@ -156,12 +166,38 @@ fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
         .filter(|o| !matches!(o.verdict, Verdict::Passed | Verdict::Blessed))
         .count();
     let passed = outcomes.len() - failed;
+    if let Some(file) = &args.coverage {
+        write_coverage(file, &found.workflows)?;
+    }
     if args.json {
         println!("{}", to_json(&outcomes, passed, failed));
     } else {
         println!("\n{}", summary(passed, failed));
     }
     Ok((failed, read))
+}
+
+/// Writes the coverage the cases' runtimes recorded of the modules of
+/// `workflows` to `file` as LCOV, every path absolute.
+fn write_coverage(file: &Path, workflows: &[Workflow]) -> Result<()> {
+    let mut lcov = hookrun::sandbox::Lcov::default();
+    let roots: Vec<PathBuf> = workflows
+        .iter()
+        .map(|w| Watched::resolved(&w.jail_root))
+        .collect();
+    for module in hookrun::sandbox::take_coverage() {
+        let path = Watched::resolved(&module.path);
+        if !roots.iter().any(|root| path.starts_with(root)) {
+            continue;
+        }
+        let source = hookrun::input::read_text(&path, hookrun::input::MAX_JSON_BYTES)
+            .with_context(|| format!("cannot read {} for its coverage", path.display()))?;
+        lcov.add(
+            &hookrun::sandbox::ModuleCoverage { path, ..module },
+            &source,
+        );
+    }
+    super::write_file(file, lcov.to_lcov())
 }
 
 /// Runs one case deterministically (on the calling thread); with `bless`,

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use super::boot;
 use super::breach::HeapCap;
+use super::coverage;
 use super::crossing;
 use super::errors::{self, Answer};
 use super::host::HostBreach;
@@ -61,6 +62,16 @@ pub(crate) struct Engine {
     live_specs: LiveSpecs,
     /// Set once a call breached a limit; the engine must then be discarded.
     pub poisoned: bool,
+    /// The coverage session, in coverage mode.
+    coverage: Option<coverage::Session>,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(session) = self.coverage.take() {
+            session.finish(self.jail.root());
+        }
+    }
 }
 
 /// A loaded module's export, ready to be called.
@@ -81,6 +92,7 @@ fn start_runtime(
     limits: &Limits,
     startup: &Startup,
     prepared: &boot::Prepared,
+    inspector: bool,
 ) -> Result<JsRuntime, SandboxError> {
     let create_params = v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
     let mut runtime = JsRuntime::try_new(RuntimeOptions {
@@ -88,6 +100,7 @@ fn start_runtime(
         extensions: vec![hookrun_sandbox::init(limits.max_log_bytes, startup.fault)],
         create_params: Some(create_params),
         startup_snapshot: prepared.snapshot,
+        inspector,
         ..Default::default()
     })
     .map_err(|e| SandboxError::Engine(e.to_string()))?;
@@ -192,12 +205,14 @@ impl Engine {
             determinism,
             measure_heap,
             isolation: _,
+            coverage,
             startup,
         } = options;
         super::disable_engine_disk_cache();
         let jail = Rc::new(Jail::new(root));
         let prepared = boot::prepare(startup)?;
-        let mut runtime = start_runtime(&jail, &limits, startup, prepared)?;
+        let mut runtime = start_runtime(&jail, &limits, startup, prepared, coverage)?;
+        let coverage = coverage.then(|| coverage::Session::start(&runtime));
         let isolate = runtime.v8_isolate().thread_safe_handle();
         // Host calls end the call through it when the host reports a write limit.
         runtime.op_state().borrow_mut().put(isolate.clone());
@@ -235,6 +250,7 @@ impl Engine {
             keeper,
             live_specs: LiveSpecs::default(),
             poisoned: false,
+            coverage,
         })
     }
 

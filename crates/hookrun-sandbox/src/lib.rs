@@ -25,6 +25,7 @@
 
 mod boot;
 mod breach;
+mod coverage;
 mod crossing;
 mod engine;
 mod errors;
@@ -49,6 +50,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+pub use coverage::{CoveredRange, FunctionCoverage, Lcov, ModuleCoverage, take_coverage};
 pub use host::{HostBreach, HostBridge};
 pub use loader::ImportRefusal;
 pub use outcome::{
@@ -143,6 +145,10 @@ pub struct SandboxOptions {
     pub measure_heap: bool,
     /// Where the engine runs: in this process (default) or in a worker process.
     pub isolation: Isolation,
+    /// Record precise coverage of the root's modules in every runtime, for
+    /// [`take_coverage`] (in process only: a worker's runtimes are not seen).
+    #[serde(default)]
+    pub coverage: bool,
     /// What runtimes start with beyond the sandbox's own scripts
     /// ([`Startup::BARE`] by default). Not serialised: a worker process uses
     /// the startup it was started with.
