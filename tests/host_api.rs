@@ -11,6 +11,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use hookrun::hooks::InvocationMode;
 use hookrun::host::answers::HostAnswers;
 use hookrun::host::api::host_api;
 use hookrun::run::{NoResults, RunOptions, RunReport, run};
@@ -42,11 +43,11 @@ fn the_facade_passes_the_reference_conformance_rule_in_both_modes() {
         fixture("fixtures/host-api/conformance.mjs")
     );
     for (mode, expected) in [
-        ("non-interactive", "non_interactive"),
-        ("interactive", "interactive"),
+        (InvocationMode::NonInteractive, "non_interactive"),
+        (InvocationMode::Interactive, "interactive"),
     ] {
         let mut options = common::run_options();
-        options.runtime.invocation_mode = mode.into();
+        options.runtime.invocation_mode = mode;
         let (report, found) = apply_with(&source, HostAnswers::default(), &options);
         assert!(report.ok(), "{:?}", report.errors);
         assert_eq!(found["ok"], true, "{found}");

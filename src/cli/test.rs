@@ -227,9 +227,10 @@ pub(super) fn run_case(
         sandbox,
         ..RunOptions::default()
     };
-    if interactive || case.invocation_mode.as_deref() == Some("interactive") {
-        options.runtime.invocation_mode = "interactive".into();
-    }
+    options.runtime.invocation_mode = match interactive {
+        true => hookrun::hooks::InvocationMode::Interactive,
+        false => case.invocation_mode.unwrap_or_default(),
+    };
     let report = run(workflow, input, &mut case.result_source(), &options);
     let verdict = if bless {
         match write_expectations(&workflow.workflow_dir, path, actual(&report)) {

@@ -15,14 +15,43 @@ use crate::sandbox::{
     Call, CallResult, HostBridge, JsFailure, LogEntry, OutcomeKind, Placed, Sandbox, Usage,
 };
 
+/// How a run is invoked (`runtime.invocationMode`): by a person, who can answer
+/// pickers and prompts, or by a batch that cannot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum InvocationMode {
+    /// Members that need a person are answered (from a case's `hostAnswers`).
+    Interactive,
+    /// Members that need a person are refused with `interaction_required`, as
+    /// the reference host refuses them in batch runs.
+    #[default]
+    NonInteractive,
+}
+
+impl InvocationMode {
+    /// Whether a person is there to answer.
+    pub fn is_interactive(self) -> bool {
+        self == InvocationMode::Interactive
+    }
+
+    /// `hostApi.interactionMode`, the reference host's spelling.
+    pub fn interaction_mode(self) -> &'static str {
+        match self {
+            InvocationMode::Interactive => "interactive",
+            InvocationMode::NonInteractive => "non_interactive",
+        }
+    }
+}
+
 /// How hooks see the host (`runtime.*` fields that do not depend on the call).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RuntimeInfo {
     /// `runtime.locale`.
     pub locale: String,
-    /// `runtime.invocationMode`: `interactive` or `non-interactive`.
-    pub invocation_mode: String,
+    /// `runtime.invocationMode`.
+    pub invocation_mode: InvocationMode,
     /// `runtime.debugMode`.
     pub debug_mode: bool,
     /// `runtime.workflowSourceKind`.
@@ -33,7 +62,7 @@ impl Default for RuntimeInfo {
     fn default() -> RuntimeInfo {
         RuntimeInfo {
             locale: "en-US".into(),
-            invocation_mode: "non-interactive".into(),
+            invocation_mode: InvocationMode::default(),
             debug_mode: false,
             workflow_source_kind: String::new(),
         }
@@ -281,13 +310,9 @@ fn runtime_base(w: &Workflow, runtime: &RuntimeInfo) -> RuntimeBase {
         package_root_dir,
         workflow_source_kind: runtime.workflow_source_kind.clone(),
         locale: runtime.locale.clone(),
-        invocation_mode: runtime.invocation_mode.clone(),
+        invocation_mode: runtime.invocation_mode,
         debug_mode: runtime.debug_mode,
-        interaction_mode: if runtime.invocation_mode == "interactive" {
-            "interactive"
-        } else {
-            "non_interactive"
-        },
+        interaction_mode: runtime.invocation_mode.interaction_mode(),
     }
 }
 

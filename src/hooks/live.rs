@@ -93,7 +93,7 @@ pub struct RuntimeBase {
     /// `runtime.locale`.
     pub locale: String,
     /// `runtime.invocationMode`.
-    pub invocation_mode: String,
+    pub invocation_mode: super::InvocationMode,
     /// `runtime.debugMode`.
     pub debug_mode: bool,
     /// `hostApi.interactionMode`.
@@ -225,7 +225,7 @@ mod tests {
             package_root_dir: String::new(),
             workflow_source_kind: String::new(),
             locale: "en-US".into(),
-            invocation_mode: "non-interactive".into(),
+            invocation_mode: crate::hooks::InvocationMode::NonInteractive,
             debug_mode: false,
             interaction_mode: "non_interactive",
         };

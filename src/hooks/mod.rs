@@ -8,7 +8,10 @@ pub mod live;
 pub mod preflight;
 mod startup;
 
-pub use call::{CallUnit, FailureOutcome, HookEnv, HookFailure, HookRecord, RuntimeInfo, hook_arg};
+pub use call::{
+    CallUnit, FailureOutcome, HookEnv, HookFailure, HookRecord, InvocationMode, RuntimeInfo,
+    hook_arg,
+};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks, check_library};
 pub use live::{Live, Step};
 pub use preflight::{

@@ -96,7 +96,7 @@ pub struct Case {
     /// How the run is invoked: `interactive` (members that need a person are
     /// answered from `hostAnswers`) or `non-interactive` (the default: they are
     /// refused with `interaction_required`, as the reference host refuses them).
-    pub invocation_mode: Option<String>,
+    pub invocation_mode: Option<crate::hooks::InvocationMode>,
     /// Directory attachment paths resolve against.
     pub files: Option<PathBuf>,
     /// Library description for the host world.
@@ -171,15 +171,17 @@ impl Case {
             selection: reader.json_member("selection")?.map(CaseSelection::Json),
             settings: reader.json_member("settings")?,
             mode: reader.text("mode")?,
-            invocation_mode: match reader.text("invocationMode")? {
-                Some(mode) if mode != "interactive" && mode != "non-interactive" => {
-                    return Err(reader.err(
-                        "/invocationMode",
-                        "invocationMode must be interactive or non-interactive",
-                    ));
-                }
-                mode => mode,
-            },
+            invocation_mode: reader
+                .text("invocationMode")?
+                .map(|mode| {
+                    serde_json::from_value(Value::String(mode)).map_err(|_| {
+                        reader.err(
+                            "/invocationMode",
+                            "invocationMode must be interactive or non-interactive",
+                        )
+                    })
+                })
+                .transpose()?,
             files,
             library: reader.json_member("library")?,
             answers,

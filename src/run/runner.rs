@@ -141,7 +141,7 @@ pub fn run_observed(
         }
     };
     let settings = HostSettings {
-        interactive: options.runtime.invocation_mode == "interactive",
+        interactive: options.runtime.invocation_mode.is_interactive(),
         clock_ms: options.sandbox.determinism.map(|d| d.now_ms),
         locale: options.runtime.locale.clone(),
     };
