@@ -15,6 +15,18 @@ fn hookrun() -> Command {
     Command::cargo_bin("hookrun").unwrap()
 }
 
+/// A scaffolded workflow `demo` in `dir`: its root, and the text of its
+/// `preflight` hook before `statement` was put in front of its log line.
+fn scaffold_failing_at(dir: &Path, statement: &str) -> (std::path::PathBuf, String) {
+    let root = dir.join("demo");
+    hookrun().arg("new").arg(&root).assert().code(0);
+    let hook = root.join("hooks/preflight.mjs");
+    let source = std::fs::read_to_string(&hook).unwrap();
+    let broken = source.replace("  console.log(", &format!("  {statement}\n  console.log("));
+    std::fs::write(&hook, broken).unwrap();
+    (root, source)
+}
+
 fn files_under(root: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut stack = vec![root.to_path_buf()];
@@ -176,22 +188,7 @@ fn declared_types_match_what_the_runtime_passes() {
 #[test]
 fn test_reports_diffs_code_frames_and_blesses() {
     let dir = tempfile::tempdir().unwrap();
-    hookrun()
-        .arg("new")
-        .arg(dir.path().join("demo"))
-        .assert()
-        .code(0);
-    let root = dir.path().join("demo");
-    let hook = root.join("hooks/preflight.mjs");
-    let source = std::fs::read_to_string(&hook).unwrap();
-    std::fs::write(
-        &hook,
-        source.replace(
-            "  console.log(",
-            "  if (attachments.length === 1) null.boom;\n  console.log(",
-        ),
-    )
-    .unwrap();
+    let (root, _) = scaffold_failing_at(dir.path(), "if (attachments.length === 1) null.boom;");
     let failing = hookrun().arg("test").arg(&root).assert().code(1);
     let out = failing.get_output();
     // The verdict and its diff are the results (standard output); the hook's
@@ -281,15 +278,7 @@ fn test_reports_diffs_code_frames_and_blesses() {
 #[test]
 fn failures_print_locations_that_open_and_colour_as_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("demo");
-    hookrun().arg("new").arg(&root).assert().code(0);
-    let hook = root.join("hooks/preflight.mjs");
-    let source = std::fs::read_to_string(&hook).unwrap();
-    std::fs::write(
-        &hook,
-        source.replace("  console.log(", "  null.boom;\n  console.log("),
-    )
-    .unwrap();
+    let (root, _) = scaffold_failing_at(dir.path(), "null.boom;");
     let run = |dir: &Path, path: &str, env: &[(&str, &str)], args: &[&str]| {
         let mut cmd = hookrun();
         cmd.current_dir(dir).args(["test", path]).args(args);
@@ -459,6 +448,8 @@ fn watch_runs_again_when_what_the_cases_read_changes() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("demo");
     hookrun().arg("new").arg(&root).assert().code(0);
+    let hook = root.join("hooks/preflight.mjs");
+    let source = std::fs::read_to_string(&hook).unwrap();
     // The case's selection moves to a file beside the workflow.
     let case_path = root.join("cases/example.json");
     let mut case: Value =
@@ -504,8 +495,6 @@ fn watch_runs_again_when_what_the_cases_read_changes() {
     };
     wait_for("1 passed, 0 failed");
     wait_for("watching for changes");
-    let hook = root.join("hooks/preflight.mjs");
-    let source = std::fs::read_to_string(&hook).unwrap();
     std::fs::write(
         &hook,
         source.replace("  console.log(", "  null.boom;\n  console.log("),

@@ -352,18 +352,18 @@ export async function applyResult({ parent, runtime }) {
     );
 }
 
-/// Peak resident memory of `hookrun run` of `workflow` over the one-parent
-/// selection, in MiB, its report thrown away.
+/// Peak resident memory of `hookrun run` of `workflow` over `selection`, in
+/// MiB, its report thrown away.
 // The child is reaped by `wait4`, which also reports its peak resident size.
 #[allow(clippy::zombie_processes)]
-fn peak_rss_mib(workflow: &std::path::Path, args: &[&str]) -> u64 {
+fn peak_rss_mib(workflow: &std::path::Path, selection: &std::path::Path, args: &[&str]) -> u64 {
     use std::os::unix::process::ExitStatusExt;
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_hookrun"))
         .arg("run")
         .arg(workflow)
         .arg("--selection")
-        .arg(common::fixture("selections/canonical-parent.json"))
-        .args(["--json", "--timeout-ms", "120000"])
+        .arg(selection)
+        .args(["--timeout-ms", "120000"])
         .args(args)
         .stdout(std::process::Stdio::null())
         .spawn()
@@ -405,14 +405,49 @@ fn resident_memory_stays_within_the_heap_cap_and_the_host_budgets() {
 }"#,
         )],
     );
-    let limits = ["--max-heap-mb", "64", "--max-write-bytes", "100663296"];
-    let base = peak_rss_mib(&empty, &limits);
-    let peak = peak_rss_mib(&writer, &limits);
+    let limits = [
+        "--json",
+        "--max-heap-mb",
+        "64",
+        "--max-write-bytes",
+        "100663296",
+    ];
+    let selection = common::fixture("selections/canonical-parent.json");
+    let base = peak_rss_mib(&empty, &selection, &limits);
+    let peak = peak_rss_mib(&writer, &selection, &limits);
     let (heap, largest_argument, writes) = (64, 24, 96);
     let budget = heap + 2 * largest_argument + 2 * writes;
     eprintln!("peak {peak} MiB, empty run {base} MiB");
     assert!(
         peak <= base + budget,
         "peak {peak} MiB, empty run {base} MiB, budget {budget} MiB"
+    );
+}
+
+/// The human output of a run streams as `--json` does: each unit is printed
+/// when it is done, so a large run holds no more for people than for machines.
+#[test]
+fn human_output_holds_no_more_than_json_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let items: Vec<serde_json::Value> = (0..4000)
+        .map(|i| {
+            json!({"kind": "attachment", "ref": {"libraryId": 1, "key": format!("A{i:07}")},
+                "itemType": "attachment", "title": "T", "parentRef": {"libraryId": 1, "key": format!("P{i:07}")},
+                "filename": "a.pdf", "contentType": "application/pdf", "fileState": "available"})
+        })
+        .collect();
+    let selection = dir.path().join("selection.json");
+    std::fs::write(
+        &selection,
+        json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}).to_string(),
+    )
+    .unwrap();
+    let workflow = common::fixture("bench/pass-through");
+    let json = peak_rss_mib(&workflow, &selection, &["--json"]);
+    let human = peak_rss_mib(&workflow, &selection, &[]);
+    eprintln!("--json {json} MiB, human {human} MiB");
+    assert!(
+        human <= json + json / 5 + 8,
+        "--json {json} MiB, human {human} MiB"
     );
 }

@@ -10,6 +10,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 /// Runs with fewer units than this show no bar.
 const MIN_UNITS: usize = 10;
 
+/// The bar on screen, if any: what is printed while it shows goes through
+/// [`suspended`].
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Runs `print` with the bar (if one shows) taken off the screen, so lines
+/// printed during a run do not mix with it.
+pub fn suspended<R>(print: impl FnOnce() -> R) -> R {
+    let bar = SHOWN.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    match bar {
+        Some(bar) => bar.suspend(print),
+        None => print(),
+    }
+}
+
 /// A bar when standard error is a terminal, else nothing.
 pub fn terminal_bar() -> Option<ProgressHook> {
     if !std::io::stderr().is_terminal() {
@@ -37,11 +51,15 @@ pub fn terminal_bar() -> Option<ProgressHook> {
             slot => {
                 let bar = match slot.take() {
                     Some((bar, _)) => bar,
-                    None => ProgressBar::with_draw_target(
-                        Some(p.total as u64),
-                        ProgressDrawTarget::stderr(),
-                    )
-                    .with_style(style.clone()),
+                    None => {
+                        let bar = ProgressBar::with_draw_target(
+                            Some(p.total as u64),
+                            ProgressDrawTarget::stderr(),
+                        )
+                        .with_style(style.clone());
+                        *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
+                        bar
+                    }
                 };
                 bar.reset();
                 bar.set_prefix(p.phase.as_str());
@@ -52,6 +70,7 @@ pub fn terminal_bar() -> Option<ProgressHook> {
         bar.set_position(p.done as u64);
         if p.done == p.total && p.phase == Phase::Apply {
             bar.finish_and_clear();
+            *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = None;
         }
     })))
 }

@@ -4,8 +4,9 @@ use std::path::Path;
 
 use anstream::eprintln;
 
+use hookrun::hooks::HookRecord;
 use hookrun::manifest::Workflow;
-use hookrun::run::RunReport;
+use hookrun::run::{RunError, RunReport};
 
 use super::frame::{code_frame, shown_path};
 use super::style::{FAILED, paint};
@@ -13,16 +14,20 @@ use super::style::{FAILED, paint};
 /// Console output of the report's hooks, one line each, attributed to the unit
 /// and hook with its level.
 pub fn log_lines(report: &RunReport) -> impl Iterator<Item = String> + '_ {
-    report.hooks.iter().flat_map(|hook| {
-        hook.logs.iter().map(move |log| {
-            format!(
-                "[{} {} {}] {}",
-                hook.unit_id,
-                hook.hook,
-                log.level.as_str(),
-                log.message
-            )
-        })
+    report.hooks.iter().flat_map(record_log_lines)
+}
+
+/// Console output of one hook call, one line each, attributed to its unit and
+/// hook with its level.
+pub fn record_log_lines(hook: &HookRecord) -> impl Iterator<Item = String> + '_ {
+    hook.logs.iter().map(move |log| {
+        format!(
+            "[{} {} {}] {}",
+            hook.unit_id,
+            hook.hook,
+            log.level.as_str(),
+            log.message
+        )
     })
 }
 
@@ -63,8 +68,15 @@ fn relocated(line: &str, root: &Path) -> String {
 /// relative to the workflow's module root, and a hook's file relative to its
 /// directory).
 pub fn print_failures(report: &RunReport, workflow: &Workflow) {
-    let root = workflow.jail_root.as_path();
     for error in &report.errors {
+        print_failure(error, workflow);
+    }
+}
+
+/// Prints one error of a run (see [`print_failures`]).
+pub fn print_failure(error: &RunError, workflow: &Workflow) {
+    let root = workflow.jail_root.as_path();
+    {
         let unit = error.unit_id.as_deref().unwrap_or("run");
         match &error.hook {
             Some(hook) => {

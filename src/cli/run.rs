@@ -4,17 +4,20 @@ use anstream::{eprintln, println};
 use anyhow::Result;
 use clap::Args;
 
-use hookrun::hooks::RuntimeInfo;
+use hookrun::hooks::{HookRecord, InvocationMode, RuntimeInfo};
+use hookrun::host::effects::Effect;
 use hookrun::manifest::Workflow;
+use hookrun::plan::Plan;
 use hookrun::run::{
-    ApplyReport, JsonReportWriter, NoResults, ResultSource, RunOptions, RunReport, UnitStatus, run,
-    run_observed,
+    ApplyReport, JsonReportWriter, NoResults, ResultSource, RunError, RunObserver, RunOptions,
+    SettingsReport, Summary, UnitReport, UnitStatus, run_observed,
 };
 use hookrun::sandbox::Determinism;
 
 use super::call::LimitArgs;
 use super::inputs::TargetArgs;
-use super::report::{log_lines, print_failures};
+use super::report::{print_failure, record_log_lines};
+use super::style::{FAILED, PASSED, paint};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -75,12 +78,10 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         pool: None,
         runtime: RuntimeInfo {
             locale: args.locale,
-            invocation_mode: if args.interactive
-                || case.invocation_mode.as_deref() == Some("interactive")
-            {
-                "interactive".into()
+            invocation_mode: if args.interactive {
+                InvocationMode::Interactive
             } else {
-                RuntimeInfo::default().invocation_mode
+                case.invocation_mode.unwrap_or_default()
             },
             ..RuntimeInfo::default()
         },
@@ -109,20 +110,42 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
             .map_err(super::unwritten("the report to standard output"))?;
         return Ok(if errors == 0 { 0 } else { 1 });
     }
-    let report = run(&workflow, input, results, &options);
-    print_human(&report, &workflow, args.quiet);
-    Ok(if report.ok() { 0 } else { 1 })
+    // Each unit is printed as soon as it is done, as with --json.
+    let mut human = HumanReport::new(&workflow, args.quiet);
+    run_observed(&workflow, input, results, &options, &mut human);
+    Ok(u8::from(human.errors > 0))
 }
 
-fn print_human(report: &RunReport, workflow: &Workflow, quiet: bool) {
-    for warning in &report.settings.warnings {
-        eprintln!("settings: {}: {}", warning.parameter, warning.message);
+/// The human report of a run, printed part by part as the run hands it over
+/// (a [`RunObserver`]): each unit's line with its applies and the writes
+/// recorded since the unit before, hook logs and failures (with code frames)
+/// on standard error as they come, the counts last. It holds only the writes
+/// of units not handed over yet.
+struct HumanReport<'a> {
+    workflow: &'a Workflow,
+    quiet: bool,
+    /// Writes recorded since the last unit was printed.
+    effects: Vec<Effect>,
+    /// Errors printed.
+    errors: usize,
+}
+
+impl<'a> HumanReport<'a> {
+    fn new(workflow: &'a Workflow, quiet: bool) -> HumanReport<'a> {
+        HumanReport {
+            workflow,
+            quiet,
+            effects: Vec::new(),
+            errors: 0,
+        }
     }
-    for unit in &report.units {
+
+    /// A unit's line, its applies, and the writes recorded since the last one.
+    fn print_unit(&mut self, unit: UnitReport) {
         let status = match unit.status {
-            UnitStatus::Succeeded => "ok     ",
-            UnitStatus::Skipped => "skipped",
-            UnitStatus::Failed => "FAILED ",
+            UnitStatus::Succeeded => paint(PASSED, "ok     "),
+            UnitStatus::Skipped => "skipped".to_string(),
+            UnitStatus::Failed => paint(FAILED, "FAILED "),
         };
         let detail = match (&unit.skip_reason, unit.jobs.len()) {
             (Some(reason), _) => format!(" ({reason})"),
@@ -147,25 +170,57 @@ fn print_human(report: &RunReport, workflow: &Workflow, quiet: bool) {
         {
             println!("          aggregate {} → {}", aggregate.id, value);
         }
+        self.print_effects();
     }
-    if !quiet {
-        for line in log_lines(report) {
-            eprintln!("{line}");
-        }
-    }
-    if !report.effects.is_empty() {
-        println!("\neffects:");
-        for effect in &report.effects {
+
+    fn print_effects(&mut self) {
+        for effect in self.effects.drain(..) {
             println!(
-                "  #{} {} {} {}",
+                "          effect #{} {} {} {}",
                 effect.seq, effect.unit_id, effect.call, effect.args
             );
         }
     }
-    print_failures(report, workflow);
-    let s = &report.summary;
-    println!(
-        "\n{} unit(s): {} succeeded, {} skipped, {} failed; {} request(s), {} effect(s)",
-        s.units, s.succeeded, s.skipped, s.failed, s.requests, s.effects
-    );
+}
+
+impl RunObserver for HumanReport<'_> {
+    // Everything printed during the run goes past the progress bar.
+    fn settings(&mut self, settings: &SettingsReport) {
+        for warning in &settings.warnings {
+            eprintln!("settings: {}: {}", warning.parameter, warning.message);
+        }
+    }
+
+    fn plan(&mut self, _: &Plan) {}
+
+    fn unit(&mut self, unit: UnitReport) {
+        super::progress::suspended(|| self.print_unit(unit));
+    }
+
+    fn effect(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+
+    fn hook(&mut self, record: HookRecord) {
+        if !self.quiet {
+            super::progress::suspended(|| {
+                for line in record_log_lines(&record) {
+                    eprintln!("{line}");
+                }
+            });
+        }
+    }
+
+    fn error(&mut self, error: RunError) {
+        self.errors += 1;
+        super::progress::suspended(|| print_failure(&error, self.workflow));
+    }
+
+    fn finish(&mut self, s: Summary) {
+        self.print_effects();
+        println!(
+            "\n{} unit(s): {} succeeded, {} skipped, {} failed; {} request(s), {} effect(s)",
+            s.units, s.succeeded, s.skipped, s.failed, s.requests, s.effects
+        );
+    }
 }
