@@ -1,7 +1,7 @@
 //! Hook authoring: the scaffold, the type declarations against what the runtime
 //! really passes, and `hookrun test` with its diff, bless and failure output.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

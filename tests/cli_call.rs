@@ -1,6 +1,6 @@
 //! `hookrun call` as a process: JSON shape, human output, exit codes.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;

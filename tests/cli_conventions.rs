@@ -1,7 +1,7 @@
 //! The command line's conventions: which stream carries what, exit statuses,
 //! standard input read once, `--version` everywhere, completions and man pages.
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::CommandExt;
 use std::process::Command as StdCommand;

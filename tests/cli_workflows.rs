@@ -1,6 +1,6 @@
 //! `hookrun check`, `hookrun plan` and `hookrun run` as processes.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;

@@ -2,7 +2,7 @@
 //! holds while they are built, and large members cross into the engine only
 //! when a hook reads them.
 
-mod common;
+use crate::common;
 
 use common::sandbox::{assert_healthy, call, sandbox, sandbox_with};
 use hookrun::run::{NoResults, RunReport, run};

@@ -5,7 +5,7 @@
 //! throwing modules, console capture, results, thrown values). Whatever a combination
 //! does, the call ends in a typed outcome and the host goes on.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

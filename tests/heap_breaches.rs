@@ -1,8 +1,8 @@
-//! Heap-cap breaches at scale (`cargo test --release --test heap_breaches --
+//! Heap-cap breaches at scale (`cargo test --release --test integration heap_breaches --
 //! --ignored`): every memory bomb, repeated until an engine fault that shows up
 //! once in hundreds of breaches would have shown up.
 
-mod common;
+use crate::common;
 
 use common::sandbox::{assert_healthy, call, sandbox};
 use hookrun::sandbox::CallResult;

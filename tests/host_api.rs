@@ -4,7 +4,7 @@
 //! does (synchronous services, members that need a person, members answered from
 //! the fixture, the runtime log, callbacks, bytes, and writes later reads see).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! and string bombs, huge outputs, log floods, static import escapes) are not
 //! repeated here.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! versions): precedence, overrides as diagnostics, `id@version` and ranges, the scan
 //! order, `hookrun list`, and locks, a stale one included.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

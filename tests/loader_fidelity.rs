@@ -3,7 +3,7 @@
 //! loads and plans one unit per paper, and a rejected manifest is reported with the
 //! loader's own message.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;

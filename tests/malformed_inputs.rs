@@ -3,7 +3,7 @@
 //! and result bundles that try to write outside their directory. Each ends with
 //! a message naming the file and what is wrong, never a panic.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

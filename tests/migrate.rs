@@ -2,7 +2,7 @@
 //! reports, what it writes, that the written manifests pass `check`, that a second run
 //! changes nothing, and the hint `check` gives for a pre-v2 manifest.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! Units on several threads (`RunOptions::jobs`, `hookrun run --jobs`): the
 //! report is the serial run's report, in unit order.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};

@@ -4,7 +4,7 @@
 //! on. (The sandbox and run suites run in worker processes too with
 //! `HOOKRUN_TEST_ISOLATION=process`.)
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! MinerU's apply stages images in a directory it creates, stats and moves. Nothing
 //! on disk changes.
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 

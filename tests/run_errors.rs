@@ -1,7 +1,7 @@
 //! Invalid hook results and hostile hooks inside runs: each fails its own unit
 //! with the contract's message and the hook file, and the other units go on.
 
-mod common;
+use crate::common;
 
 use hookrun::run::{NoResults, RunOptions, RunReport, UnitStatus, run};
 use hookrun::sandbox::{Limits, SandboxOptions};

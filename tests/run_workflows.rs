@@ -1,7 +1,7 @@
 //! The example workflows end to end through the library: exact outcomes,
 //! requests and effects for every preflight outcome and provider.
 
-mod common;
+use crate::common;
 
 use common::run_case;
 use hookrun::run::{ApplyReport, RunReport, UnitStatus};

@@ -1,7 +1,7 @@
 //! The sandbox through the library API: happy paths, hostile hooks, limits, and
 //! a normal call succeeding after each hostile one in the same process.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Live hook arguments: the runtime object, its Host API facade, bundle readers
 //! and result contexts, served by a host bridge.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! The sandbox pool: warm runtimes are reused per root and options, runtimes
 //! that breached a limit are never returned, and the eviction policy holds.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! toward the output limit, and nothing a hook returns can pose as one. Under
 //! process isolation they cross as copies.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! A run's report handed over as it is made (`run_observed`, `RunObserver`,
 //! `JsonReportWriter`, `hookrun run --json`): the same report, unit by unit.
 
-mod common;
+use crate::common;
 
 use std::io;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! listed expected failures), `URLSearchParams`, `TextEncoder`/`TextDecoder` and
 //! `structuredClone`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
