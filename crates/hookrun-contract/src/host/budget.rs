@@ -66,7 +66,7 @@ impl Budget {
         Budget::new(None, DEFAULT_HOST_CALL_BYTES)
     }
 
-    /// One step of a loop: every [`TICKS_PER_CHECK`] steps, whether the deadline
+    /// One step of a loop: every `TICKS_PER_CHECK` steps, whether the deadline
     /// passed (then the call stops with [`HostError`] and
     /// [`exhausted`](Self::exhausted) says why).
     pub fn tick(&self) -> Result<(), HostError> {

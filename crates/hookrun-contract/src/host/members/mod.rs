@@ -3,7 +3,7 @@
 //!
 //! [`Member`] is the table's enum. A call names its member as text only at the
 //! edge ([`Member::parse`]); from there on the member is this enum, and
-//! [`HookHost`] hands it to [`dispatch`], which reads the request with the
+//! [`HookHost`] hands it to `dispatch`, which reads the request with the
 //! member's [`Request`] type (refusing it before any handler runs) and calls the
 //! member's handler. The `match` the table expands to has an arm per member, so a
 //! member declared without a handler does not compile.

@@ -12,7 +12,7 @@ pub const MAX_PAGE_LIMIT: usize = 100;
 /// A page request of the paged library reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageRequest {
-    /// Page size as given (default 25, at most 100; see [`page_limit`]).
+    /// Page size as given (default 25, at most 100; see `page_limit`).
     pub limit: Option<Value>,
     /// Cursor from a previous page's `nextCursor`.
     pub cursor: Option<String>,

@@ -39,7 +39,7 @@ pub const MAX_CRITERION_CHARS: usize = 4000;
 impl ItemCriteria {
     /// Reads the criteria members of a `listItems` / `traverseItems` input, as the
     /// reference host reads them: text criteria are strings of at most
-    /// [`MAX_CRITERION_CHARS`] characters (trimmed; blank is none).
+    /// `MAX_CRITERION_CHARS` characters (trimmed; blank is none).
     pub fn parse(input: &Value) -> HostResult<ItemCriteria> {
         let text = |key: &'static str| -> HostResult<Option<String>> {
             let refused = |reason| HostWorldError::InvalidField {
