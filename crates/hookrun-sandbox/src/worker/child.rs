@@ -5,17 +5,16 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Stdin};
 use std::os::fd::FromRawFd;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use super::protocol::{FromWorker, ToWorker, WorkerExit};
 use super::{read_frame, write_frame};
-use crate::{
-    BridgeError, Call, HostBreach, HostBridge, Isolation, Sandbox, SandboxOptions, Startup,
-};
+use crate::{BridgeError, Call, HostBreach, HostBridge, Isolation, Sandbox, Startup};
 
 /// The worker's two pipes.
 struct Pipes {
@@ -24,20 +23,25 @@ struct Pipes {
 }
 
 impl Pipes {
-    fn send(&mut self, value: &Value) {
-        if write_frame(&mut self.output, value, &[]).is_err() {
+    fn send(&mut self, frame: &FromWorker) {
+        if write_frame(&mut self.output, frame, &[]).is_err() {
             // The parent is gone: nobody is left to serve.
-            std::process::exit(0);
+            WorkerExit::Done.exit();
         }
     }
 
-    fn receive(&mut self) -> Option<(Value, Vec<u8>)> {
+    /// The parent's next frame; `None` once its input ends.
+    fn receive(&mut self) -> Option<(ToWorker<'static>, Vec<u8>)> {
         if self.input.buffer().is_empty() {
             super::wait_readable(0, -1);
         }
-        match read_frame(&mut self.input) {
-            Ok(frame) => frame,
-            Err(_) => std::process::exit(3),
+        let (header, attachment) = match read_frame(&mut self.input) {
+            Ok(frame) => frame?,
+            Err(_) => WorkerExit::Broken.exit(),
+        };
+        match serde_json::from_value(header) {
+            Ok(frame) => Some((frame, attachment)),
+            Err(_) => WorkerExit::Confused.exit(),
         }
     }
 }
@@ -55,17 +59,18 @@ impl HostBridge for ParentHost {
         let left_ms = deadline
             .saturating_duration_since(Instant::now())
             .as_millis() as u64;
-        pipes.send(&json!({"op": "host", "member": member, "args": args, "leftMs": left_ms}));
-        let Some((mut reply, _)) = pipes.receive() else {
-            std::process::exit(0);
-        };
-        self.breach = reply
-            .get_mut("breach")
-            .map(Value::take)
-            .and_then(|b| serde_json::from_value(b).ok());
-        match reply.get_mut("error").map(Value::take) {
-            Some(error) if !error.is_null() => Err(BridgeError::from_json(error)),
-            _ => Ok(reply.get_mut("ok").map(Value::take).unwrap_or(Value::Null)),
+        pipes.send(&FromWorker::Host {
+            member: member.to_string(),
+            args,
+            left_ms,
+        });
+        match pipes.receive() {
+            None => WorkerExit::Done.exit(),
+            Some((ToWorker::HostReply { answer, breach }, _)) => {
+                self.breach = breach;
+                answer.map_err(BridgeError::from_json)
+            }
+            Some(_) => WorkerExit::Confused.exit(),
         }
     }
 
@@ -76,7 +81,7 @@ impl HostBridge for ParentHost {
 
 /// Runs the worker until its input ends, serving sandboxes whose startup is
 /// [`Startup::BARE`] or one of `startups` (matched by name: the parent's
-/// [`SandboxOptions::startup`] must be among them). Standard output carries only
+/// [`SandboxOptions::startup`](crate::SandboxOptions::startup) must be among them). Standard output carries only
 /// frames: it is moved to a descriptor of its own and fd 1 is pointed at standard
 /// error, so nothing else the process prints can corrupt the protocol.
 pub fn serve(startups: &[&'static Startup]) -> ExitCode {
@@ -89,7 +94,7 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
         libc::signal(libc::SIGBUS, libc::SIG_DFL);
         let protocol = libc::dup(1);
         if protocol < 0 || libc::dup2(2, 1) < 0 {
-            return ExitCode::from(3);
+            return WorkerExit::Broken.code();
         }
         File::from_raw_fd(protocol)
     };
@@ -101,44 +106,49 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
     let mut cpu_margin_ms = 0;
     loop {
         let Some((frame, attachment)) = pipes.borrow_mut().receive() else {
-            return ExitCode::SUCCESS;
+            return WorkerExit::Done.code();
         };
-        let op = frame.get("op").and_then(Value::as_str).unwrap_or_default();
-        match op {
-            "init" => {
-                let started = start(&frame, startups);
+        match frame {
+            ToWorker::Init {
+                root,
+                options,
+                startup,
+            } => {
+                let started = start(&root, options, &startup, startups);
                 let error = started.as_ref().err().cloned();
                 if let Ok((s, margin)) = started {
                     cpu_margin_ms = margin;
                     sandbox = Some(s);
                 }
-                pipes
-                    .borrow_mut()
-                    .send(&json!({"op": "ready", "error": error}));
+                pipes.borrow_mut().send(&FromWorker::Ready { error });
             }
-            "call" => {
+            ToWorker::Call {
+                module,
+                export,
+                arg,
+                encoded,
+                live,
+                sync,
+                host,
+            } => {
                 let Some(sandbox) = sandbox.as_mut() else {
-                    return ExitCode::from(4);
+                    return WorkerExit::Confused.code();
                 };
                 arm_cpu_limit(sandbox.options().limits.timeout_ms + cpu_margin_ms);
-                let host = frame.get("host").and_then(Value::as_bool).unwrap_or(false);
                 let bridge: Option<Rc<RefCell<dyn HostBridge>>> = host.then(|| {
                     Rc::new(RefCell::new(ParentHost {
                         pipes: pipes.clone(),
                         breach: None,
                     })) as Rc<RefCell<dyn HostBridge>>
                 });
-                let module = PathBuf::from(text(&frame, "module"));
-                let null = Value::Null;
-                let encoded = frame.get("encoded").and_then(Value::as_bool) == Some(true);
                 let call = Call {
                     module: &module,
-                    export: text(&frame, "export"),
-                    arg: frame.get("arg").unwrap_or(&null),
+                    export: &export,
+                    arg: &arg,
                     placed: &[],
-                    live: frame.get("live").filter(|l| !l.is_null()),
+                    live: live.as_deref().filter(|l| !l.is_null()),
                     host: bridge,
-                    sync: frame.get("sync").and_then(Value::as_bool).unwrap_or(false),
+                    sync,
                     shared: &[],
                     copied: &[],
                 };
@@ -146,52 +156,46 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
                 let warm = sandbox.is_warm();
                 pipes
                     .borrow_mut()
-                    .send(&json!({"op": "outcome", "outcome": outcome, "warm": warm}));
+                    .send(&FromWorker::Outcome { outcome, warm });
             }
-            "exports" => {
+            ToWorker::Exports { module } => {
                 let Some(sandbox) = sandbox.as_mut() else {
-                    return ExitCode::from(4);
+                    return WorkerExit::Confused.code();
                 };
-                let module = PathBuf::from(text(&frame, "module"));
-                let listed = sandbox.exports(&module);
+                let exports = sandbox.exports(&module);
                 let warm = sandbox.is_warm();
                 pipes
                     .borrow_mut()
-                    .send(&json!({"op": "exports", "exports": listed, "warm": warm}));
+                    .send(&FromWorker::Exports { exports, warm });
             }
-            "reset" => {
+            ToWorker::Reset => {
                 if let Some(sandbox) = sandbox.as_mut() {
                     sandbox.reset();
                 }
             }
-            "release" => sandbox = None,
-            _ => return ExitCode::from(4),
+            ToWorker::Release => sandbox = None,
+            ToWorker::HostReply { .. } => return WorkerExit::Confused.code(),
         }
     }
 }
 
-fn text<'a>(frame: &'a Value, key: &str) -> &'a str {
-    frame.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
-/// The sandbox an `init` frame asks for, warmed up, and the CPU margin of its calls.
-fn start(frame: &Value, startups: &[&'static Startup]) -> Result<(Sandbox, u64), String> {
-    let mut options: SandboxOptions = frame
-        .get("options")
-        .cloned()
-        .and_then(|o| serde_json::from_value(o).ok())
-        .ok_or("the init frame carries no sandbox options")?;
+/// The sandbox an `Init` frame asks for, warmed up, and the CPU margin of its calls.
+fn start(
+    root: &Path,
+    mut options: crate::SandboxOptions,
+    name: &str,
+    startups: &[&'static Startup],
+) -> Result<(Sandbox, u64), String> {
     let margin = match options.isolation {
         Isolation::Process(limits) => limits.cpu_margin_ms,
         Isolation::InProcess => 0,
     };
     options.isolation = Isolation::InProcess;
-    let name = text(frame, "startup");
     options.startup = std::iter::once(&&Startup::BARE)
         .chain(startups)
         .find(|startup| startup.name == name)
         .ok_or_else(|| format!("this worker binary has no startup named {name:?}"))?;
-    let mut sandbox = Sandbox::new(text(frame, "root"), options).map_err(|e| e.to_string())?;
+    let mut sandbox = Sandbox::new(root, options).map_err(|e| e.to_string())?;
     sandbox.warm_up().map_err(|e| e.to_string())?;
     Ok((sandbox, margin))
 }

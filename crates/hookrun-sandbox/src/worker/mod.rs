@@ -6,14 +6,16 @@
 //! The two sides speak length-prefixed frames over the worker's standard input and
 //! output: a 4-byte little-endian length and a JSON header, then a 4-byte length and
 //! an attachment of raw bytes (a call's argument in the engine's own encoding, so the
-//! worker does not parse it again; empty otherwise). The parent sends `init`,
-//! `call`, `exports`, `reset` and `release`; during a call the worker sends `host` for
-//! every host call of the hook and waits for the parent's `host-reply`, so host state
-//! (the world, the effect log) stays in the parent and the worker gets no more
-//! authority than an in-process sandbox.
+//! worker does not parse it again; empty otherwise). The headers are typed
+//! (`protocol.rs`): the parent sends `init`, `call`, `exports`, `reset` and
+//! `release`; during a call the worker sends `host` for every host call of the hook
+//! and waits for the parent's `host-reply`, so host state (the world, the effect
+//! log) stays in the parent and the worker gets no more authority than an
+//! in-process sandbox. A worker's exit status is one of `WorkerExit`'s.
 
 mod child;
 mod parent;
+mod protocol;
 
 use std::io::{self, Read, Write};
 use std::os::fd::RawFd;

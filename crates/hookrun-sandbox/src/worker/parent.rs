@@ -2,6 +2,7 @@
 //! limits of their own, serve their host calls, turn a dead or garbled worker into
 //! [`CallResult::EngineCrash`], and keep idle workers for reuse.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -13,8 +14,9 @@ use std::rc::Rc;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use super::protocol::{FromWorker, ToWorker, WorkerExit};
 use super::{parse_frame, worker_binary, write_frame};
 use crate::outcome::{CallResult, Outcome, Usage};
 use crate::{BridgeError, Call, Fault, HostBridge, ProcessLimits, SandboxError, SandboxOptions};
@@ -132,7 +134,7 @@ impl Drop for Worker {
         };
         let reusable = !process.poisoned
             && process.calls < process.limits.max_calls
-            && process.send(&json!({"op": "release"})).is_ok();
+            && process.send(&ToWorker::Release).is_ok();
         if reusable
             && let Ok(mut idle) = IDLE.lock()
             && idle.len() < MAX_IDLE
@@ -211,22 +213,24 @@ impl Proc {
 
     /// Points the worker at `root` (a fresh sandbox there, warmed up).
     fn init(&mut self, root: &Path) -> Result<(), SandboxError> {
-        let frame = json!({
-            "op": "init",
-            "root": root,
-            "options": self.options,
-            "startup": self.options.startup.name,
-        });
+        let frame = ToWorker::Init {
+            root: Cow::Borrowed(root),
+            options: self.options,
+            startup: Cow::Borrowed(self.options.startup.name),
+        };
         let reply = self
             .send(&frame)
             .and_then(|()| self.receive(Instant::now() + START_TIMEOUT))
             .map_err(|e| SandboxError::Engine(format!("the worker did not start: {}", e.cause)))?;
-        match reply.get("error").and_then(Value::as_str) {
-            Some(error) => Err(SandboxError::Engine(error.to_string())),
-            None => {
+        match reply {
+            FromWorker::Ready { error: Some(error) } => Err(SandboxError::Engine(error)),
+            FromWorker::Ready { error: None } => {
                 self.warm = true;
                 Ok(())
             }
+            _ => Err(SandboxError::Engine(
+                self.garbled("an answer to init that is not one").cause,
+            )),
         }
     }
 
@@ -237,21 +241,18 @@ impl Proc {
         // Shared values are not kept across a worker's calls: they cross with
         // the argument, as copies (`Call::shared`).
         let encoded = crate::crossing::encode(call.arg, call.placed);
-        let whole;
-        let frame = CallFrame {
-            op: "call",
-            module: call.module,
-            export: call.export,
+        let frame = ToWorker::Call {
+            module: Cow::Borrowed(call.module),
+            export: Cow::Borrowed(call.export),
             arg: if encoded.is_some() {
-                &Value::Null
+                Cow::Owned(Value::Null)
             } else if call.placed.is_empty() {
-                call.arg
+                Cow::Borrowed(call.arg)
             } else {
-                whole = crate::crossing::filled(call.arg, call.placed, &[]);
-                &whole
+                Cow::Owned(crate::crossing::filled(call.arg, call.placed, &[]))
             },
             encoded: encoded.is_some(),
-            live: call.live,
+            live: call.live.map(Cow::Borrowed),
             sync: call.sync,
             host: call.host.is_some(),
         };
@@ -266,21 +267,26 @@ impl Proc {
                 Ok(reply) => reply,
                 Err(dead) => return dead.outcome(started),
             };
-            match reply.get("op").and_then(Value::as_str) {
-                Some("host") => {
+            match reply {
+                FromWorker::Host {
+                    member,
+                    args,
+                    left_ms,
+                } => {
                     let latest = started + Duration::from_millis(self.options.limits.timeout_ms);
-                    let answer =
-                        answer_host(&call.host, &reply, latest, self.options.startup.fault);
+                    let asked = Asked {
+                        member: &member,
+                        args,
+                        left_ms,
+                    };
+                    let answer = answer_host(&call.host, asked, latest, self.options.startup.fault);
                     if let Err(dead) = self.send(&answer) {
                         return dead.outcome(started);
                     }
                 }
-                Some("outcome") => {
-                    self.warm = reply.get("warm").and_then(Value::as_bool).unwrap_or(false);
-                    return match reply.get("outcome").cloned().map(serde_json::from_value) {
-                        Some(Ok(outcome)) => outcome,
-                        _ => self.garbled("an outcome that is not one").outcome(started),
-                    };
+                FromWorker::Outcome { outcome, warm } => {
+                    self.warm = warm;
+                    return outcome;
                 }
                 _ => return self.garbled("an unexpected frame").outcome(started),
             }
@@ -292,16 +298,16 @@ impl Proc {
         let deadline = started
             + Duration::from_millis(self.options.limits.timeout_ms + self.limits.wall_margin_ms);
         let reply = self
-            .send(&json!({"op": "exports", "module": module}))
+            .send(&ToWorker::Exports {
+                module: Cow::Borrowed(module),
+            })
             .and_then(|()| self.receive(deadline))
             .map_err(|dead| dead.outcome(started).result)?;
-        self.warm = reply.get("warm").and_then(Value::as_bool).unwrap_or(false);
-        let listed = reply
-            .get("exports")
-            .cloned()
-            .map(serde_json::from_value::<Result<Vec<(String, bool)>, CallResult>>);
-        match listed {
-            Some(Ok(listed)) => listed,
+        match reply {
+            FromWorker::Exports { exports, warm } => {
+                self.warm = warm;
+                exports
+            }
             _ => Err(self
                 .garbled("an export list that is not one")
                 .outcome(started)
@@ -309,20 +315,21 @@ impl Proc {
         }
     }
 
-    fn send(&mut self, frame: &impl serde::Serialize) -> Result<(), Dead> {
+    fn send(&mut self, frame: &ToWorker<'_>) -> Result<(), Dead> {
         self.send_with(frame, &[])
     }
 
-    fn send_with(&mut self, frame: &impl serde::Serialize, attachment: &[u8]) -> Result<(), Dead> {
+    fn send_with(&mut self, frame: &ToWorker<'_>, attachment: &[u8]) -> Result<(), Dead> {
         if write_frame(&mut self.input, frame, attachment).is_err() {
             return Err(self.died("the worker stopped reading"));
         }
         Ok(())
     }
 
-    fn receive(&mut self, deadline: Instant) -> Result<Value, Dead> {
+    fn receive(&mut self, deadline: Instant) -> Result<FromWorker, Dead> {
         match self.frames.next(deadline) {
-            Ok(frame) => Ok(frame),
+            Ok(frame) => serde_json::from_value(frame)
+                .map_err(|_| self.garbled("a frame that is not one of the protocol's")),
             Err(Unread::Garbled(what)) => Err(self.garbled(&what)),
             Err(Unread::Closed) => Err(self.died("the worker closed its output")),
             Err(Unread::Timeout) => {
@@ -381,20 +388,6 @@ impl Proc {
     }
 }
 
-/// A `call` frame, serialised from the caller's values without copying them.
-#[derive(serde::Serialize)]
-struct CallFrame<'a> {
-    op: &'static str,
-    module: &'a Path,
-    export: &'a str,
-    arg: &'a Value,
-    /// Whether the argument is the frame's attachment instead of `arg`.
-    encoded: bool,
-    live: Option<&'a Value>,
-    sync: bool,
-    host: bool,
-}
-
 /// Why a worker could not finish a call.
 struct Dead {
     cause: String,
@@ -423,23 +416,30 @@ impl Dead {
     }
 }
 
+/// A host call a worker asks its parent to serve.
+struct Asked<'a> {
+    member: &'a str,
+    args: Value,
+    /// Milliseconds left until the hook call's deadline, on the worker's clock.
+    left_ms: u64,
+}
+
 /// The parent's answer to a worker's `host` frame, served by `latest` at the
 /// latest (the worker's call is killed then).
 fn answer_host(
     host: &Option<Rc<RefCell<dyn HostBridge>>>,
-    frame: &Value,
+    asked: Asked<'_>,
     latest: Instant,
     fault: fn(&str, Fault<'_>) -> BridgeError,
-) -> Value {
-    let left = frame.get("leftMs").and_then(Value::as_u64).unwrap_or(0);
+) -> ToWorker<'static> {
+    let Asked {
+        member,
+        args,
+        left_ms,
+    } = asked;
     let deadline = Instant::now()
-        .checked_add(Duration::from_millis(left))
+        .checked_add(Duration::from_millis(left_ms))
         .map_or(latest, |d| d.min(latest));
-    let member = frame
-        .get("member")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let args = frame.get("args").cloned().unwrap_or(Value::Null);
     let (reply, breach) = match host.as_ref().map(|h| h.try_borrow_mut()) {
         None | Some(Err(_)) => (Err(fault(member, Fault::Unavailable)), None),
         Some(Ok(mut host)) => {
@@ -447,9 +447,9 @@ fn answer_host(
             (reply, host.take_breach())
         }
     };
-    match reply {
-        Ok(value) => json!({"op": "host-reply", "ok": value, "breach": breach}),
-        Err(error) => json!({"op": "host-reply", "error": error.to_json(), "breach": breach}),
+    ToWorker::HostReply {
+        answer: reply.map_err(|error| error.to_json()),
+        breach,
     }
 }
 
@@ -481,7 +481,10 @@ fn describe(status: ExitStatus) -> String {
             };
             format!("signal {signal}{name}")
         }
-        (None, Some(code)) => format!("exit status {code}"),
+        (None, Some(code)) => match WorkerExit::meaning(code) {
+            Some(meaning) => format!("exit status {code} ({meaning})"),
+            None => format!("exit status {code}"),
+        },
         _ => "ended".to_string(),
     }
 }
