@@ -151,17 +151,14 @@ fn declared(interface: &str) -> (Vec<String>, BTreeMap<String, Vec<String>>) {
 fn declared_types_match_what_the_runtime_passes() {
     let mut sandbox = Sandbox::new(common::fixture("sandbox"), common::sandbox_options()).unwrap();
     let live = json!([{"path": ["runtime"], "kind": "runtime", "hookName": "preflight"}]);
-    let outcome = sandbox.run(Call {
-        module: Path::new("introspect.mjs"),
-        export: "runtimeShape",
-        arg: &json!({"runtime": null}),
-        placed: &[],
-        live: Some(&live),
-        host: None,
-        sync: false,
-        shared: &[],
-        copied: &[],
-    });
+    let outcome = sandbox.run(
+        Call::new(
+            Path::new("introspect.mjs"),
+            "runtimeShape",
+            &json!({"runtime": null}),
+        )
+        .live(&live),
+    );
     let CallResult::Ok(shape) = outcome.result else {
         panic!("{:?}", outcome.result)
     };

@@ -571,17 +571,10 @@ fn exports_lists_names_and_kinds_without_calling() {
 #[test]
 fn synchronous_calls_ignore_returned_promises_with_a_warning() {
     let mut sb = sandbox();
-    let outcome = sb.run(hookrun::sandbox::Call {
-        module: Path::new("happy.mjs"),
-        export: "asyncSettings",
-        arg: &Value::Null,
-        placed: &[],
-        live: None,
-        host: None,
-        sync: true,
-        shared: &[],
-        copied: &[],
-    });
+    let outcome = sb.run(
+        hookrun::sandbox::Call::new(Path::new("happy.mjs"), "asyncSettings", &Value::Null)
+            .synchronously(),
+    );
     assert_eq!(outcome.result, CallResult::Ok(Value::Null));
     assert_eq!(outcome.logs.last().map(|l| l.level), Some(LogLevel::Warn));
     let awaited = call(&mut sb, "happy.mjs", "asyncSettings", Value::Null);

@@ -57,17 +57,11 @@ fn run_outcome(
     host: &Rc<RefCell<RecordingHost>>,
 ) -> Outcome {
     let bridge: Rc<RefCell<dyn HostBridge>> = host.clone();
-    sb.run(Call {
-        module: Path::new("facade.mjs"),
-        export,
-        arg: &arg,
-        placed: &[],
-        live: Some(&live),
-        host: Some(bridge),
-        sync: false,
-        shared: &[],
-        copied: &[],
-    })
+    sb.run(
+        Call::new(Path::new("facade.mjs"), export, &arg)
+            .live(&live)
+            .host(bridge),
+    )
 }
 
 #[test]
@@ -193,17 +187,11 @@ fn a_panicking_host_fails_the_host_call_not_the_process() {
     let bridge: Rc<RefCell<dyn HostBridge>> = Rc::new(RefCell::new(PanickingHost));
     let arg = json!({"runtime": null});
     let live = json!([{"path": ["runtime"], "kind": "runtime", "hookName": "applyResult"}]);
-    let outcome = sb.run(Call {
-        module: Path::new("facade.mjs"),
-        export: "askTheHost",
-        arg: &arg,
-        placed: &[],
-        live: Some(&live),
-        host: Some(bridge),
-        sync: false,
-        shared: &[],
-        copied: &[],
-    });
+    let outcome = sb.run(
+        Call::new(Path::new("facade.mjs"), "askTheHost", &arg)
+            .live(&live)
+            .host(bridge),
+    );
     let CallResult::Ok(value) = outcome.result else {
         panic!("{:?}", outcome.result);
     };

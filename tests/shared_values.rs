@@ -22,17 +22,7 @@ fn selection(key: &str) -> Arc<Value> {
 }
 
 fn run(sb: &mut Sandbox, export: &str, arg: &Value, shared: &[Arc<Value>]) -> Outcome {
-    sb.run(Call {
-        module: Path::new("shared.mjs"),
-        export,
-        arg,
-        placed: &[],
-        live: None,
-        host: None,
-        sync: false,
-        shared,
-        copied: &[],
-    })
+    sb.run(Call::new(Path::new("shared.mjs"), export, arg).shared(shared))
 }
 
 /// Calls `echo` sharing `value` and checks that both references came back equal.
@@ -243,17 +233,11 @@ fn copied_values_reach_each_call_as_fresh_copies() {
         };
         let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
         for _ in 0..3 {
-            let outcome = sb.run(Call {
-                module: Path::new("shared.mjs"),
-                export: "change",
-                arg: &arg,
-                placed,
-                live: None,
-                host: None,
-                sync: false,
-                shared: &[],
-                copied: std::slice::from_ref(&manifest),
-            });
+            let outcome = sb.run(
+                Call::new(Path::new("shared.mjs"), "change", &arg)
+                    .placed(placed)
+                    .copied(std::slice::from_ref(&manifest)),
+            );
             assert_eq!(
                 outcome.result,
                 CallResult::Ok(json!({

@@ -370,17 +370,14 @@ impl HookEnv<'_> {
         }
         let live = self.live_json.of(live);
         let bridge: Rc<RefCell<dyn HostBridge>> = self.host.clone();
-        let outcome = self.sandbox.run(Call {
-            module: &hook.path,
-            export: hook.export,
-            arg,
-            placed: &placed,
-            live: Some(live),
-            host: Some(bridge),
-            sync,
-            shared: &shared,
-            copied: std::slice::from_ref(&self.manifest),
-        });
+        let mut call = Call::new(&hook.path, hook.export, arg)
+            .placed(&placed)
+            .live(live)
+            .host(bridge)
+            .shared(&shared)
+            .copied(std::slice::from_ref(&self.manifest));
+        call.sync = sync;
+        let outcome = self.sandbox.run(call);
         let deferred = self.host.borrow_mut().take_deferred();
         if let Some(members) = arg.as_object_mut() {
             members.extend(deferred);

@@ -225,7 +225,16 @@ pub enum SandboxError {
 /// Top-level members of a call's argument given by reference ([`Call::placed`]).
 pub type Placed<'a> = &'a [(&'a str, &'a serde_json::Value)];
 
-/// One call of an export.
+/// One call of an export: [`Call::new`], then what else the call has.
+///
+/// ```
+/// # use std::path::Path;
+/// # use hookrun_sandbox::Call;
+/// let arg = serde_json::json!({"n": 1});
+/// let call = Call::new(Path::new("hook.mjs"), "run", &arg).synchronously();
+/// assert!(call.sync && call.host.is_none());
+/// ```
+#[non_exhaustive]
 pub struct Call<'a> {
     /// The module, relative to the sandbox root or absolute inside it.
     pub module: &'a Path,
@@ -279,6 +288,60 @@ pub struct Call<'a> {
     /// Kept and let go of as [`shared`](Self::shared) values are; a value in
     /// both is shared.
     pub copied: &'a [std::sync::Arc<serde_json::Value>],
+}
+
+impl<'a> Call<'a> {
+    /// A call of `export` of `module` with `arg`, awaited, with no host, no
+    /// live objects and nothing placed, shared or copied.
+    pub fn new(module: &'a Path, export: &'a str, arg: &'a serde_json::Value) -> Call<'a> {
+        Call {
+            module,
+            export,
+            arg,
+            placed: &[],
+            live: None,
+            host: None,
+            sync: false,
+            shared: &[],
+            copied: &[],
+        }
+    }
+
+    /// With members of the argument given by reference ([`Call::placed`]).
+    pub fn placed(mut self, placed: Placed<'a>) -> Call<'a> {
+        self.placed = placed;
+        self
+    }
+
+    /// With live objects made in the argument ([`Call::live`]).
+    pub fn live(mut self, live: &'a serde_json::Value) -> Call<'a> {
+        self.live = Some(live);
+        self
+    }
+
+    /// With a host answering the hook's host calls ([`Call::host`]).
+    pub fn host(mut self, host: Rc<RefCell<dyn HostBridge>>) -> Call<'a> {
+        self.host = Some(host);
+        self
+    }
+
+    /// Called without awaiting a returned promise ([`Call::sync`]).
+    pub fn synchronously(mut self) -> Call<'a> {
+        self.sync = true;
+        self
+    }
+
+    /// With values kept across calls ([`Call::shared`]).
+    pub fn shared(mut self, shared: &'a [std::sync::Arc<serde_json::Value>]) -> Call<'a> {
+        self.shared = shared;
+        self
+    }
+
+    /// With values kept across calls as templates ([`Call::copied`]).
+    pub fn copied(mut self, copied: &'a [std::sync::Arc<serde_json::Value>]) -> Call<'a> {
+        self.copied = copied;
+        self
+    }
 }
 
 /// A sandbox bound to one root directory (the module jail).

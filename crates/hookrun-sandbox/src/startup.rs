@@ -40,17 +40,7 @@
 //! let options = SandboxOptions { startup: &STARTUP, ..SandboxOptions::default() };
 //! let mut sandbox = Sandbox::new(dir.path(), options)?;
 //! let live = json!({"kind": "tag"});
-//! let outcome = sandbox.run(Call {
-//!     module: "echo.mjs".as_ref(),
-//!     export: "echo",
-//!     arg: &json!(1),
-//!     placed: &[],
-//!     live: Some(&live),
-//!     host: None,
-//!     sync: false,
-//!     shared: &[],
-//!     copied: &[],
-//! });
+//! let outcome = sandbox.run(Call::new("echo.mjs".as_ref(), "echo", &json!(1)).live(&live));
 //! assert_eq!(outcome.result, CallResult::Ok(json!({"arg": 1, "live": {"kind": "tag"}})));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

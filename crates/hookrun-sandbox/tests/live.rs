@@ -45,17 +45,7 @@ fn sandbox(startup: &'static Startup) -> (tempfile::TempDir, Sandbox) {
 }
 
 fn call(sandbox: &mut Sandbox, live: &Value) -> Value {
-    let outcome = sandbox.run(Call {
-        module: "echo.mjs".as_ref(),
-        export: "echo",
-        arg: &json!(null),
-        placed: &[],
-        live: Some(live),
-        host: None,
-        sync: false,
-        shared: &[],
-        copied: &[],
-    });
+    let outcome = sandbox.run(Call::new("echo.mjs".as_ref(), "echo", &json!(null)).live(live));
     match outcome.result {
         CallResult::Ok(value) => value,
         other => panic!("the call failed: {other:?}"),
