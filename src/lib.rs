@@ -3,6 +3,7 @@
 
 pub mod hooks;
 pub mod run;
+mod trace;
 
 /// The sandbox the hooks run in, from its own crate (generic: it knows nothing
 /// of workflows; [`hooks::STARTUP`] adds the host facade).

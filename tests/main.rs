@@ -10,6 +10,8 @@ mod cli_call;
 mod cli_conventions;
 mod cli_workflows;
 mod crossing;
+#[cfg(feature = "tracing")]
+mod embed;
 mod generated_hooks;
 mod guide;
 mod heap_breaches;

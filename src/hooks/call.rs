@@ -377,7 +377,12 @@ impl HookEnv<'_> {
             .shared(&shared)
             .copied(std::slice::from_ref(&self.manifest));
         call.sync = sync;
-        let outcome = self.sandbox.run(call);
+        let outcome = {
+            let span = crate::trace::hook(&self.workflow.id, hook.export, unit_id);
+            let outcome = self.sandbox.run(call);
+            crate::trace::hook_done(&span, &outcome);
+            outcome
+        };
         let deferred = self.host.borrow_mut().take_deferred();
         if let Some(members) = arg.as_object_mut() {
             members.extend(deferred);

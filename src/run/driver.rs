@@ -247,6 +247,7 @@ impl Here<'_, '_> {
         let mut applied = Segment::default();
         let mut held = Vec::new();
         for ((mut state, unit), first) in states.into_iter().zip(units).zip(firsts) {
+            let _unit = crate::trace::unit(&unit.unit_id);
             self.phases.apply(&mut apply, unit, &mut state, first);
             tick(Phase::Apply);
             let segment = Segment::take(&mut apply.hooks.records, &host);
@@ -326,6 +327,7 @@ impl Driver<'_> {
             .collect();
         let (phases, units) = (self.phases, self.units);
         for (k, range) in windows.iter().cloned().enumerate() {
+            let _window = crate::trace::window(k, range.len());
             let (results, ids) = (&mut *self.results, &mut self.ids);
             let mut dispatch = |part: Range<usize>, states: &mut [UnitState], tick: Tick<'_>| {
                 let mut firsts = Vec::with_capacity(states.len());

@@ -15,6 +15,7 @@
 
 mod apply;
 mod driver;
+mod embed;
 pub mod expect;
 mod fixture;
 mod jobs;
@@ -32,6 +33,7 @@ mod units;
 mod world;
 
 pub use driver::DEFAULT_WINDOW;
+pub use embed::{SendResultSource, run_async};
 pub use fixture::{Case, CaseError, CaseResult, CaseSelection, FixtureResults};
 pub use jobs::JobKind;
 pub use observer::{Collector, EncodedUnit, RunObserver, UnitEncoder};

@@ -119,6 +119,7 @@ pub fn run_observed(
     options: &RunOptions,
     observer: &mut dyn RunObserver,
 ) -> Summary {
+    let _run = crate::trace::run(&workflow.id);
     let (mut owned, mut leased) = (None, None);
     let started = match &options.pool {
         Some(pool) => pool

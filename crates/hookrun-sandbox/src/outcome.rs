@@ -154,8 +154,9 @@ impl CallResult {
         self.kind().as_str()
     }
 
-    /// Whether a runtime that produced this result may be used again.
-    pub(crate) fn breaches_limit(&self) -> bool {
+    /// Whether the call ended because it passed one of its limits (time,
+    /// heap, writes, host bytes); the runtime that ran it is then discarded.
+    pub fn breaches_limit(&self) -> bool {
         matches!(
             self,
             CallResult::Timeout { .. }
