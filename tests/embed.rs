@@ -102,11 +102,13 @@ fn workflows_run_concurrently_on_an_async_host_and_are_traced_by_it() {
         let (a, b) = tokio::join!(first, second);
         vec![a, b]
     });
+    // The same report but for timings (what a case's expectations compare).
     for (report, expected) in reports.iter().zip(&expected) {
         assert_eq!(
-            serde_json::to_value(report).unwrap(),
-            serde_json::to_value(expected).unwrap()
+            hookrun::run::expect::actual(report),
+            hookrun::run::expect::actual(expected)
         );
+        assert_eq!(report.summary, expected.summary);
     }
     let text = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
     for shown in [
