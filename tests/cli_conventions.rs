@@ -358,19 +358,7 @@ fn a_lock_refuses_paths_that_are_not_utf_8() {
 #[test]
 fn progress_shows_on_a_terminal_only() {
     let dir = tempfile::tempdir().unwrap();
-    let items: Vec<serde_json::Value> = (0..30)
-        .map(|i| {
-            serde_json::json!({"kind": "attachment", "ref": {"libraryId": 1, "key": format!("A{i:07}")},
-                "itemType": "attachment", "title": "T", "parentRef": {"libraryId": 1, "key": format!("P{i:07}")},
-                "filename": "a.pdf", "contentType": "application/pdf", "fileState": "available"})
-        })
-        .collect();
-    let selection = dir.path().join("selection.json");
-    std::fs::write(
-        &selection,
-        serde_json::json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}).to_string(),
-    )
-    .unwrap();
+    let selection = common::attachments_selection(dir.path(), 30);
     let workflow = common::fixture("bench/pass-through");
     let plain = hookrun()
         .arg("run")

@@ -429,19 +429,7 @@ fn resident_memory_stays_within_the_heap_cap_and_the_host_budgets() {
 #[test]
 fn human_output_holds_no_more_than_json_output() {
     let dir = tempfile::tempdir().unwrap();
-    let items: Vec<serde_json::Value> = (0..4000)
-        .map(|i| {
-            json!({"kind": "attachment", "ref": {"libraryId": 1, "key": format!("A{i:07}")},
-                "itemType": "attachment", "title": "T", "parentRef": {"libraryId": 1, "key": format!("P{i:07}")},
-                "filename": "a.pdf", "contentType": "application/pdf", "fileState": "available"})
-        })
-        .collect();
-    let selection = dir.path().join("selection.json");
-    std::fs::write(
-        &selection,
-        json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}).to_string(),
-    )
-    .unwrap();
+    let selection = common::attachments_selection(dir.path(), 4000);
     let workflow = common::fixture("bench/pass-through");
     let json = peak_rss_mib(&workflow, &selection, &["--json"]);
     let human = peak_rss_mib(&workflow, &selection, &[]);

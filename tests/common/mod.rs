@@ -156,6 +156,26 @@ pub fn probe_input(titles: &[&str]) -> hookrun::run::RunInput {
     }
 }
 
+/// A canonical selection of `count` PDF attachments, each of its own paper,
+/// written to `dir/selection.json`: a run of `fixtures/bench/pass-through`
+/// over it has `count` units.
+pub fn attachments_selection(dir: &std::path::Path, count: usize) -> PathBuf {
+    let items: Vec<serde_json::Value> = (0..count)
+        .map(|i| {
+            serde_json::json!({"kind": "attachment", "ref": {"libraryId": 1, "key": format!("A{i:07}")},
+                "itemType": "attachment", "title": "T", "parentRef": {"libraryId": 1, "key": format!("P{i:07}")},
+                "filename": "a.pdf", "contentType": "application/pdf", "fileState": "available"})
+        })
+        .collect();
+    let path = dir.join("selection.json");
+    std::fs::write(
+        &path,
+        serde_json::json!({"items": items, "sampledAt": "2026-01-01T00:00:00Z"}).to_string(),
+    )
+    .unwrap();
+    path
+}
+
 /// Every fixture case with the workflow it belongs to.
 pub fn fixture_cases() -> Vec<(PathBuf, PathBuf)> {
     let mut found = Vec::new();

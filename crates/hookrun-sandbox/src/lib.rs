@@ -433,17 +433,7 @@ impl Sandbox {
     /// Calls `export` of `module` (relative to the root, or absolute inside it)
     /// with `arg` as its single argument, awaiting a returned promise.
     pub fn call(&mut self, module: &Path, export: &str, arg: &serde_json::Value) -> Outcome {
-        self.run(Call {
-            module,
-            export,
-            arg,
-            placed: &[],
-            live: None,
-            host: None,
-            sync: false,
-            shared: &[],
-            copied: &[],
-        })
+        self.run(Call::new(module, export, arg))
     }
 
     /// Runs one [`Call`], with its live objects and host bridge.
