@@ -89,7 +89,7 @@ pub fn run_list(args: ListArgs) -> Result<u8> {
                 "id": w.id,
                 "version": e.version(),
                 "label": w.label,
-                "provider": w.provider,
+                "provider": w.provider.as_str(),
                 "root": library.roots()[e.root].display().to_string(),
                 "package": w.in_package.then(|| w.package_id.clone()),
                 "path": w.manifest_path.display().to_string(),

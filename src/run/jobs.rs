@@ -278,8 +278,8 @@ pub fn dispatch(
             let mut result = extra;
             result.insert("status".into(), json!("succeeded"));
             result.insert("requestId".into(), json!(request_id));
-            result.insert("backendType".into(), json!(workflow.provider));
-            result.insert("backendId".into(), json!(workflow.provider));
+            result.insert("backendType".into(), json!(workflow.provider.as_str()));
+            result.insert("backendId".into(), json!(workflow.provider.as_str()));
             result.insert("runKey".into(), json!(request_id));
             result.insert("runId".into(), json!(request_id));
             result.insert(

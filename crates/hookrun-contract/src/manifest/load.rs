@@ -15,9 +15,7 @@ use crate::manifest::params::Parameters;
 use crate::manifest::parse::read_json;
 use crate::manifest::schema::validate_manifest;
 use crate::manifest::semantic::check_semantics;
-use crate::manifest::workflow::{
-    BuildStrategy, PASS_THROUGH_KIND, PASS_THROUGH_PROVIDER, Workflow,
-};
+use crate::manifest::workflow::{BuildStrategy, PASS_THROUGH_KIND, Provider, Workflow};
 
 /// The outcome of loading one workflow: the workflow (if it was not skipped) and every
 /// diagnostic raised on the way.
@@ -254,7 +252,7 @@ fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Wor
             .map(str::to_string)
     };
     let id = planning.id.clone();
-    let provider = text("/provider").unwrap_or_default().trim().to_string();
+    let provider = Provider::parse(&text("/provider").unwrap_or_default());
     let request_kind = text("/request/kind");
     let build_strategy =
         build_strategy(&manifest, &provider, request_kind.as_deref()).ok_or_else(|| {
@@ -357,7 +355,7 @@ fn validated_planning(manifest: &Value) -> Result<PlanningSpec, Invalid> {
 /// §9.4: hook, else declared request, else pass-through, else none.
 fn build_strategy(
     manifest: &Value,
-    provider: &str,
+    provider: &Provider,
     request_kind: Option<&str>,
 ) -> Option<BuildStrategy> {
     if manifest.pointer("/hooks/buildRequest").is_some() {
@@ -365,7 +363,7 @@ fn build_strategy(
     }
     let kind = match request_kind {
         Some(kind) => kind,
-        None if provider == PASS_THROUGH_PROVIDER => PASS_THROUGH_KIND,
+        None if *provider == Provider::PassThrough => PASS_THROUGH_KIND,
         None => return None,
     };
     Some(BuildStrategy::Declarative {

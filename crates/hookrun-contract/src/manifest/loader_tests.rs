@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 
 use crate::manifest::test_support::{base, edited, messages, write_tree, write_workflow};
 use crate::manifest::{
-    BuildStrategy, Category, HookName, Level, Workflow, discover, load_package, load_workflow,
+    BuildStrategy, Category, HookName, Level, Provider, Workflow, discover, load_package,
+    load_workflow,
 };
 
 fn tempdir() -> tempfile::TempDir {
@@ -34,7 +35,7 @@ fn loads_a_hook_built_workflow_with_resolved_hooks() {
     let (workflow, problems) = load(tmp.path(), &manifest);
     assert_eq!(problems, Vec::<String>::new());
     let w = workflow.unwrap_or_else(|| panic!("loaded"));
-    assert_eq!(w.provider, "skillrunner");
+    assert_eq!(w.provider, Provider::SkillRunner);
     assert_eq!(w.build_strategy, BuildStrategy::Hook);
     assert_eq!(w.request_kind.as_deref(), Some("skillrunner.job.v1"));
     assert!(w.debug_only && !w.in_package);

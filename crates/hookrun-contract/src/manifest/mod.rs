@@ -60,7 +60,7 @@ pub use parse::{parse_json, read_json};
 pub use schema::{validate_manifest, validate_package};
 pub use semantic::{check_semantics, produced_kind};
 pub use template::{render_task_name, task_name_values};
-pub use workflow::{BuildStrategy, PASS_THROUGH_KIND, PASS_THROUGH_PROVIDER, Workflow};
+pub use workflow::{BuildStrategy, PASS_THROUGH_KIND, PASS_THROUGH_PROVIDER, Provider, Workflow};
 
 #[cfg(test)]
 mod fixture_tests;

@@ -16,6 +16,74 @@ pub const PASS_THROUGH_KIND: &str = "pass-through.run.v1";
 /// The provider that answers a request with the request itself.
 pub const PASS_THROUGH_PROVIDER: &str = "pass-through";
 
+/// The backend a workflow's requests go to (`provider`, trimmed): one the
+/// contract names, or another, kept as written (a request kind may still
+/// accept it, or refuse it when the request is checked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Provider {
+    /// `pass-through`: the request itself is the result.
+    PassThrough,
+    /// `skillrunner`.
+    SkillRunner,
+    /// `generic-http`.
+    GenericHttp,
+    /// `acp`.
+    Acp,
+    /// `builtin-pi`.
+    BuiltinPi,
+    /// Any other name.
+    Other(String),
+}
+
+impl Provider {
+    const NAMED: [(Provider, &'static str); 5] = [
+        (Provider::PassThrough, PASS_THROUGH_PROVIDER),
+        (Provider::SkillRunner, "skillrunner"),
+        (Provider::GenericHttp, "generic-http"),
+        (Provider::Acp, "acp"),
+        (Provider::BuiltinPi, "builtin-pi"),
+    ];
+
+    /// The provider `name` (trimmed) names.
+    pub fn parse(name: &str) -> Provider {
+        let name = name.trim();
+        Provider::NAMED
+            .into_iter()
+            .find(|(_, known)| *known == name)
+            .map_or_else(|| Provider::Other(name.to_string()), |(p, _)| p)
+    }
+
+    /// The name as a manifest writes it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Provider::Other(name) => name,
+            known => Provider::NAMED
+                .iter()
+                .find(|(p, _)| p == known)
+                .map_or("", |(_, name)| name),
+        }
+    }
+}
+
+impl From<&str> for Provider {
+    fn from(name: &str) -> Provider {
+        Provider::parse(name)
+    }
+}
+
+impl std::fmt::Display for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Provider {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 /// How a workflow's request is built (§9.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "strategy", rename_all = "camelCase")]
@@ -38,7 +106,7 @@ pub struct Workflow {
     /// `label` as written (see [`Workflow::localized`]).
     pub label: String,
     /// `provider`, trimmed.
-    pub provider: String,
+    pub provider: Provider,
     /// The manifest as parsed.
     pub manifest: Value,
     /// Everything input planning reads.
@@ -82,7 +150,7 @@ pub struct Workflow {
 impl Workflow {
     /// Whether the workflow's provider is [`PASS_THROUGH_PROVIDER`].
     pub fn is_pass_through(&self) -> bool {
-        self.provider == PASS_THROUGH_PROVIDER
+        self.provider == Provider::PassThrough
     }
 
     /// The declared hook `name`, if any.
@@ -116,5 +184,28 @@ impl Workflow {
             None => self.manifest.get(key)?,
         };
         value.as_str()
+    }
+}
+
+#[cfg(test)]
+mod provider_tests {
+    use super::Provider;
+
+    /// Every name the contract gives reads back as written; any other is kept.
+    #[test]
+    fn providers_read_back_as_written() {
+        for name in [
+            "pass-through",
+            "skillrunner",
+            "generic-http",
+            "acp",
+            "builtin-pi",
+            "custom",
+        ] {
+            assert_eq!(Provider::parse(name).as_str(), name);
+            assert_eq!(serde_json::to_value(Provider::parse(name)).unwrap(), name);
+        }
+        assert_eq!(Provider::parse(" acp "), Provider::Acp);
+        assert_eq!(Provider::parse("ACP"), Provider::Other("ACP".into()));
     }
 }

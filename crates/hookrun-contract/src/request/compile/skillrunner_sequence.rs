@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::context::{Context, with_target};
+use crate::manifest::Provider;
 use crate::request::error::RequestError;
 
 /// `{kind, taskName, <sources>, steps, final_step_id, parameter, poll: {interval_ms},
@@ -12,7 +13,7 @@ pub(super) fn compile(ctx: &Context<'_>) -> Result<Map<String, Value>, RequestEr
         .as_array()
         .filter(|steps| !steps.is_empty())
         .ok_or_else(|| ctx.requires("request.sequence.steps[]"))?;
-    if !matches!(ctx.workflow.provider.as_str(), "acp" | "skillrunner") {
+    if !matches!(ctx.workflow.provider, Provider::Acp | Provider::SkillRunner) {
         return Err(ctx.requires("provider acp or skillrunner"));
     }
     let final_step_id = ctx.workflow.manifest["result"]["final_step_id"]
