@@ -35,13 +35,10 @@ impl Pipes {
         if self.input.buffer().is_empty() {
             super::wait_readable(0, -1);
         }
-        let (header, attachment) = match read_frame(&mut self.input) {
-            Ok(frame) => frame?,
+        match read_frame(&mut self.input) {
+            Ok(frame) => frame,
+            Err(e) if e.kind() == super::NOT_A_FRAME => WorkerExit::Confused.exit(),
             Err(_) => WorkerExit::Broken.exit(),
-        };
-        match serde_json::from_value(header) {
-            Ok(frame) => Some((frame, attachment)),
-            Err(_) => WorkerExit::Confused.exit(),
         }
     }
 }

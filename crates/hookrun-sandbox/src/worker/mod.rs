@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde::de::{DeserializeOwned, IgnoredAny};
 
 pub use child::serve;
 pub(crate) use parent::Worker;
@@ -99,8 +99,12 @@ fn wait_readable(fd: RawFd, millis: i32) -> i32 {
     unsafe { libc::poll(&mut poll, 1, millis) }
 }
 
-/// A frame as read: the JSON header and the attachment.
-type Frame = (Value, Vec<u8>);
+/// A frame as read: its header and the attachment.
+type Frame<T> = (T, Vec<u8>);
+
+/// The kind of the error of a header that is JSON but not one of the frames
+/// the reader expects (any other bad header is [`io::ErrorKind::Other`]).
+const NOT_A_FRAME: io::ErrorKind = io::ErrorKind::InvalidInput;
 
 fn length(len: usize) -> io::Result<[u8; 4]> {
     u32::try_from(len)
@@ -135,10 +139,15 @@ fn part_length(head: [u8; 4]) -> io::Result<usize> {
     Ok(len as usize)
 }
 
-/// A frame's JSON header from its bytes.
-fn parse_header(bytes: &[u8]) -> io::Result<Value> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| io::Error::other(format!("a frame that is not JSON ({e})")))
+/// A frame's header from its bytes, read straight into the frame type `T`.
+fn parse_header<T: DeserializeOwned>(bytes: &[u8]) -> io::Result<T> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() {
+            io::Error::new(NOT_A_FRAME, "a frame that is not one of the protocol's")
+        } else {
+            io::Error::other(format!("a frame that is not JSON ({e})"))
+        }
+    })
 }
 
 /// Reads a part's length; `Ok(None)` at a clean end of input.
@@ -152,7 +161,9 @@ fn read_length(input: &mut impl Read) -> io::Result<Option<usize>> {
 }
 
 /// Reads one frame; `Ok(None)` at a clean end of input.
-pub(super) fn read_frame(input: &mut impl Read) -> io::Result<Option<Frame>> {
+pub(super) fn read_frame<T: DeserializeOwned>(
+    input: &mut impl Read,
+) -> io::Result<Option<Frame<T>>> {
     let Some(len) = read_length(input)? else {
         return Ok(None);
     };
@@ -168,7 +179,7 @@ pub(super) fn read_frame(input: &mut impl Read) -> io::Result<Option<Frame>> {
 
 /// Parses one whole frame at the start of `buf`: `Ok(None)` until all of it is there,
 /// else the frame and the bytes it took.
-fn parse_frame(buf: &[u8]) -> io::Result<Option<(Frame, usize)>> {
+fn parse_frame<T: DeserializeOwned>(buf: &[u8]) -> io::Result<Option<(Frame<T>, usize)>> {
     let part = |at: usize| -> io::Result<Option<(usize, usize)>> {
         let Some(head) = buf
             .get(at..at + 4)
@@ -192,7 +203,7 @@ fn parse_frame(buf: &[u8]) -> io::Result<Option<(Frame, usize)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn frames_round_trip_and_garbage_is_an_error() {
@@ -202,7 +213,7 @@ mod tests {
         let (first, first_len) = parse_frame(&buf).ok().flatten().unwrap_or_default();
         assert_eq!(first, (json!({"op": "call", "n": 1}), b"wire".to_vec()));
         assert_eq!(
-            parse_frame(&buf[..first_len - 1]).ok().flatten(),
+            parse_frame::<Value>(&buf[..first_len - 1]).ok().flatten(),
             None,
             "a partial frame waits"
         );
@@ -212,17 +223,25 @@ mod tests {
             read_frame(&mut input).ok().flatten(),
             Some((json!([1, 2]), Vec::new()))
         );
-        assert!(matches!(read_frame(&mut input), Ok(None)));
+        assert!(matches!(read_frame::<Value>(&mut input), Ok(None)));
 
         for garbage in [
             &[0xff, 0xff, 0xff, 0xff, b'x'][..],
             &[3, 0, 0, 0, b'a', b'b', b'c', 0, 0, 0, 0],
             &[2, 0, 0, 0, b'{', b'}', 0xff, 0xff, 0xff, 0xff],
         ] {
-            assert!(read_frame(&mut &garbage[..]).is_err(), "{garbage:?}");
-            assert!(parse_frame(garbage).is_err(), "{garbage:?}");
+            assert!(
+                read_frame::<Value>(&mut &garbage[..]).is_err(),
+                "{garbage:?}"
+            );
+            assert!(parse_frame::<Value>(garbage).is_err(), "{garbage:?}");
         }
         let mut cut: &[u8] = &[9, 0, 0, 0, b'{'];
-        assert!(read_frame(&mut cut).is_err());
+        assert!(read_frame::<Value>(&mut cut).is_err());
+        // JSON that is not a frame of the expected type is told apart.
+        let mut buf = Vec::new();
+        write_frame(&mut buf, &json!({"op": "fork"}), &[]).unwrap_or_default();
+        let refused = parse_frame::<protocol::ToWorker<'static>>(&buf).map(|_| ());
+        assert_eq!(refused.map_err(|e| e.kind()), Err(NOT_A_FRAME));
     }
 }

@@ -328,8 +328,7 @@ impl Proc {
 
     fn receive(&mut self, deadline: Instant) -> Result<FromWorker, Dead> {
         match self.frames.next(deadline) {
-            Ok(frame) => serde_json::from_value(frame)
-                .map_err(|_| self.garbled("a frame that is not one of the protocol's")),
+            Ok(frame) => Ok(frame),
             Err(Unread::Garbled(what)) => Err(self.garbled(&what)),
             Err(Unread::Closed) => Err(self.died("the worker closed its output")),
             Err(Unread::Timeout) => {
@@ -539,7 +538,7 @@ struct FrameReader {
 }
 
 impl FrameReader {
-    fn next(&mut self, deadline: Instant) -> Result<Value, Unread> {
+    fn next(&mut self, deadline: Instant) -> Result<FromWorker, Unread> {
         loop {
             if let Some(frame) = self.take()? {
                 return Ok(frame);
@@ -568,7 +567,7 @@ impl FrameReader {
     }
 
     /// A whole frame from the buffer, if one is there.
-    fn take(&mut self) -> Result<Option<Value>, Unread> {
+    fn take(&mut self) -> Result<Option<FromWorker>, Unread> {
         match parse_frame(&self.buf) {
             Ok(Some(((header, _), used))) => {
                 self.buf.drain(..used);
