@@ -4,21 +4,22 @@
 //! runtime opens a local session of the engine's inspector and starts the
 //! protocol's precise coverage (call counts, block ranges) before any module
 //! loads. When the runtime is dropped its coverage is taken and kept for the
-//! thread, modules of the sandbox's root only (never the prelude or the
-//! facade); [`take_coverage`] hands it over. [`Lcov`] sums any number of
-//! such records into per-line, per-function and per-branch counts.
+//! thread, of the modules its jail resolved only (never the prelude or the
+//! facade), at their canonical paths; [`take_coverage`] hands it over.
+//! [`Lcov`] sums any number of such records into per-line, per-function and
+//! per-branch counts.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
 
 use deno_core::{InspectorMsg, InspectorSessionKind, JsRuntime, JsRuntimeInspector};
 use deno_core::{InspectorMsgKind, LocalInspectorSession};
 use serde::Deserialize;
 
-use super::loader::SCHEME_PREFIX;
+use super::loader::Jail;
 
 /// One counted range of a module's source, in UTF-16 code units.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -112,9 +113,9 @@ impl Session {
         Session { session, replies }
     }
 
-    /// Takes what the runtime ran of the modules under `root` and keeps it for
-    /// [`take_coverage`].
-    pub(crate) fn finish(mut self, root: &Path) {
+    /// Takes what the runtime ran of the modules `jail` resolved (at their
+    /// canonical paths) and keeps it for [`take_coverage`].
+    pub(crate) fn finish(mut self, jail: &Jail) {
         self.session
             .post_message::<()>(TAKE, "Profiler.takePreciseCoverage", None);
         let replies = std::mem::take(&mut *self.replies.borrow_mut());
@@ -125,36 +126,13 @@ impl Session {
             return;
         };
         let modules = taken.result.result.into_iter().filter_map(|script| {
-            let relative = script.url.strip_prefix(SCHEME_PREFIX)?;
-            let relative = percent_decoded(relative)?;
             Some(ModuleCoverage {
-                path: root.join(relative),
+                path: jail.lookup(&script.url)?.path,
                 functions: script.functions,
             })
         });
         TAKEN.with(|taken| taken.borrow_mut().extend(modules));
     }
-}
-
-/// A URL path's text with its `%XX` escapes decoded; `None` when that is not UTF-8.
-fn percent_decoded(path: &str) -> Option<String> {
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
-            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
-                out.push((hex(h)? * 16 + hex(l)?) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// Coverage summed over runtimes and cases, by file, written as LCOV.
@@ -310,14 +288,5 @@ mod tests {
         let report = lcov.to_lcov();
         let expected = "TN:\nSF:m.mjs\nFN:1,f\nFN:8,never\nFNDA:6,f\nFNDA:0,never\nFNF:2\nFNH:1\nBRDA:2,0,0,4\nBRDA:4,1,0,2\nBRF:2\nBRH:2\nDA:1,2\nDA:2,6\nDA:3,4\nDA:4,4\nDA:5,2\nDA:6,6\nDA:8,2\nDA:9,0\nDA:10,0\nDA:11,2\nLF:10\nLH:8\nend_of_record\n";
         assert_eq!(report, expected);
-    }
-
-    #[test]
-    fn module_urls_name_files_under_the_root() {
-        assert_eq!(
-            percent_decoded("hooks/a%20b.mjs").as_deref(),
-            Some("hooks/a b.mjs")
-        );
-        assert_eq!(percent_decoded("%ff").as_deref(), None);
     }
 }

@@ -69,7 +69,7 @@ pub(crate) struct Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         if let Some(session) = self.coverage.take() {
-            session.finish(self.jail.root());
+            session.finish(&self.jail);
         }
     }
 }
@@ -261,10 +261,7 @@ impl Engine {
         self.call_state()
             .borrow_mut()
             .borrow_mut::<CallState>()
-            .reset(
-                call.host,
-                started + Duration::from_millis(self.limits.timeout_ms),
-            );
+            .reset(call.host);
         self.memory_hit.set(false);
         // Host work: it does not count against the hook's time.
         let (arg, sharing) = match encoded {

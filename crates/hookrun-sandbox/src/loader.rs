@@ -109,11 +109,6 @@ pub(crate) struct Jail {
 }
 
 impl Jail {
-    /// The directory modules are jailed in.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// A jail for `root`, which must already be canonical.
     pub fn new(root: PathBuf) -> Jail {
         Jail {

@@ -56,10 +56,9 @@ impl CallState {
         }
     }
 
-    /// Starts a new call that must end by `deadline`: clears what the previous one
-    /// left.
-    pub fn reset(&mut self, host: Option<Rc<RefCell<dyn HostBridge>>>, deadline: Instant) {
-        self.deadline = deadline;
+    /// Starts a new call served by `host`: clears what the previous one left
+    /// (its deadline and limits passed are the engine's `start_clock`'s).
+    pub fn reset(&mut self, host: Option<Rc<RefCell<dyn HostBridge>>>) {
         self.logs.clear();
         self.log_bytes = 0;
         self.kept_bytes = 0;
@@ -67,7 +66,6 @@ impl CallState {
         self.op_calls = 0;
         self.arg_bytes = 0;
         self.host = host;
-        self.breach = None;
     }
 
     /// Records a console message; returns whether more messages are accepted.
