@@ -45,9 +45,10 @@
     // a query to parse, and each name-value pair, are bounded as URLs are, and a
     // list is serialised in pieces of about that size, the timeout free to end
     // the call between them.
+    const tooLong = (text) => text.length > MAX_URL_LENGTH;
     const formText = (value, what) => {
       const text = toUSV(value);
-      if (text.length > MAX_URL_LENGTH) {
+      if (tooLong(text)) {
         throw new TypeErrorCtor(`URLSearchParams: ${what} longer than ${MAX_URL_LENGTH} characters`);
       }
       return text;
@@ -188,7 +189,6 @@
       if (u === undefined) throw new TypeErrorCtor("not a URL");
       return u;
     }
-    const tooLong = (text) => text.length > MAX_URL_LENGTH;
     // An input as an error names it: whole, unless it is too long to parse.
     const shown = (text) => (tooLong(text) ? `longer than ${MAX_URL_LENGTH} characters` : text);
     const invalidUrl = (text) => new TypeErrorCtor(`Invalid URL: ${shown(text)}`);
@@ -308,7 +308,7 @@
     const DECODE_PIECE = 1 << 20;
     const decodePieces = (bytes, name, fatal, stripBom) => {
       const utf16 = name === "utf-16le" || name === "utf-16be";
-      if (bytes.length <= DECODE_PIECE || (!utf16 && name !== "utf-8" && MULTI_BYTE.includes(name))) {
+      if (bytes.length <= DECODE_PIECE || (!utf16 && MULTI_BYTE.includes(name))) {
         return textDecode(bytes, name, fatal, stripBom);
       }
       const texts = [];

@@ -191,14 +191,10 @@ fn text_decode(
     };
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut text = String::new();
-    let pieces = bytes.len().div_ceil(DECODE_PIECE).max(1);
-    for (i, piece) in bytes
-        .chunks(DECODE_PIECE)
-        .chain([&[][..]])
-        .take(pieces)
-        .enumerate()
-    {
-        let last = i + 1 == pieces;
+    let mut at = 0;
+    loop {
+        let end = bytes.len().min(at + DECODE_PIECE);
+        let (piece, last) = (&bytes[at..end], end == bytes.len());
         let room = decoder
             .max_utf8_buffer_length(piece.len())
             .ok_or_else(|| JsErrorBox::range_error("the input is too long to decode"))?;
@@ -215,11 +211,14 @@ fn text_decode(
             // `room` holds the piece whole: the decoder never stops short.
             let _ = decoder.decode_to_string(piece, &mut text, last);
         }
-        if !last && !in_time() {
+        if last {
+            return Ok(text);
+        }
+        if !in_time() {
             return Ok(String::new());
         }
+        at = end;
     }
-    Ok(text)
 }
 
 /// How many bytes at the end of `bytes` begin a UTF-8 sequence that the next chunk of
