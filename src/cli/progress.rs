@@ -2,7 +2,7 @@
 //! terminal only (`indicatif`).
 
 use std::io::IsTerminal;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use hookrun::run::{Phase, Progress, ProgressHook};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -10,14 +10,18 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 /// Runs with fewer units than this show no bar.
 const MIN_UNITS: usize = 10;
 
-/// The bar on screen, if any: what is printed while it shows goes through
-/// [`suspended`].
-static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+/// The bar on screen, if any, with the phase it counts: what is printed while
+/// it shows goes through [`suspended`].
+static SHOWN: Mutex<Option<(ProgressBar, Phase)>> = Mutex::new(None);
+
+fn shown() -> MutexGuard<'static, Option<(ProgressBar, Phase)>> {
+    SHOWN.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Runs `print` with the bar (if one shows) taken off the screen, so lines
 /// printed during a run do not mix with it.
 pub fn suspended<R>(print: impl FnOnce() -> R) -> R {
-    let bar = SHOWN.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let bar = shown().as_ref().map(|(bar, _)| bar.clone());
     match bar {
         Some(bar) => bar.suspend(print),
         None => print(),
@@ -39,38 +43,36 @@ pub fn terminal_bar() -> Option<ProgressHook> {
                 },
             )
             .progress_chars("#>-");
-    // Made when a run is long enough to show, and started again at each phase.
-    let shown: Mutex<Option<(ProgressBar, Phase)>> = Mutex::new(None);
     Some(ProgressHook(Arc::new(move |p: Progress| {
         if p.total < MIN_UNITS {
             return;
         }
-        let mut shown = shown.lock().unwrap_or_else(|e| e.into_inner());
-        let bar = match &mut *shown {
-            Some((bar, phase)) if *phase == p.phase => bar,
-            slot => {
-                let bar = match slot.take() {
-                    Some((bar, _)) => bar,
-                    None => {
-                        let bar = ProgressBar::with_draw_target(
-                            Some(p.total as u64),
-                            ProgressDrawTarget::stderr(),
-                        )
-                        .with_style(style.clone());
-                        *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
-                        bar
-                    }
-                };
-                bar.reset();
-                bar.set_prefix(p.phase.as_str());
-                bar.set_length(p.total as u64);
-                &mut slot.insert((bar, p.phase)).0
-            }
+        let mut shown = shown();
+        // Made when a run is long enough to show, and started again at each phase.
+        if shown.as_ref().is_none_or(|(_, phase)| *phase != p.phase) {
+            let bar = match shown.take() {
+                Some((bar, _)) => {
+                    bar.reset();
+                    bar.set_prefix(p.phase.as_str());
+                    bar.set_length(p.total as u64);
+                    bar
+                }
+                None => ProgressBar::with_draw_target(
+                    Some(p.total as u64),
+                    ProgressDrawTarget::stderr(),
+                )
+                .with_style(style.clone())
+                .with_prefix(p.phase.as_str()),
+            };
+            *shown = Some((bar, p.phase));
+        }
+        let Some((bar, _)) = &*shown else {
+            return;
         };
         bar.set_position(p.done as u64);
         if p.done == p.total && p.phase == Phase::Apply {
             bar.finish_and_clear();
-            *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            *shown = None;
         }
     })))
 }

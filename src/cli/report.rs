@@ -76,38 +76,33 @@ pub fn print_failures(report: &RunReport, workflow: &Workflow) {
 /// Prints one error of a run (see [`print_failures`]).
 pub fn print_failure(error: &RunError, workflow: &Workflow) {
     let root = workflow.jail_root.as_path();
-    {
-        let unit = error.unit_id.as_deref().unwrap_or("run");
-        match &error.hook {
-            Some(hook) => {
-                eprintln!(
-                    "{} {unit}: {}: {}",
-                    paint(FAILED, format!("error[{}]", hook.hook)),
-                    error.name,
-                    error.message
-                );
-                match &hook.location {
-                    Some(loc) => {
-                        for line in code_frame(root, loc).lines() {
-                            eprintln!("  {line}");
-                        }
-                    }
-                    None => eprintln!(
-                        "    --> {}",
-                        shown_path(&workflow.workflow_dir.join(&hook.file))
-                    ),
-                }
-                for line in hook.stack.lines() {
-                    eprintln!("  {}", relocated(line, root));
-                }
+    let unit = error.unit_id.as_deref().unwrap_or("run");
+    let at = match &error.hook {
+        Some(hook) => hook.hook.clone(),
+        None => error.stage.to_string(),
+    };
+    eprintln!(
+        "{} {unit}: {}: {}",
+        paint(FAILED, format!("error[{at}]")),
+        error.name,
+        error.message
+    );
+    let Some(hook) = &error.hook else {
+        return;
+    };
+    match &hook.location {
+        Some(loc) => {
+            for line in code_frame(root, loc).lines() {
+                eprintln!("  {line}");
             }
-            None => eprintln!(
-                "{} {unit}: {}: {}",
-                paint(FAILED, format!("error[{}]", error.stage)),
-                error.name,
-                error.message
-            ),
         }
+        None => eprintln!(
+            "    --> {}",
+            shown_path(&workflow.workflow_dir.join(&hook.file))
+        ),
+    }
+    for line in hook.stack.lines() {
+        eprintln!("  {}", relocated(line, root));
     }
 }
 

@@ -4,7 +4,7 @@ use anstream::{eprintln, println};
 use anyhow::Result;
 use clap::Args;
 
-use hookrun::hooks::{HookRecord, InvocationMode, RuntimeInfo};
+use hookrun::hooks::{HookRecord, RuntimeInfo};
 use hookrun::host::effects::Effect;
 use hookrun::manifest::Workflow;
 use hookrun::plan::Plan;
@@ -78,11 +78,7 @@ pub fn run_command(args: RunArgs) -> Result<u8> {
         pool: None,
         runtime: RuntimeInfo {
             locale: args.locale,
-            invocation_mode: if args.interactive {
-                InvocationMode::Interactive
-            } else {
-                case.invocation_mode.unwrap_or_default()
-            },
+            invocation_mode: case.invocation(args.interactive),
             ..RuntimeInfo::default()
         },
         progress: super::progress::terminal_bar(),

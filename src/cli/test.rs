@@ -97,7 +97,7 @@ pub fn run_tests(args: TestArgs) -> Result<u8> {
 }
 
 /// Runs every selected case once and prints the outcome: how many failed, and
-/// what the run read (for `--watch`).
+/// (with `--watch`) what the run read.
 fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
     let found = args.library.open(args.path.as_deref())?.discovery();
     for d in &found.diagnostics {
@@ -125,13 +125,18 @@ fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
     let mut outcomes = Vec::new();
     let mut read = Watched::default();
     for workflow in &found.workflows {
-        read.dirs.push(Watched::resolved(&workflow.jail_root));
-        read.dirs.push(Watched::resolved(&workflow.workflow_dir));
+        // Canonical, and the workflow's directory is inside it.
+        read.dirs.push(workflow.jail_root.clone());
         for path in cases_of(workflow) {
-            for input in Case::referenced_paths(&path) {
-                match input.is_dir() {
-                    true => read.dirs.push(Watched::resolved(&input)),
-                    false => read.files.push(Watched::resolved(&input)),
+            // Read again only to be watched.
+            if args.watch {
+                for input in Case::referenced_paths(&path) {
+                    let list = if input.is_dir() {
+                        &mut read.dirs
+                    } else {
+                        &mut read.files
+                    };
+                    list.push(Watched::resolved(&input));
                 }
             }
             let stem = path
@@ -181,21 +186,17 @@ fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
 /// `workflows` to `file` as LCOV, every path absolute.
 fn write_coverage(file: &Path, workflows: &[Workflow]) -> Result<()> {
     let mut lcov = hookrun::sandbox::Lcov::default();
-    let roots: Vec<PathBuf> = workflows
-        .iter()
-        .map(|w| Watched::resolved(&w.jail_root))
-        .collect();
+    // Module paths are under their sandbox's root, a workflow's canonical jail root.
     for module in hookrun::sandbox::take_coverage() {
-        let path = Watched::resolved(&module.path);
-        if !roots.iter().any(|root| path.starts_with(root)) {
+        if !workflows
+            .iter()
+            .any(|w| module.path.starts_with(&w.jail_root))
+        {
             continue;
         }
-        let source = hookrun::input::read_text(&path, hookrun::input::MAX_JSON_BYTES)
-            .with_context(|| format!("cannot read {} for its coverage", path.display()))?;
-        lcov.add(
-            &hookrun::sandbox::ModuleCoverage { path, ..module },
-            &source,
-        );
+        let source = hookrun::input::read_text(&module.path, hookrun::input::MAX_JSON_BYTES)
+            .with_context(|| format!("cannot read {} for its coverage", module.path.display()))?;
+        lcov.add(&module, &source);
     }
     super::write_file(file, lcov.to_lcov())
 }
@@ -227,10 +228,7 @@ pub(super) fn run_case(
         sandbox,
         ..RunOptions::default()
     };
-    options.runtime.invocation_mode = match interactive {
-        true => hookrun::hooks::InvocationMode::Interactive,
-        false => case.invocation_mode.unwrap_or_default(),
-    };
+    options.runtime.invocation_mode = case.invocation(interactive);
     let report = run(workflow, input, &mut case.result_source(), &options);
     let verdict = if bless {
         match write_expectations(&workflow.workflow_dir, path, actual(&report)) {
@@ -308,16 +306,13 @@ fn print_outcome(
 
 /// `N passed, M failed`, coloured by what it says.
 fn summary(passed: usize, failed: usize) -> String {
-    let failed = format!("{failed} failed");
-    format!(
-        "{}, {}",
-        paint(PASSED, format!("{passed} passed")),
-        if failed.starts_with('0') {
-            failed
-        } else {
-            paint(FAILED, failed)
-        }
-    )
+    let failures = format!("{failed} failed");
+    let failures = if failed == 0 {
+        failures
+    } else {
+        paint(FAILED, failures)
+    };
+    format!("{}, {failures}", paint(PASSED, format!("{passed} passed")))
 }
 
 fn to_json(outcomes: &[Outcome], passed: usize, failed: usize) -> Value {

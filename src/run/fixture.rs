@@ -266,6 +266,17 @@ impl Case {
         })
     }
 
+    /// How a run of the case is invoked: interactive when `interactive` asks
+    /// for it (`--interactive`), else as the case says (non-interactive when
+    /// it says nothing).
+    pub fn invocation(&self, interactive: bool) -> crate::hooks::InvocationMode {
+        if interactive {
+            crate::hooks::InvocationMode::Interactive
+        } else {
+            self.invocation_mode.unwrap_or_default()
+        }
+    }
+
     /// The case's planning mode (default `execute`).
     pub fn mode(&self) -> Result<Mode, CaseError> {
         match &self.mode {
