@@ -172,120 +172,14 @@ impl HostWorld {
         request: &Value,
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
-        let existing = |field: &str| -> Result<Collection, HostError> {
-            let reference = ref_at(request, field)?;
-            self.collection(&reference).cloned().ok_or_else(|| {
-                HostError::capability(
-                    "not_found",
-                    format!("{op}: collection {} was not found", reference.identity()),
-                    json!({"kind": "collection", "opaqueKey": reference.identity()}),
-                )
-            })
-        };
         let mut prepared = Prepared::new(op);
         match op {
-            "collection.create" => {
-                let name = text_at(request, "/name")
-                    .filter(|n| !n.trim().is_empty())
-                    .ok_or_else(|| invalid(op, "missing_field", "name"))?;
-                let parent = match request.get("parentRef") {
-                    None | Some(Value::Null) => None,
-                    Some(_) => Some(existing("parentRef")?.reference),
-                };
-                let library_id = request
-                    .get("libraryId")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(1);
-                let collection = Collection {
-                    reference: keys.next(library_id),
-                    name: name.trim().to_owned(),
-                    parent,
-                    edits: 0,
-                };
-                prepared.result = json!({"collection": self.collection_json(&collection)});
-                prepared.put_collection(None, collection);
-            }
-            "collection.update" => {
-                let before = existing("collectionRef")?;
-                let mut after = before.clone();
-                if let Some(name) = text_at(request, "/name") {
-                    after.name = name.trim().to_owned();
-                }
-                if request.get("parentRef").is_some() {
-                    after.parent = match request.get("parentRef") {
-                        Some(Value::Null) => None,
-                        _ => Some(existing("parentRef")?.reference),
-                    };
-                }
-                if after != before {
-                    after.edits += 1;
-                }
-                prepared.result = json!({"collection": self.collection_json(&after)});
-                prepared.put_collection(Some(&before), after);
-            }
+            "collection.create" => self.collection_create(op, request, keys, &mut prepared)?,
+            "collection.update" => self.collection_update(op, request, &mut prepared)?,
             "collection.updateMembership" => {
-                let collection = existing("collectionRef")?;
-                let list = |name: &str| -> Result<Vec<PortableItemRef>, HostError> {
-                    let Some(values) = request.get(name) else {
-                        return Ok(Vec::new());
-                    };
-                    let values = values
-                        .as_array()
-                        .ok_or_else(|| invalid(op, "invalid_schema", name))?;
-                    values
-                        .iter()
-                        .map(|v| {
-                            PortableItemRef::parse(v, "")
-                                .map_err(|_| invalid(op, "invalid_value", name))
-                        })
-                        .collect()
-                };
-                let (mut add, mut remove) = (list("add")?, list("remove")?);
-                add.dedup();
-                remove.dedup();
-                let library = collection.reference.library_id;
-                if add.iter().any(|r| remove.contains(r))
-                    || add.iter().chain(&remove).any(|r| r.library_id != library)
-                {
-                    return Err(invalid(op, "invalid_combination", "add|remove"));
-                }
-                let key = &collection.reference.key;
-                let (mut added, mut removed) = (Vec::new(), Vec::new());
-                for (item, adding) in add
-                    .iter()
-                    .map(|r| (r, true))
-                    .chain(remove.iter().map(|r| (r, false)))
-                {
-                    let before = self.item_record(op, item)?;
-                    let mut after = before.clone();
-                    let member = after.zotero.get().collections.contains(key);
-                    if adding && !member {
-                        after.zotero.get_mut().collections.push(key.clone());
-                        added.push(item.to_value());
-                    } else if !adding && member {
-                        after.zotero.get_mut().collections.retain(|k| k != key);
-                        removed.push(item.to_value());
-                    }
-                    prepared.put(Some(before), after);
-                }
-                prepared.result = json!({"collection": self.collection_json(&collection),
-                    "addedRefs": added, "removedRefs": removed});
+                self.collection_membership(op, request, &mut prepared)?;
             }
-            "collection.remove" => {
-                let collection = existing("collectionRef")?;
-                let key = &collection.reference.key;
-                for record in self
-                    .records
-                    .iter()
-                    .filter(|r| r.zotero.get().collections.contains(key))
-                {
-                    let mut after = record.clone();
-                    after.zotero.get_mut().collections.retain(|k| k != key);
-                    prepared.put(Some(record), after);
-                }
-                prepared.result = json!({"removedRef": collection.reference.to_value()});
-                prepared.drop_collection(collection);
-            }
+            "collection.remove" => self.collection_remove(op, request, &mut prepared)?,
             _ => {
                 return Err(HostError::workflow(
                     "unsupported_operation",
@@ -295,6 +189,150 @@ impl HostWorld {
             }
         }
         Ok(prepared)
+    }
+
+    /// The collection `request[field]` names, which must exist.
+    fn existing_collection(
+        &self,
+        op: &str,
+        request: &Value,
+        field: &str,
+    ) -> Result<Collection, HostError> {
+        let reference = ref_at(request, field)?;
+        self.collection(&reference).cloned().ok_or_else(|| {
+            HostError::capability(
+                "not_found",
+                format!("{op}: collection {} was not found", reference.identity()),
+                json!({"kind": "collection", "opaqueKey": reference.identity()}),
+            )
+        })
+    }
+
+    /// `collection.create`: a named collection, under `parentRef` when given.
+    fn collection_create(
+        &self,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+        prepared: &mut Prepared,
+    ) -> Result<(), HostError> {
+        let name = text_at(request, "/name")
+            .filter(|n| !n.trim().is_empty())
+            .ok_or_else(|| invalid(op, "missing_field", "name"))?;
+        let parent = match request.get("parentRef") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(
+                self.existing_collection(op, request, "parentRef")?
+                    .reference,
+            ),
+        };
+        let library_id = request
+            .get("libraryId")
+            .and_then(Value::as_u64)
+            .unwrap_or(1);
+        let collection = Collection {
+            reference: keys.next(library_id),
+            name: name.trim().to_owned(),
+            parent,
+            edits: 0,
+        };
+        prepared.result = json!({"collection": self.collection_json(&collection)});
+        prepared.put_collection(None, collection);
+        Ok(())
+    }
+
+    /// `collection.update`: a new name, a new parent (`null`: top level), or both.
+    fn collection_update(
+        &self,
+        op: &str,
+        request: &Value,
+        prepared: &mut Prepared,
+    ) -> Result<(), HostError> {
+        let before = self.existing_collection(op, request, "collectionRef")?;
+        let mut after = before.clone();
+        if let Some(name) = text_at(request, "/name") {
+            after.name = name.trim().to_owned();
+        }
+        match request.get("parentRef") {
+            None => {}
+            Some(Value::Null) => after.parent = None,
+            Some(_) => {
+                after.parent = Some(
+                    self.existing_collection(op, request, "parentRef")?
+                        .reference,
+                );
+            }
+        }
+        if after != before {
+            after.edits += 1;
+        }
+        prepared.result = json!({"collection": self.collection_json(&after)});
+        prepared.put_collection(Some(&before), after);
+        Ok(())
+    }
+
+    /// `collection.updateMembership`: items added to and removed from a collection.
+    fn collection_membership(
+        &self,
+        op: &str,
+        request: &Value,
+        prepared: &mut Prepared,
+    ) -> Result<(), HostError> {
+        let collection = self.existing_collection(op, request, "collectionRef")?;
+        let (mut add, mut remove) = (
+            member_refs(op, request, "add")?,
+            member_refs(op, request, "remove")?,
+        );
+        add.dedup();
+        remove.dedup();
+        let library = collection.reference.library_id;
+        if add.iter().any(|r| remove.contains(r))
+            || add.iter().chain(&remove).any(|r| r.library_id != library)
+        {
+            return Err(invalid(op, "invalid_combination", "add|remove"));
+        }
+        let key = &collection.reference.key;
+        let (mut added, mut removed) = (Vec::new(), Vec::new());
+        let changes = add.iter().map(|r| (r, true));
+        for (item, adding) in changes.chain(remove.iter().map(|r| (r, false))) {
+            let before = self.item_record(op, item)?;
+            let mut after = before.clone();
+            let member = after.zotero.get().collections.contains(key);
+            if adding && !member {
+                after.zotero.get_mut().collections.push(key.clone());
+                added.push(item.to_value());
+            } else if !adding && member {
+                after.zotero.get_mut().collections.retain(|k| k != key);
+                removed.push(item.to_value());
+            }
+            prepared.put(Some(before), after);
+        }
+        prepared.result = json!({"collection": self.collection_json(&collection),
+            "addedRefs": added, "removedRefs": removed});
+        Ok(())
+    }
+
+    /// `collection.remove`: the collection goes, its items leave it.
+    fn collection_remove(
+        &self,
+        op: &str,
+        request: &Value,
+        prepared: &mut Prepared,
+    ) -> Result<(), HostError> {
+        let collection = self.existing_collection(op, request, "collectionRef")?;
+        let key = &collection.reference.key;
+        let members = self
+            .records
+            .iter()
+            .filter(|r| r.zotero.get().collections.contains(key));
+        for record in members {
+            let mut after = record.clone();
+            after.zotero.get_mut().collections.retain(|k| k != key);
+            prepared.put(Some(record), after);
+        }
+        prepared.result = json!({"removedRef": collection.reference.to_value()});
+        prepared.drop_collection(collection);
+        Ok(())
     }
 
     /// Applies a prepared write's collection changes.
@@ -307,4 +345,18 @@ impl HostWorld {
             }
         }
     }
+}
+
+/// `request[name]` of `collection.updateMembership`: a list of item refs (none when absent).
+fn member_refs(op: &str, request: &Value, name: &str) -> Result<Vec<PortableItemRef>, HostError> {
+    let Some(values) = request.get(name) else {
+        return Ok(Vec::new());
+    };
+    let values = values
+        .as_array()
+        .ok_or_else(|| invalid(op, "invalid_schema", name))?;
+    values
+        .iter()
+        .map(|v| PortableItemRef::parse(v, "").map_err(|_| invalid(op, "invalid_value", name)))
+        .collect()
 }
