@@ -149,34 +149,15 @@ impl FileOverlay {
         }
     }
 
-    /// A `file.list` answer for `dir` with the run's writes applied: `disk` is the disk's
-    /// answer (or `None` when the disk has no such directory, or the run made it
-    /// afresh), `depth` how many levels to list (`None`: all). Each entry costs one
-    /// step of `budget`, so a listing ends with its call's deadline.
-    pub fn list(
+    /// Applies the run's writes under `dir` to the listed `entries` (by relative
+    /// path), to `depth` levels; one step of `budget` per entry.
+    fn apply_below(
         &self,
         dir: &HostPath,
-        shown: &str,
-        disk: Option<Value>,
         depth: Option<usize>,
+        entries: &mut BTreeMap<String, Value>,
         budget: &Budget,
-    ) -> Result<Value, HostError> {
-        let fresh = self
-            .entries
-            .get(dir.as_str())
-            .is_some_and(|e| *e == Entry::Directory { fresh: true });
-        let mut entries: BTreeMap<String, Value> = BTreeMap::new();
-        if !fresh
-            && let Some(Value::Object(mut disk)) = disk
-            && let Some(Value::Array(listed)) = disk.remove("entries")
-        {
-            for entry in listed {
-                budget.tick()?;
-                if let Some(rel) = entry.get("relativePath").and_then(Value::as_str) {
-                    entries.insert(rel.to_string(), entry);
-                }
-            }
-        }
+    ) -> Result<(), HostError> {
         let within = |rel: &str| depth.is_none_or(|d| rel.matches('/').count() < d);
         let prefix = dir.below_prefix();
         let below = self
@@ -215,6 +196,38 @@ impl FileOverlay {
                 _ => {}
             }
         }
+        Ok(())
+    }
+
+    /// A `file.list` answer for `dir` with the run's writes applied: `disk` is the disk's
+    /// answer (or `None` when the disk has no such directory, or the run made it
+    /// afresh), `depth` how many levels to list (`None`: all). Each entry costs one
+    /// step of `budget`, so a listing ends with its call's deadline.
+    pub fn list(
+        &self,
+        dir: &HostPath,
+        shown: &str,
+        disk: Option<Value>,
+        depth: Option<usize>,
+        budget: &Budget,
+    ) -> Result<Value, HostError> {
+        let fresh = self
+            .entries
+            .get(dir.as_str())
+            .is_some_and(|e| *e == Entry::Directory { fresh: true });
+        let mut entries: BTreeMap<String, Value> = BTreeMap::new();
+        if !fresh
+            && let Some(Value::Object(mut disk)) = disk
+            && let Some(Value::Array(listed)) = disk.remove("entries")
+        {
+            for entry in listed {
+                budget.tick()?;
+                if let Some(rel) = entry.get("relativePath").and_then(Value::as_str) {
+                    entries.insert(rel.to_string(), entry);
+                }
+            }
+        }
+        self.apply_below(dir, depth, &mut entries, budget)?;
         let total_bytes: u64 = entries
             .values()
             .filter(|e| e["kind"] == "file")

@@ -7,6 +7,7 @@ use super::Member;
 use super::request::{Request, arg, portable_ref};
 use crate::host::HostError;
 use crate::host::world::{Search, Sources};
+use crate::selection::PortableItemRef;
 
 /// Most characters of a query or a cursor.
 const MAX_QUERY_CHARS: usize = 4096;
@@ -87,12 +88,7 @@ impl Request for SearchRequest {
         }
         let query = text(request, "query", MAX_QUERY_CHARS)?
             .ok_or_else(|| out_of_bounds("missing_field", "query"))?;
-        let mut terms: Vec<String> = Vec::new();
-        for term in query.to_lowercase().split_whitespace() {
-            if !terms.iter().any(|t| t == term) {
-                terms.push(term.to_string());
-            }
-        }
+        let terms = distinct_terms(&query);
         let limit = count(request, "limit", 25, MAX_LIMIT)?;
         let max_results = count(request, "maxResults", 100, MAX_RESULTS)?;
         if limit > max_results {
@@ -108,51 +104,8 @@ impl Request for SearchRequest {
                 .parse::<usize>()
                 .map_err(|_| out_of_bounds("invalid_value", "cursor"))?,
         };
-        let library_ids = list(request, "libraryIds")?
-            .map(|ids| {
-                ids.iter()
-                    .map(|id| {
-                        id.as_u64()
-                            .filter(|id| *id >= 1)
-                            .ok_or_else(|| out_of_bounds("invalid_value", "libraryIds"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        let items = list(request, "itemRefs")?
-            .map(|refs| {
-                refs.iter()
-                    .map(|r| portable_ref(r, "item"))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        let collection = match request.get("collectionRef") {
-            None | Some(Value::Null) => None,
-            Some(r) => Some(portable_ref(r, "collection")?),
-        };
-        let sources = match list(request, "sourceKinds")? {
-            None => Sources {
-                metadata: true,
-                fulltext: true,
-                analysis: true,
-            },
-            Some(kinds) => {
-                let mut sources = Sources {
-                    metadata: false,
-                    fulltext: false,
-                    analysis: false,
-                };
-                for kind in kinds {
-                    match kind.as_str() {
-                        Some("metadata") => sources.metadata = true,
-                        Some("fulltext") => sources.fulltext = true,
-                        Some("analysis") => sources.analysis = true,
-                        _ => return Err(out_of_bounds("unsupported_value", "sourceKinds")),
-                    }
-                }
-                sources
-            }
-        };
+        let (library_ids, items, collection) = scope(request)?;
+        let sources = sources(request)?;
         Ok(SearchRequest(Search {
             query,
             terms,
@@ -167,4 +120,74 @@ impl Request for SearchRequest {
             sources,
         }))
     }
+}
+
+/// The query's lower-case terms, each once, in order.
+fn distinct_terms(query: &str) -> Vec<String> {
+    let mut terms: Vec<String> = Vec::new();
+    for term in query.to_lowercase().split_whitespace() {
+        if !terms.iter().any(|t| t == term) {
+            terms.push(term.to_string());
+        }
+    }
+    terms
+}
+
+/// What a search is limited to: `libraryIds`, `itemRefs`, `collectionRef`.
+type Scope = (
+    Option<Vec<u64>>,
+    Option<Vec<PortableItemRef>>,
+    Option<PortableItemRef>,
+);
+
+/// The search's scope, each part checked as the reference host checks it.
+fn scope(request: &Value) -> Result<Scope, HostError> {
+    let library_ids = list(request, "libraryIds")?
+        .map(|ids| {
+            ids.iter()
+                .map(|id| {
+                    id.as_u64()
+                        .filter(|id| *id >= 1)
+                        .ok_or_else(|| out_of_bounds("invalid_value", "libraryIds"))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    let items = list(request, "itemRefs")?
+        .map(|refs| {
+            refs.iter()
+                .map(|r| portable_ref(r, "item"))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    let collection = match request.get("collectionRef") {
+        None | Some(Value::Null) => None,
+        Some(r) => Some(portable_ref(r, "collection")?),
+    };
+    Ok((library_ids, items, collection))
+}
+
+/// `sourceKinds`: which sources a search reads (all when absent).
+fn sources(request: &Value) -> Result<Sources, HostError> {
+    let Some(kinds) = list(request, "sourceKinds")? else {
+        return Ok(Sources {
+            metadata: true,
+            fulltext: true,
+            analysis: true,
+        });
+    };
+    let mut sources = Sources {
+        metadata: false,
+        fulltext: false,
+        analysis: false,
+    };
+    for kind in kinds {
+        match kind.as_str() {
+            Some("metadata") => sources.metadata = true,
+            Some("fulltext") => sources.fulltext = true,
+            Some("analysis") => sources.analysis = true,
+            _ => return Err(out_of_bounds("unsupported_value", "sourceKinds")),
+        }
+    }
+    Ok(sources)
 }

@@ -295,37 +295,11 @@ impl HostWorld {
             ));
         }
         let criteria = ItemCriteria::parse(input)?;
-        let limit = |key: &str, resource: &str, default: u64, max: u64| -> HostResult<u64> {
-            match input.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(v) => match v.as_u64() {
-                    Some(n @ 1..) if n <= max => Ok(n),
-                    Some(n @ 1..) => Err(HostWorldError::ResourceLimited {
-                        resource: resource.into(),
-                        limit: max,
-                        observed: n.into(),
-                    }),
-                    _ => Err(HostWorldError::InvalidRequest(format!(
-                        "traversal budget is invalid: {key}"
-                    ))),
-                },
-            }
-        };
-        let page_size = limit("pageSize", "items", 100.min(max_page), max_page)? as usize;
-        let max_items = limit("maxItems", "items", 100_000, 1_000_000)? as usize;
-        let max_pages = limit("maxPages", "pages", 1_000, 10_000)? as usize;
-        limit("maxDurationMs", "duration_ms", 300_000, 1_800_000)?;
-        let start = match input.get("resumeCursor") {
-            None | Some(Value::Null) => 0,
-            Some(cursor) => cursor
-                .as_str()
-                .and_then(|c| c.parse::<usize>().ok())
-                .ok_or_else(|| HostWorldError::InvalidRequest("resumeCursor is invalid".into()))?,
-        };
-        let cap = max_items.min(page_size * max_pages);
+        let bounds = Traversal::parse(input, max_page)?;
+        let cap = bounds.max_items.min(bounds.page_size * bounds.max_pages);
         let mut items: Vec<Value> = Vec::new();
         let mut more = false;
-        for record in self.regular_items(&criteria).skip(start) {
+        for record in self.regular_items(&criteria).skip(bounds.start) {
             budget.tick().map_err(stopped)?;
             if items.len() == cap {
                 more = true;
@@ -333,31 +307,12 @@ impl HostWorld {
             }
             items.push(shape(record));
         }
-        let library_id = criteria.library_id.unwrap_or(1);
-        let visited = items.len();
         let batches: Vec<Value> = items
-            .chunks(page_size)
+            .chunks(bounds.page_size)
             .enumerate()
             .map(|(i, chunk)| json!([{"batchIndex": i, "items": chunk}]))
             .collect();
-        let ending = if more {
-            let reason = if visited == max_items {
-                "max_items"
-            } else {
-                "max_pages"
-            };
-            json!({"outcome": "resource_limited", "libraryId": library_id, "visitedItems": visited,
-                "visitedBatches": batches.len(), "reason": reason,
-                "resumeCursor": (start + visited).to_string()})
-        } else {
-            let criteria_digest = digest(&criteria.to_json(library_id));
-            let coverage = digest(&json!(items));
-            json!({"outcome": "completed", "libraryId": library_id, "scope": "top-level-regular",
-                "visitedItems": visited, "visitedBatches": batches.len(),
-                "completionEvidence": {"evidenceId": format!("traversal-{}", &coverage[7..19]),
-                    "criteriaDigest": criteria_digest.trim_start_matches("sha256:"),
-                    "coverageDigest": coverage.trim_start_matches("sha256:")}})
-        };
+        let ending = bounds.ending(&criteria, &items, batches.len(), more);
         Ok((batches, ending))
     }
 
@@ -493,5 +448,85 @@ fn stopped(error: HostError) -> HostWorldError {
             .into(),
         limit: 0,
         observed: Value::Null,
+    }
+}
+
+/// A traversal's bounds and where it starts, as its request gives them.
+struct Traversal {
+    page_size: usize,
+    max_items: usize,
+    max_pages: usize,
+    /// Items skipped (`resumeCursor`).
+    start: usize,
+}
+
+impl Traversal {
+    /// The bounds of `input` (pages at most `max_page` items), each checked
+    /// against the reference host's limit.
+    fn parse(input: &Value, max_page: u64) -> HostResult<Traversal> {
+        let limit = |key: &str, resource: &str, default: u64, max: u64| -> HostResult<u64> {
+            match input.get(key) {
+                None | Some(Value::Null) => Ok(default),
+                Some(v) => match v.as_u64() {
+                    Some(n @ 1..) if n <= max => Ok(n),
+                    Some(n @ 1..) => Err(HostWorldError::ResourceLimited {
+                        resource: resource.into(),
+                        limit: max,
+                        observed: n.into(),
+                    }),
+                    _ => Err(HostWorldError::InvalidRequest(format!(
+                        "traversal budget is invalid: {key}"
+                    ))),
+                },
+            }
+        };
+        let page_size = limit("pageSize", "items", 100.min(max_page), max_page)? as usize;
+        let max_items = limit("maxItems", "items", 100_000, 1_000_000)? as usize;
+        let max_pages = limit("maxPages", "pages", 1_000, 10_000)? as usize;
+        limit("maxDurationMs", "duration_ms", 300_000, 1_800_000)?;
+        let start = match input.get("resumeCursor") {
+            None | Some(Value::Null) => 0,
+            Some(cursor) => cursor
+                .as_str()
+                .and_then(|c| c.parse::<usize>().ok())
+                .ok_or_else(|| HostWorldError::InvalidRequest("resumeCursor is invalid".into()))?,
+        };
+        Ok(Traversal {
+            page_size,
+            max_items,
+            max_pages,
+            start,
+        })
+    }
+
+    /// How a traversal that visited `items` in `batches` ends: `resource_limited`
+    /// with a resume cursor when there was `more`, else `completed` with its
+    /// completion evidence.
+    fn ending(
+        &self,
+        criteria: &ItemCriteria,
+        items: &[Value],
+        batches: usize,
+        more: bool,
+    ) -> Value {
+        let library_id = criteria.library_id.unwrap_or(1);
+        let visited = items.len();
+        if more {
+            let reason = if visited == self.max_items {
+                "max_items"
+            } else {
+                "max_pages"
+            };
+            return json!({"outcome": "resource_limited", "libraryId": library_id, "visitedItems": visited,
+                "visitedBatches": batches, "reason": reason,
+                "resumeCursor": (self.start + visited).to_string()});
+        }
+        let criteria_digest = digest(&criteria.to_json(library_id));
+        let coverage = digest(&json!(items));
+        json!({"outcome": "completed", "libraryId": library_id, "scope": "top-level-regular",
+            "visitedItems": visited, "visitedBatches": batches,
+            "completionEvidence": {"evidenceId": format!("traversal-{}", &coverage[7..19]),
+                "criteriaDigest": criteria_digest.trim_start_matches("sha256:"),
+                "coverageDigest": coverage.trim_start_matches("sha256:")}})
     }
 }

@@ -3,7 +3,7 @@
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::HostResult;
 use super::HostWorldError;
@@ -284,60 +284,16 @@ impl Record {
         record
     }
 
+    /// A library description's item at `ptr`: its own members, or Zotero's JSON
+    /// export shape.
     pub(super) fn from_library(value: &Value, ptr: &str) -> HostResult<Self> {
-        let bad = |what: &str| HostWorldError::InvalidRequest(format!("{ptr}: {what}"));
-        let obj = value.as_object().ok_or_else(|| bad("expected an object"))?;
-        if let Some(extra) = obj
-            .keys()
-            .find(|k| !LIBRARY_MEMBERS.contains(&k.as_str()) && !is_export_member(k))
-        {
-            return Err(HostWorldError::InvalidRequest(format!(
-                "{ptr}/{extra}: unknown member; a library item has {} and the members of Zotero's JSON export (its fields, creators, tags, collections, relations, dateAdded, dateModified, …)",
-                LIBRARY_MEMBERS.join(", ")
-            )));
-        }
-        let zotero = ZoteroData::parse(obj, ptr)?;
-        let text = |key: &str| -> HostResult<Option<String>> {
-            match obj.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(_) => Err(bad(&format!("{key}: expected a string"))),
-            }
-        };
-        let reference = |key: &str| reference_of(obj, key, ptr);
-        let kind = match text("kind")? {
-            None => DetailKind::Regular,
-            Some(k) => DetailKind::parse(&k)
-                .ok_or_else(|| bad("kind: expected regular, attachment, note or annotation"))?,
-        };
-        let library_id = match obj.get("libraryID") {
-            None | Some(Value::Null) => 1,
-            Some(v) => v
-                .as_u64()
-                .filter(|id| *id >= 1)
-                .ok_or_else(|| bad("libraryID: expected a library id (1 or more)"))?,
-        };
-        // Zotero's export names an item by `key` and its parent by `parentItem`.
-        let by_key = |key: &str| -> HostResult<Option<PortableItemRef>> {
-            Ok(text(key)?.map(|key| PortableItemRef { library_id, key }))
-        };
-        let reference = match reference("ref")? {
-            Some(r) => r,
-            None => by_key("key")?.ok_or_else(|| bad("ref (or key) is required"))?,
-        };
-        let parent_ref = match reference_of(obj, "parentRef", ptr)? {
-            Some(r) => Some(r),
-            None => by_key("parentItem")?,
-        };
-        let kind = match (obj.get("kind"), text("itemType")?.as_deref()) {
-            (None, Some("attachment")) => DetailKind::Attachment,
-            (None, Some("note")) => DetailKind::Note,
-            (None, Some("annotation")) => DetailKind::Annotation,
-            _ => kind,
-        };
+        let entry = LibraryEntry::of(value, ptr)?;
+        let zotero = ZoteroData::parse(entry.obj, ptr)?;
+        let (reference, parent_ref) = entry.refs()?;
+        let text = |key: &str| entry.text(key);
         Ok(Self {
             reference: Some(reference),
-            kind: Some(kind),
+            kind: Some(entry.kind()?),
             parent_ref,
             fields: Fields {
                 title: text("title")?.or_else(|| {
@@ -355,7 +311,7 @@ impl Record {
                 html: text("html")?.or(text("note")?),
                 note_kind: text("noteKind")?,
                 issue: text("issue")?,
-                payload: obj.get("payload").filter(|v| !v.is_null()).cloned(),
+                payload: entry.obj.get("payload").filter(|v| !v.is_null()).cloned(),
             }
             .into(),
             id: None,
@@ -364,6 +320,89 @@ impl Record {
             edits: 0,
             stored: false,
         })
+    }
+}
+
+/// One item of a library description, at its JSON pointer.
+struct LibraryEntry<'a> {
+    obj: &'a Map<String, Value>,
+    ptr: &'a str,
+}
+
+impl<'a> LibraryEntry<'a> {
+    /// The item at `ptr`: an object of known members.
+    fn of(value: &'a Value, ptr: &'a str) -> HostResult<Self> {
+        let obj = value
+            .as_object()
+            .ok_or_else(|| HostWorldError::InvalidRequest(format!("{ptr}: expected an object")))?;
+        if let Some(extra) = obj
+            .keys()
+            .find(|k| !LIBRARY_MEMBERS.contains(&k.as_str()) && !is_export_member(k))
+        {
+            return Err(HostWorldError::InvalidRequest(format!(
+                "{ptr}/{extra}: unknown member; a library item has {} and the members of Zotero's JSON export (its fields, creators, tags, collections, relations, dateAdded, dateModified, …)",
+                LIBRARY_MEMBERS.join(", ")
+            )));
+        }
+        Ok(Self { obj, ptr })
+    }
+
+    /// A refusal of this item, naming what is wrong.
+    fn bad(&self, what: &str) -> HostWorldError {
+        HostWorldError::InvalidRequest(format!("{}: {what}", self.ptr))
+    }
+
+    /// The string member `key`, when given.
+    fn text(&self, key: &str) -> HostResult<Option<String>> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(self.bad(&format!("{key}: expected a string"))),
+        }
+    }
+
+    /// `kind`, else what Zotero's `itemType` says, else a regular item.
+    fn kind(&self) -> HostResult<DetailKind> {
+        let kind = match self.text("kind")? {
+            None => DetailKind::Regular,
+            Some(k) => DetailKind::parse(&k).ok_or_else(|| {
+                self.bad("kind: expected regular, attachment, note or annotation")
+            })?,
+        };
+        Ok(
+            match (self.obj.get("kind"), self.text("itemType")?.as_deref()) {
+                (None, Some("attachment")) => DetailKind::Attachment,
+                (None, Some("note")) => DetailKind::Note,
+                (None, Some("annotation")) => DetailKind::Annotation,
+                _ => kind,
+            },
+        )
+    }
+
+    /// The item's ref and its parent's: `ref`/`parentRef`, or Zotero's export
+    /// names, `key`/`parentItem` in `libraryID` (1 by default).
+    fn refs(&self) -> HostResult<(PortableItemRef, Option<PortableItemRef>)> {
+        let library_id = match self.obj.get("libraryID") {
+            None | Some(Value::Null) => 1,
+            Some(v) => v
+                .as_u64()
+                .filter(|id| *id >= 1)
+                .ok_or_else(|| self.bad("libraryID: expected a library id (1 or more)"))?,
+        };
+        let by_key = |key: &str| -> HostResult<Option<PortableItemRef>> {
+            Ok(self
+                .text(key)?
+                .map(|key| PortableItemRef { library_id, key }))
+        };
+        let reference = match reference_of(self.obj, "ref", self.ptr)? {
+            Some(r) => r,
+            None => by_key("key")?.ok_or_else(|| self.bad("ref (or key) is required"))?,
+        };
+        let parent_ref = match reference_of(self.obj, "parentRef", self.ptr)? {
+            Some(r) => Some(r),
+            None => by_key("parentItem")?,
+        };
+        Ok((reference, parent_ref))
     }
 }
 

@@ -166,31 +166,9 @@ impl HostWorld {
         scanned: &mut Scanned,
     ) -> Result<Vec<Value>, HostError> {
         let mut matches = Vec::new();
-        let version = record.revision();
         if search.sources.metadata {
             scanned.metadata += 1;
-            let z = record.zotero.get();
-            let mut fields: Vec<(String, String)> =
-                vec![("title".into(), record.title.clone().unwrap_or_default())];
-            for (name, value) in &z.fields {
-                if name != "title"
-                    && let Some(text) = value.as_str()
-                {
-                    fields.push((name.clone(), text.to_string()));
-                }
-            }
-            let creators: Vec<String> = z.creators.iter().map(|c| c.display()).collect();
-            fields.push(("creators".into(), creators.join("; ")));
-            fields.push(("tags".into(), z.tags.join("; ")));
-            for (field, text) in fields {
-                if let Some(hit) = find(&text, search) {
-                    matches.push(hit.place(
-                        json!({"kind": "metadata", "field": field}),
-                        &version,
-                        json!({"unit": "field", "field": field}),
-                    ));
-                }
-            }
+            metadata_matches(record, search, &mut matches);
         }
         for child in self.children.of(index) {
             budget.tick()?;
@@ -200,52 +178,104 @@ impl HostWorld {
             let Some(child_ref) = child.reference.as_ref().map(PortableItemRef::to_value) else {
                 continue;
             };
-            match child.kind {
+            let hit = match child.kind {
                 Some(DetailKind::Note) if search.sources.analysis => {
-                    let Some(kind) = child.note_kind.as_deref().filter(|k| ANALYSES.contains(k))
-                    else {
-                        continue;
-                    };
-                    scanned.analysis += 1;
-                    let text = strip_tags(child.html.as_deref().unwrap_or_default());
-                    if let Some(hit) = find(&text, search) {
-                        matches.push(hit.place(
-                            json!({"kind": "analysis", "artifactType": kind, "noteRef": child_ref}),
-                            &child.revision(),
-                            json!({"unit": "analysis_field", "field": null}),
-                        ));
-                    }
+                    analysis_match(child, child_ref, search, scanned)
                 }
                 Some(DetailKind::Attachment) if search.sources.fulltext => {
-                    let Some(path) = child.path.as_deref().filter(|_| is_text(child)) else {
-                        continue;
-                    };
-                    scanned.fulltext += 1;
-                    let Ok(size) = self.file_size(path) else {
-                        scanned.unreadable += 1;
-                        continue;
-                    };
-                    budget.spend(size.min(MAX_FULLTEXT_BYTES))?;
-                    let text = match self.read_bytes_within(path, MAX_FULLTEXT_BYTES) {
-                        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                        Err(_) => {
-                            scanned.unreadable += 1;
-                            continue;
-                        }
-                    };
-                    if let Some(hit) = find(&text, search) {
-                        matches.push(hit.place(
-                            json!({"kind": "fulltext", "attachmentRef": child_ref}),
-                            &child.revision(),
-                            json!({"unit": "paragraph", "field": null}),
-                        ));
-                    }
+                    self.fulltext_match(child, child_ref, search, budget, scanned)?
                 }
-                _ => {}
-            }
+                _ => None,
+            };
+            matches.extend(hit);
         }
         Ok(matches)
     }
+
+    /// Where the search's terms are found in the text of the attachment `child`
+    /// (read within [`MAX_FULLTEXT_BYTES`], spent from `budget`).
+    fn fulltext_match(
+        &self,
+        child: &Record,
+        child_ref: Value,
+        search: &Search,
+        budget: &Budget,
+        scanned: &mut Scanned,
+    ) -> Result<Option<Value>, HostError> {
+        let Some(path) = child.path.as_deref().filter(|_| is_text(child)) else {
+            return Ok(None);
+        };
+        scanned.fulltext += 1;
+        let Ok(size) = self.file_size(path) else {
+            scanned.unreadable += 1;
+            return Ok(None);
+        };
+        budget.spend(size.min(MAX_FULLTEXT_BYTES))?;
+        let text = match self.read_bytes_within(path, MAX_FULLTEXT_BYTES) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(_) => {
+                scanned.unreadable += 1;
+                return Ok(None);
+            }
+        };
+        Ok(find(&text, search).map(|hit| {
+            hit.place(
+                json!({"kind": "fulltext", "attachmentRef": child_ref}),
+                &child.revision(),
+                json!({"unit": "paragraph", "field": null}),
+            )
+        }))
+    }
+}
+
+/// Where the search's terms are found in `record`'s title, fields, creators and
+/// tags, added to `matches`.
+fn metadata_matches(record: &Record, search: &Search, matches: &mut Vec<Value>) {
+    let version = record.revision();
+    let z = record.zotero.get();
+    let mut fields: Vec<(String, String)> =
+        vec![("title".into(), record.title.clone().unwrap_or_default())];
+    for (name, value) in &z.fields {
+        if name != "title"
+            && let Some(text) = value.as_str()
+        {
+            fields.push((name.clone(), text.to_string()));
+        }
+    }
+    let creators: Vec<String> = z.creators.iter().map(|c| c.display()).collect();
+    fields.push(("creators".into(), creators.join("; ")));
+    fields.push(("tags".into(), z.tags.join("; ")));
+    for (field, text) in fields {
+        if let Some(hit) = find(&text, search) {
+            matches.push(hit.place(
+                json!({"kind": "metadata", "field": field}),
+                &version,
+                json!({"unit": "field", "field": field}),
+            ));
+        }
+    }
+}
+
+/// Where the search's terms are found in the analysis note `child`, when it is one.
+fn analysis_match(
+    child: &Record,
+    child_ref: Value,
+    search: &Search,
+    scanned: &mut Scanned,
+) -> Option<Value> {
+    let kind = child
+        .note_kind
+        .as_deref()
+        .filter(|k| ANALYSES.contains(k))?;
+    scanned.analysis += 1;
+    let text = strip_tags(child.html.as_deref().unwrap_or_default());
+    find(&text, search).map(|hit| {
+        hit.place(
+            json!({"kind": "analysis", "artifactType": kind, "noteRef": child_ref}),
+            &child.revision(),
+            json!({"unit": "analysis_field", "field": null}),
+        )
+    })
 }
 
 /// Whether an attachment's file is text a search reads.
