@@ -1,16 +1,20 @@
 //! Runs at library scale: the pass-through workflow of `fixtures/bench` over
-//! grouped-shape selections of 1,000, 10,000 and 100,000 attachments (each with
-//! its parent and an abstract in `data`), as whole `hookrun run --json`
-//! processes, next to the Node.js harness calling the same hooks without a
-//! sandbox, measured in the same run, the commands taking turns run by run.
-//! Prints units/s, the ratio to Node.js and the peak RSS of each process, a
-//! `--jobs 2` row, and `hookrun plan` of 10,000 units (planning time in
-//! process, peak RSS of the `hookrun plan --json` process), then the same
-//! 10,000-unit run with and without `--refs` (time, peak RSS, report size).
-//! Needs GNU time (`/usr/bin/time`, Debian's `time` package).
+//! grouped-shape selections of 1, 1,000, 10,000 and 100,000 attachments (each
+//! with its parent and an abstract in `data`), as whole `hookrun run --json`
+//! processes, next to the peer harnesses over the same hooks, measured in the
+//! same run, the commands taking turns run by run: the hooks in an isolated-vm
+//! isolate (`bench/peers/ivm-harness.mjs`: one isolate per run, arguments and
+//! results copied across, 128 MiB heap, 5 s per call; left out with a note
+//! when isolated-vm is not installed in `bench/peers`) and Node.js calling
+//! them without a sandbox (`bench/peers/node-harness.mjs`). Prints units/s,
+//! the ratio to each peer and the peak RSS of each process, a `--jobs 2` row,
+//! and `hookrun plan` of 10,000 units (planning time in process, peak RSS of
+//! the `hookrun plan --json` process), then the same 10,000-unit run with and
+//! without `--refs` (time, peak RSS, report size). Needs GNU time
+//! (`/usr/bin/time`, Debian's `time` package).
 //!
-//! `cargo bench --bench scale` (or `bench/run.sh scale`); sizes can be given:
-//! `cargo bench --bench scale -- 1000 10000`.
+//! `cargo bench --bench scale` (or `bench/run.sh scale`, which installs the
+//! peers); sizes can be given: `cargo bench --bench scale -- 1000 10000`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -100,6 +104,16 @@ fn measure(command: &mut Command) -> Sample {
     }
 }
 
+/// How many runs of each command a row of `n` units takes: more where starting
+/// the process is most of the time, one where a run takes seconds.
+fn runs(n: usize) -> usize {
+    match n {
+        0..=100 => 15,
+        101..=10_000 => 5,
+        _ => 1,
+    }
+}
+
 /// The median wall time of `runs` runs, with the highest peak RSS.
 fn repeat(runs: usize, command: impl Fn() -> Command) -> Sample {
     interleaved(runs, &[&command]).remove(0)
@@ -127,6 +141,25 @@ fn interleaved(runs: usize, commands: &[&dyn Fn() -> Command]) -> Vec<Sample> {
         .collect()
 }
 
+/// A wall time in milliseconds below a second, else in seconds.
+fn duration(wall: Duration) -> String {
+    if wall < Duration::from_secs(1) {
+        format!("{:.1} ms", wall.as_secs_f64() * 1e3)
+    } else {
+        format!("{:.2} s", wall.as_secs_f64())
+    }
+}
+
+/// `a` over `b`, as the tables print ratios.
+fn ratio(a: Duration, b: Duration) -> String {
+    format!("{:.2}x", a.as_secs_f64() / b.as_secs_f64())
+}
+
+/// A Markdown table row of `cells`.
+fn table_row(cells: &[String]) -> String {
+    format!("| {} |", cells.join(" | "))
+}
+
 fn mib(bytes: u64) -> String {
     format!("{:.0} MiB", bytes as f64 / 1048576.0)
 }
@@ -135,8 +168,55 @@ fn per_second(units: usize, wall: Duration) -> String {
     format!("{:.0}", units as f64 / wall.as_secs_f64())
 }
 
+/// A peer harness over the same hooks, run as
+/// `node <flags> bench/peers/<script> run <workflow> <selection>`.
+struct Peer {
+    /// Its name in the table's head.
+    name: &'static str,
+    /// Node.js's own flags, before the script.
+    flags: &'static [&'static str],
+    script: &'static str,
+}
+
+impl Peer {
+    /// The peers whose harness can run here, in the table's order.
+    fn installed() -> Vec<Peer> {
+        let mut peers = Vec::new();
+        let addon = "bench/peers/node_modules/isolated-vm/out/isolated_vm.node";
+        if repo().join(addon).exists() {
+            peers.push(Peer {
+                name: "isolated-vm",
+                flags: &["--no-node-snapshot"],
+                script: "ivm-harness.mjs",
+            });
+        } else {
+            eprintln!(
+                "isolated-vm is not installed: run `npm install` in bench/peers (bench/run.sh does)"
+            );
+        }
+        peers.push(Peer {
+            name: "Node.js",
+            flags: &[],
+            script: "node-harness.mjs",
+        });
+        peers
+    }
+
+    fn run(&self, workflow: &Path, file: &Path) -> Command {
+        let mut command = Command::new("node");
+        command
+            .args(self.flags)
+            .arg(repo().join("bench/peers").join(self.script))
+            .arg("run")
+            .arg(workflow)
+            .arg(file);
+        command
+    }
+}
+
 struct Bench {
     workflow: PathBuf,
+    peers: Vec<Peer>,
     scratch: tempfile::TempDir,
 }
 
@@ -152,16 +232,6 @@ impl Bench {
         command
     }
 
-    fn node(&self, file: &Path) -> Command {
-        let mut command = Command::new("node");
-        command
-            .arg(repo().join("bench/peers/node-harness.mjs"))
-            .arg("run")
-            .arg(&self.workflow)
-            .arg(file);
-        command
-    }
-
     /// The selection of `n` units as a file, written when first asked.
     fn selection_file(&self, n: usize) -> PathBuf {
         let path = self.scratch.path().join(format!("selection-{n}.json"));
@@ -171,40 +241,67 @@ impl Bench {
         path
     }
 
+    /// A row per size: `hookrun run --json` and each peer (times, then peak
+    /// RSS), and at 10,000 units `--jobs 2`, the commands taking turns.
     fn run_rows(&self, sizes: &[usize]) {
-        println!(
-            "| units | hookrun run --json | units/s | peak RSS | Node.js harness | ratio | Node.js peak RSS |"
+        let mut head = vec![
+            "units".to_string(),
+            "hookrun run --json".into(),
+            "units/s".into(),
+        ];
+        for peer in &self.peers {
+            head.push(format!("{} harness", peer.name));
+            head.push(format!("hookrun/{}", peer.name));
+        }
+        head.push("hookrun peak RSS".into());
+        head.extend(
+            self.peers
+                .iter()
+                .map(|peer| format!("{} peak RSS", peer.name)),
         );
-        println!("|---:|---:|---:|---:|---:|---:|---:|");
+        println!("{}", table_row(&head));
+        println!("{}|", "|---:".repeat(head.len()));
         for &n in sizes {
             let file = self.selection_file(n);
-            let runs = if n <= 10_000 { 5 } else { 1 };
-            let serial = || self.hookrun(&file, 1);
-            let node = || self.node(&file);
-            let two = || self.hookrun(&file, 2);
-            let mut commands: Vec<&dyn Fn() -> Command> = vec![&serial, &node];
+            let file = file.as_path();
+            let serial = || self.hookrun(file, 1);
+            let two = || self.hookrun(file, 2);
+            let peers: Vec<Box<dyn Fn() -> Command + '_>> = self
+                .peers
+                .iter()
+                .map(|peer| Box::new(move || peer.run(&self.workflow, file)) as _)
+                .collect();
+            let mut commands: Vec<&dyn Fn() -> Command> = vec![&serial];
+            commands.extend(peers.iter().map(|peer| &**peer));
             if n == 10_000 {
                 commands.push(&two);
             }
-            let samples = interleaved(runs, &commands);
-            let (hookrun, node) = (samples[0], samples[1]);
-            println!(
-                "| {n} | {:.2} s | {} | {} | {:.2} s | {:.2}x | {} |",
-                hookrun.wall.as_secs_f64(),
+            let samples = interleaved(runs(n), &commands);
+            let (hookrun, peers) = (samples[0], &samples[1..=self.peers.len()]);
+            let mut cells = vec![
+                n.to_string(),
+                duration(hookrun.wall),
                 per_second(n, hookrun.wall),
-                mib(hookrun.rss),
-                node.wall.as_secs_f64(),
-                hookrun.wall.as_secs_f64() / node.wall.as_secs_f64(),
-                mib(node.rss),
-            );
-            if let Some(two) = samples.get(2) {
-                println!(
-                    "| {n}, `--jobs 2` | {:.2} s | {} | {} | | {:.2}x serial | |",
-                    two.wall.as_secs_f64(),
+            ];
+            for peer in peers {
+                cells.push(duration(peer.wall));
+                cells.push(ratio(hookrun.wall, peer.wall));
+            }
+            cells.push(mib(hookrun.rss));
+            cells.extend(peers.iter().map(|peer| mib(peer.rss)));
+            println!("{}", table_row(&cells));
+            if let Some(two) = samples.get(1 + self.peers.len()) {
+                let mut cells = vec![
+                    format!("{n}, `--jobs 2`"),
+                    duration(two.wall),
                     per_second(n, two.wall),
-                    mib(two.rss),
-                    hookrun.wall.as_secs_f64() / two.wall.as_secs_f64(),
-                );
+                ];
+                // The speed-up over the serial run in the first ratio column.
+                cells.resize(3 + 2 * self.peers.len(), String::new());
+                cells[4] = format!("{} serial", ratio(hookrun.wall, two.wall));
+                cells.push(mib(two.rss));
+                cells.resize(head.len(), String::new());
+                println!("{}", table_row(&cells));
             }
         }
     }
@@ -298,12 +395,13 @@ fn main() {
         .filter_map(|a| a.parse().ok())
         .collect();
     let sizes = if sizes.is_empty() {
-        vec![1_000, 10_000, 100_000]
+        vec![1, 1_000, 10_000, 100_000]
     } else {
         sizes
     };
     let bench = Bench {
         workflow: repo().join("fixtures/bench/pass-through"),
+        peers: Peer::installed(),
         scratch: tempfile::tempdir().expect("a scratch directory"),
     };
     bench.run_rows(&sizes);
