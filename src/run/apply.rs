@@ -9,10 +9,10 @@ use crate::bundle::{
     BundleError, BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions,
 };
 use crate::hooks::{CallUnit, HookEnv, Live, ShortCircuitApply, Step, hook_arg};
-use crate::manifest::{DeclaredHook, Workflow};
+use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::request::ExecutionOptions;
-use crate::run::jobs::{Job, JobKind, execution_json, job_unit, safe_id};
-use crate::run::report::{ApplyReport, RunError, Stage};
+use crate::run::jobs::{Job, execution_json, job_unit, safe_id};
+use crate::run::report::{ApplyReport, JobKind, RunError, Stage};
 use crate::run::results::BundleSource;
 
 /// Why `applyResult` could not be handed a job's result.
@@ -63,6 +63,23 @@ pub struct ApplyEnv<'a, 'b> {
     pub hook: &'a DeclaredHook,
     /// `executionOptions`.
     pub execution: &'a ExecutionOptions,
+}
+
+impl<'a, 'b> ApplyEnv<'a, 'b> {
+    /// The `applyResult` call environment of `workflow`, which must declare the
+    /// hook.
+    pub fn new(
+        hooks: &'a mut HookEnv<'b>,
+        workflow: &'a Workflow,
+        execution: &'a ExecutionOptions,
+    ) -> Result<ApplyEnv<'a, 'b>, RunError> {
+        Ok(ApplyEnv {
+            hooks,
+            workflow,
+            hook: apply_hook(workflow)?,
+            execution,
+        })
+    }
 }
 
 impl ApplyEnv<'_, '_> {
@@ -141,16 +158,7 @@ impl ApplyEnv<'_, '_> {
             aliases.push(alias);
             response = Some(taken);
         }
-        if let Some(preflight) = apply.preflight {
-            data["preflight"] = preflight;
-        }
-        if !apply.aggregate_children.is_empty() {
-            data["aggregate"] = json!({
-                "id": id.trim_start_matches("aggregate-"),
-                "mode": "single-apply",
-                "children": apply.aggregate_children,
-            });
-        }
+        add_apply_context(&mut data, &id, apply.preflight, apply.aggregate_children);
         let mut arg = hook_arg([
             ("parent", apply.parent),
             // The context's id, where its reader goes (`Live::result_context`).
@@ -317,25 +325,18 @@ impl ApplyEnv<'_, '_> {
         }
         let mut sorted: Vec<&(usize, &Job)> = children.iter().collect();
         sorted.sort_by(|a, b| a.1.order.total_cmp(&b.1.order));
-        let mut child_values = Vec::new();
-        let mut children_live = Vec::new();
-        let mut registered = Vec::new();
-        for (i, (index, job)) in sorted.iter().enumerate() {
-            let child_id = format!("job-{index}");
-            match self.aggregate_child(i, &child_id, job) {
-                Ok((value, live)) => {
-                    registered.push(child_id);
-                    child_values.push(value);
-                    children_live.extend(live);
-                }
-                Err(e) => {
-                    self.remove_contexts(registered);
-                    return ApplyReport::Failed {
-                        error: e.at(Stage::Aggregate, unit_id),
-                    };
-                }
+        let Children {
+            registered,
+            values: child_values,
+            live: children_live,
+        } = match self.register_children(&sorted) {
+            Ok(registered) => registered,
+            Err(e) => {
+                return ApplyReport::Failed {
+                    error: e.at(Stage::Aggregate, unit_id),
+                };
             }
-        }
+        };
         let first_parent = sorted
             .first()
             .map(|(_, job)| target_parent(job.request.as_ref().unwrap_or(&Value::Null)))
@@ -363,6 +364,32 @@ impl ApplyEnv<'_, '_> {
         let (report, _) = self.call(CallUnit::unit(unit_id), apply);
         self.remove_contexts(registered);
         report
+    }
+
+    /// Registers the result contexts of an aggregate's children, in apply
+    /// order: their ids, their entries of `resultContext.aggregate.children` and
+    /// the live objects made inside them. On a failure none stays registered.
+    fn register_children(&self, sorted: &[&(usize, &Job)]) -> Result<Children, ApplyError> {
+        let (mut registered, mut values, mut live) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, (index, job)) in sorted.iter().enumerate() {
+            let child_id = format!("job-{index}");
+            match self.aggregate_child(i, &child_id, job) {
+                Ok((value, made)) => {
+                    registered.push(child_id);
+                    values.push(value);
+                    live.extend(made);
+                }
+                Err(e) => {
+                    self.remove_contexts(registered);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(Children {
+            registered,
+            values,
+            live,
+        })
     }
 
     /// Registers the result context `child_id` of an aggregate's child, `i`th
@@ -479,4 +506,46 @@ fn open_reader(
         Some(BundleSource::ZipFile(path)) => Ok(BundleReader::from(ZipBundle::open(path, options))),
     }
     .map_err(ApplyError::from)
+}
+
+/// The workflow's `applyResult` hook, which every run needs.
+pub(super) fn apply_hook(workflow: &Workflow) -> Result<&DeclaredHook, RunError> {
+    workflow.hook(HookName::ApplyResult).ok_or_else(|| {
+        RunError::new(
+            Stage::ApplyResult,
+            None,
+            "Error",
+            "the workflow declares no applyResult hook",
+        )
+    })
+}
+
+/// Adds to a result context's `data` what the apply knows besides the result:
+/// the unit's `preflight`, and an aggregate's `children`.
+fn add_apply_context(
+    data: &mut Value,
+    id: &str,
+    preflight: Option<Value>,
+    aggregate_children: Vec<Value>,
+) {
+    if let Some(preflight) = preflight {
+        data["preflight"] = preflight;
+    }
+    if !aggregate_children.is_empty() {
+        data["aggregate"] = json!({
+            "id": id.trim_start_matches("aggregate-"),
+            "mode": "single-apply",
+            "children": aggregate_children,
+        });
+    }
+}
+
+/// An aggregate's children, their result contexts registered.
+struct Children {
+    /// The ids of their result contexts.
+    registered: Vec<String>,
+    /// Their entries of `resultContext.aggregate.children`.
+    values: Vec<Value>,
+    /// The live objects made inside them.
+    live: Vec<Live>,
 }

@@ -33,12 +33,12 @@ use crate::hooks::bridge::Bridge;
 use crate::hooks::{HookEnv, HookRecord};
 use crate::host::effects::Effect;
 use crate::plan::Unit;
+use crate::run::apply::{ApplyEnv, apply_hook};
 use crate::run::jobs::RequestIds;
 use crate::run::observer::{EncodedUnit, RunObserver, UnitEncoder};
 use crate::run::progress::Phase;
 use crate::run::report::{RunError, Summary, UnitReport, UnitStatus};
 use crate::run::results::ResultSource;
-use crate::run::runner::{apply_env, apply_hook};
 use crate::run::units::{Phases, UnitState, finish_unit};
 
 /// Units per window when [`RunOptions::window`](super::RunOptions::window) is 0.
@@ -243,7 +243,7 @@ impl Here<'_, '_> {
     ) -> Result<(), RunError> {
         let units = &self.units[range];
         let host = std::rc::Rc::clone(&self.env.host);
-        let mut apply = apply_env(self.env, self.phases)?;
+        let mut apply = ApplyEnv::new(self.env, self.phases.workflow, self.phases.execution)?;
         let mut applied = Segment::default();
         let mut held = Vec::new();
         for ((mut state, unit), first) in states.into_iter().zip(units).zip(firsts) {

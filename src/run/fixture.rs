@@ -12,8 +12,8 @@ use serde_json::{Map, Value};
 
 use crate::host::answers::{FixtureAnswer, HostAnswers};
 use crate::plan::Mode;
+use crate::run::options::RunInput;
 use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
-use crate::run::runner::RunInput;
 use crate::run::settings::Settings;
 use crate::run::world::{Shape, WorldSpec};
 use crate::selection::{SelectionContext, SelectionError};

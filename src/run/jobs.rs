@@ -5,38 +5,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::hooks::{CallUnit, HookEnv, Live, PreflightOutcome, ShortCircuitApply, hook_arg};
+use crate::hooks::{CallUnit, HookEnv, Live, PreflightOutcome, hook_arg};
 use crate::manifest::{HookName, Workflow};
 use crate::plan::Unit;
 use crate::request::{self, AttachmentFiles, ExecutionOptions};
-use crate::run::report::{ApplyReport, RunError, Stage};
+use crate::run::report::{ApplyReport, JobKind, RunError, Stage};
 use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
 use crate::selection::SelectionContext;
-
-/// What a job does. Reports name it `request` or `short-circuit`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum JobKind {
-    /// A provider request.
-    Request,
-    /// A preflight short-circuit: apply without a request.
-    ShortCircuit(Box<ShortCircuitApply>),
-}
-
-impl JobKind {
-    /// The kind's name in reports.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            JobKind::Request => "request",
-            JobKind::ShortCircuit(_) => "short-circuit",
-        }
-    }
-}
-
-impl serde::Serialize for JobKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 
 /// One request (or short-circuit) of a unit, as it moves through the run.
 #[derive(Debug)]

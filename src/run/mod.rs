@@ -21,6 +21,7 @@ mod fixture;
 mod jobs;
 mod normalize;
 mod observer;
+mod options;
 mod parallel;
 mod progress;
 pub mod refs;
@@ -35,17 +36,17 @@ mod world;
 pub use driver::DEFAULT_WINDOW;
 pub use embed::{SendResultSource, run_async};
 pub use fixture::{Case, CaseError, CaseResult, CaseSelection, FixtureResults};
-pub use jobs::JobKind;
 pub use observer::{Collector, EncodedUnit, RunObserver, UnitEncoder};
+pub use options::{RunInput, RunOptions};
 pub use progress::{Phase, Progress, ProgressHook};
 pub use report::{
-    AggregateReport, ApplyReport, JobReport, RunError, RunReport, SettingsReport, Stage, Summary,
-    UnitReport, UnitStatus,
+    AggregateReport, ApplyReport, JobKind, JobReport, RunError, RunReport, SettingsReport, Stage,
+    Summary, UnitReport, UnitStatus,
 };
 pub use results::{
     AsyncResultSource, Blocking, BundleSource, JobRequest, NoResults, ProviderResult, ResultSource,
 };
-pub use runner::{RunInput, RunOptions, run, run_observed};
+pub use runner::{run, run_observed};
 pub use settings::{NormalizedParams, Settings, SettingsError, normalize_params};
 pub use stream::JsonReportWriter;
 pub use world::{Shape, WorldSpec, WorldSpecError};

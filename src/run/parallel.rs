@@ -44,9 +44,9 @@ use crate::run::driver::{
     Crew, Dispatch, HandOver, Handed, Here, Relay, Segment, Tick, window_size,
 };
 use crate::run::observer::UnitEncoder;
+use crate::run::options::RunOptions;
 use crate::run::progress::Phase;
 use crate::run::report::{RunError, Stage};
-use crate::run::runner::RunOptions;
 use crate::run::units::{Phases, UnitState};
 use crate::sandbox::{Sandbox, SandboxOptions, spawn_hook_thread};
 
@@ -117,13 +117,7 @@ pub(crate) fn with_workers<R>(
             let (to_worker, inbox) = channel();
             inboxes.push(to_worker);
             let tx = tx.clone();
-            let setup = Setup {
-                sandbox: crate::hooks::sandbox_options(options.sandbox),
-                runtime: options.runtime.clone(),
-                fresh_per_unit: options.fresh_runtime_per_unit,
-                ticks: options.progress.is_some(),
-                encoder: encoder.clone(),
-            };
+            let setup = Setup::of(options, encoder.clone());
             let spawned = spawn_hook_thread(scope, format!("hookrun-worker-{w}"), move || {
                 let work = AssertUnwindSafe(|| worker(w, phases, units, host, &setup, &tx, &inbox));
                 if catch_unwind(work).is_err() {
@@ -132,14 +126,10 @@ pub(crate) fn with_workers<R>(
                     let _ = tx.send(Report::Failed(Box::new(error)));
                 }
             });
-            if let Err(e) = spawned {
-                return Err(RunError::new(
-                    Stage::Run,
-                    None,
-                    "Error",
-                    format!("cannot start worker thread {w}: {e}; use fewer jobs"),
-                ));
-            }
+            spawned.map_err(|e| {
+                let message = format!("cannot start worker thread {w}: {e}; use fewer jobs");
+                RunError::new(Stage::Run, None, "Error", message)
+            })?;
         }
         drop(tx);
         let mut crew = Threads {
@@ -181,6 +171,19 @@ struct Part {
     segments: Vec<Segment>,
     /// What its apply handed over.
     handed: Vec<Handed>,
+}
+
+impl Part {
+    /// A worker's part `range`, ordered to build.
+    fn new(range: Range<usize>) -> Part {
+        Part {
+            range,
+            step: Step::Building,
+            states: Vec::new(),
+            segments: Vec::new(),
+            handed: Vec::new(),
+        }
+    }
 }
 
 /// Where a part is: its worker on an order (building, applying), or waiting
@@ -252,16 +255,7 @@ impl Crew for Threads<'_, '_> {
         self.started = None;
         let (own, theirs) = self.cut(&range);
         let ahead = next.as_ref().map_or_else(Vec::new, |next| self.cut(next).1);
-        let mut parts: Vec<Part> = theirs
-            .into_iter()
-            .map(|range| Part {
-                range,
-                step: Step::Building,
-                states: Vec::new(),
-                segments: Vec::new(),
-                handed: Vec::new(),
-            })
-            .collect();
+        let mut parts: Vec<Part> = theirs.into_iter().map(Part::new).collect();
         // The caller's part comes first in unit order: built and its results
         // fetched while the workers build theirs.
         let (mut own_states, own_segments) = self.here.build(own.clone(), tick);
@@ -271,18 +265,12 @@ impl Crew for Threads<'_, '_> {
         // The workers' results are fetched in unit order: part after part,
         // each as soon as it and the parts before it are built. After a
         // failure nothing more is ordered, and what was ordered is waited for.
-        let (mut dispatched, mut failure) = (0, None);
+        let mut orders = Orders::new(ahead);
         let mut early = std::mem::take(&mut self.early);
-        let working = |parts: &[Part]| {
-            parts
-                .iter()
-                .any(|p| matches!(p.step, Step::Building | Step::Applying))
-        };
-        let unfinished = |parts: &[Part]| parts.iter().any(|p| p.step != Step::Done);
         loop {
             // Once every worker has its part to apply, the caller applies its own.
-            if dispatched == parts.len()
-                && failure.is_none()
+            if orders.dispatched == parts.len()
+                && orders.failure.is_none()
                 && let Some((range, states, firsts, segments)) = own.take()
             {
                 handover(Handed::Built(merged(segments, &mut parts)));
@@ -290,72 +278,125 @@ impl Crew for Threads<'_, '_> {
                     relay.pass(h, handover)
                 })?;
             }
-            if !(working(&parts) || (failure.is_none() && unfinished(&parts))) {
+            if !orders.waiting(&parts) {
                 break;
             }
             let (w, answer) = match early.pop_front() {
                 Some(answer) => answer,
                 None => self.answer(tick)?,
             };
-            let part = &mut parts[w];
-            let applied = match part.step {
-                Step::Building => false,
-                Step::Applying => true,
-                // The worker's part of the next window, built already.
-                Step::Built | Step::Done => {
-                    self.early.push_back((w, answer));
-                    continue;
-                }
-            };
-            match answer {
-                Ok(Done::Built(states, segments)) if !applied => {
-                    part.states = states;
-                    part.segments = segments;
-                }
-                Ok(Done::Applied(handed)) if applied => part.handed = handed,
-                Ok(_) => unreachable!("a worker answers the order it was given"),
-                Err(error) => {
-                    part.step = Step::Done;
-                    failure = failure.or(Some(*error));
-                    continue;
-                }
-            }
-            if applied {
-                // The worker has gone on to its part of the next window.
-                part.step = Step::Done;
-                continue;
-            }
-            part.step = Step::Built;
-            while failure.is_none()
-                && let Some(part) = parts.get_mut(dispatched).filter(|p| p.step == Step::Built)
-            {
-                let mut states = std::mem::take(&mut part.states);
-                let firsts = dispatch(part.range.clone(), &mut states, tick);
-                let next = ahead.get(dispatched).cloned();
-                let order = Order::Apply(part.range.clone(), states, firsts, next);
-                part.step = match self.send(dispatched, order) {
-                    Ok(()) => Step::Applying,
-                    Err(error) => {
-                        failure = Some(error);
-                        Step::Done
-                    }
-                };
-                dispatched += 1;
+            if self.take_answer(&mut parts[w], w, answer, &mut orders) {
+                self.order_applies(&mut parts, &mut orders, dispatch, tick);
             }
         }
-        if let Some(error) = failure {
+        if let Some(error) = orders.failure {
             return Err(error);
         }
         // Every worker was told to build its part of the next window with its
         // apply order (windows only shrink, so the next one has no more parts).
         self.started = next;
-        for part in parts {
-            for handed in part.handed {
-                relay.pass(handed, handover);
-            }
-        }
+        let handed = parts.into_iter().flat_map(|part| part.handed);
+        handed.for_each(|handed| relay.pass(handed, handover));
         relay.finish(handover);
         Ok(())
+    }
+}
+
+/// How far the workers' parts of a window have been ordered to apply.
+struct Orders {
+    /// Parts ordered to apply, from the first.
+    dispatched: usize,
+    /// The first failure of a part; nothing more is ordered after it.
+    failure: Option<RunError>,
+    /// The workers' parts of the next window, sent with their apply orders.
+    ahead: Vec<Range<usize>>,
+}
+
+impl Orders {
+    /// Nothing ordered yet; `ahead` the workers' parts of the next window.
+    fn new(ahead: Vec<Range<usize>>) -> Orders {
+        Orders {
+            dispatched: 0,
+            failure: None,
+            ahead,
+        }
+    }
+
+    /// Whether an answer of a worker is still to come: a part is on an order,
+    /// or (without a failure) not done with the window.
+    fn waiting(&self, parts: &[Part]) -> bool {
+        let working = parts
+            .iter()
+            .any(|p| matches!(p.step, Step::Building | Step::Applying));
+        working || (self.failure.is_none() && parts.iter().any(|p| p.step != Step::Done))
+    }
+}
+
+impl Threads<'_, '_> {
+    /// Takes worker `w`'s `answer` for its `part`; whether the part is now built.
+    /// An answer for the next window (the part is past its order) waits in
+    /// `early`.
+    fn take_answer(
+        &mut self,
+        part: &mut Part,
+        w: usize,
+        answer: Answer,
+        orders: &mut Orders,
+    ) -> bool {
+        let applied = match part.step {
+            Step::Building => false,
+            Step::Applying => true,
+            // The worker's part of the next window, built already.
+            Step::Built | Step::Done => {
+                self.early.push_back((w, answer));
+                return false;
+            }
+        };
+        match answer {
+            Ok(Done::Built(states, segments)) if !applied => {
+                part.states = states;
+                part.segments = segments;
+            }
+            Ok(Done::Applied(handed)) if applied => part.handed = handed,
+            Ok(_) => unreachable!("a worker answers the order it was given"),
+            Err(error) => {
+                part.step = Step::Done;
+                orders.failure = orders.failure.take().or(Some(*error));
+                return false;
+            }
+        }
+        // Once applied, the worker has gone on to its part of the next window.
+        part.step = if applied { Step::Done } else { Step::Built };
+        !applied
+    }
+
+    /// Fetches the results of the built parts next in unit order and orders
+    /// their workers to apply them.
+    fn order_applies(
+        &self,
+        parts: &mut [Part],
+        orders: &mut Orders,
+        dispatch: Dispatch<'_>,
+        tick: Tick<'_>,
+    ) {
+        while orders.failure.is_none()
+            && let Some(part) = parts
+                .get_mut(orders.dispatched)
+                .filter(|p| p.step == Step::Built)
+        {
+            let mut states = std::mem::take(&mut part.states);
+            let firsts = dispatch(part.range.clone(), &mut states, tick);
+            let next = orders.ahead.get(orders.dispatched).cloned();
+            let order = Order::Apply(part.range.clone(), states, firsts, next);
+            part.step = match self.send(orders.dispatched, order) {
+                Ok(()) => Step::Applying,
+                Err(error) => {
+                    orders.failure = Some(error);
+                    Step::Done
+                }
+            };
+            orders.dispatched += 1;
+        }
     }
 }
 
@@ -401,6 +442,19 @@ struct Setup {
     ticks: bool,
     /// The observer's encoder of units.
     encoder: Option<Arc<dyn UnitEncoder>>,
+}
+
+impl Setup {
+    /// What `options` say every worker starts with; units encoded by `encoder`.
+    fn of(options: &RunOptions, encoder: Option<Arc<dyn UnitEncoder>>) -> Setup {
+        Setup {
+            sandbox: crate::hooks::sandbox_options(options.sandbox),
+            runtime: options.runtime.clone(),
+            fresh_per_unit: options.fresh_runtime_per_unit,
+            ticks: options.progress.is_some(),
+            encoder,
+        }
+    }
 }
 
 /// One worker: a [`Here`] crew that carries out orders until the inbox closes.

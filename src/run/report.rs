@@ -5,11 +5,11 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::hooks::ShortCircuitApply;
 use crate::hooks::{HookFailure, HookRecord, PreflightOutcome};
 use crate::host::effects::Effect;
 use crate::manifest::ParamWarning;
 use crate::plan::Plan;
-use crate::run::jobs::JobKind;
 
 /// How a unit ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -317,5 +317,30 @@ pub(crate) fn drop_figures(hook: &mut Value) {
     if let Some(usage) = hook.get_mut("usage").and_then(Value::as_object_mut) {
         usage.remove("wallMs");
         usage.remove("heapUsedBytes");
+    }
+}
+
+/// What a job does. Reports name it `request` or `short-circuit`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobKind {
+    /// A provider request.
+    Request,
+    /// A preflight short-circuit: apply without a request.
+    ShortCircuit(Box<ShortCircuitApply>),
+}
+
+impl JobKind {
+    /// The kind's name in reports.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            JobKind::Request => "request",
+            JobKind::ShortCircuit(_) => "short-circuit",
+        }
+    }
+}
+
+impl serde::Serialize for JobKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }

@@ -7,91 +7,26 @@ use std::rc::Rc;
 use serde_json::json;
 
 use crate::hooks::bridge::Bridge;
-use crate::hooks::{HookEnv, RuntimeInfo, sandbox_options};
+use crate::hooks::{HookEnv, sandbox_options};
 use crate::host::answers::HostAnswers;
 use crate::host::world::HostWorld;
 use crate::host::{HookHost, HostSettings};
-use crate::manifest::{DeclaredHook, HookName, Workflow};
-use crate::plan::{Mode, NoValidInputUnitsError, Plan, PlanState, plan};
+use crate::manifest::Workflow;
+use crate::plan::{Mode, NoValidInputUnitsError, Plan, PlanState, Unit, plan};
 use crate::request::ExecutionOptions;
-use crate::run::apply::ApplyEnv;
 use crate::run::driver::{Driver, Here, Segment, hand_over, window_size};
 use crate::run::jobs::RequestIds;
 use crate::run::normalize::prepare;
 use crate::run::observer::{Collector, RunObserver};
+use crate::run::options::{RunInput, RunOptions};
 use crate::run::parallel;
-use crate::run::progress::{Phase, ProgressHook};
+use crate::run::progress::Phase;
 use crate::run::report::{RunError, RunReport, Stage, Summary};
 use crate::run::results::ResultSource;
 use crate::run::settings::Settings;
 use crate::run::units::Phases;
-use crate::sandbox::{Sandbox, SandboxOptions, SandboxPool};
+use crate::sandbox::Sandbox;
 use crate::selection::SelectionContext;
-
-/// What a run works on.
-pub struct RunInput {
-    /// The user's selection (either shape).
-    pub selection: SelectionContext,
-    /// `{workflowParams, providerOptions}`.
-    pub settings: Settings,
-    /// What hooks and filters may read.
-    pub world: HostWorld,
-    /// What the fixture answers for the members a simulated world cannot:
-    /// identifier look-ups and the `fixture` members of the Host API.
-    pub answers: HostAnswers,
-}
-
-/// How a run behaves.
-#[derive(Debug, Clone, Default)]
-pub struct RunOptions {
-    /// Planning mode (`execute` for confirmed runs).
-    pub mode: Mode,
-    /// Limits, determinism and isolation of every hook call (its startup is
-    /// always [`STARTUP`](crate::hooks::STARTUP), the host facade).
-    pub sandbox: SandboxOptions,
-    /// Start every unit on a fresh runtime instead of sharing one per run.
-    pub fresh_runtime_per_unit: bool,
-    /// Threads for the units (`0` or `1`: every unit on the caller's thread).
-    /// Every [window](Self::window) is cut into `jobs` contiguous parts: the
-    /// caller's thread takes the first with the run's runtime, and each other
-    /// part goes to a worker thread with a runtime of its own, the same part of
-    /// every window; the report is in unit order either way. Module state and
-    /// `operationId` replays are then shared only among the units of one
-    /// thread, items a worker creates get keys from its own range, and progress
-    /// of the preflight, request and apply phases arrives interleaved across
-    /// threads.
-    pub jobs: usize,
-    /// Borrow the run's runtime from this pool and give it back afterwards, so
-    /// the next run of the same workflow starts warm (prelude installed, hook
-    /// modules loaded, module state kept). A runtime that breached a limit is
-    /// not given back. With `jobs` above 1 the pooled runtime serves the
-    /// settings phase and the caller's part of each window; the worker threads
-    /// start runtimes of their own.
-    pub pool: Option<SandboxPool>,
-    /// The `runtime` fields that do not depend on the call.
-    pub runtime: RuntimeInfo,
-    /// Receives progress after each unit of each phase.
-    pub progress: Option<ProgressHook>,
-    /// The most bytes of write arguments (as JSON) the run's hooks may have recorded;
-    /// the write that would pass it ends its call with `write-limit`. `None`:
-    /// [`DEFAULT_MAX_WRITE_BYTES`](crate::host::effects::DEFAULT_MAX_WRITE_BYTES).
-    pub max_write_bytes: Option<u64>,
-    /// The most bytes one host call may hold outside the engine (file reads,
-    /// archive entries, its reply); the call that would pass it ends its hook call
-    /// with `host-limit`. `None`:
-    /// [`DEFAULT_HOST_CALL_BYTES`](crate::host::budget::DEFAULT_HOST_CALL_BYTES).
-    pub max_host_call_bytes: Option<u64>,
-    /// Units that go through the phases together (`0`:
-    /// [`DEFAULT_WINDOW`](super::DEFAULT_WINDOW)). Every unit of a window is
-    /// preflighted before any of its requests is built, and so on phase by
-    /// phase, as the contract orders them; each unit is handed over as soon
-    /// as it is done, and the next window starts once the window's units are
-    /// all applied and handed over. Besides the plan, a run
-    /// holds the states and reports of one window of units at a time, so this
-    /// bounds the memory the run adds; a run of at most `window`
-    /// units calls its hooks in exactly the contract's phase order.
-    pub window: usize,
-}
 
 /// Runs `workflow` over `input`, asking `results` for the result of every
 /// request the pass-through provider does not answer, and collects the whole
@@ -141,21 +76,13 @@ pub fn run_observed(
             return Summary::default();
         }
     };
-    let settings = HostSettings {
-        interactive: options.runtime.invocation_mode.is_interactive(),
-        clock_ms: options.sandbox.determinism.map(|d| d.now_ms),
-        locale: options.runtime.locale.clone(),
-    };
-    let mut host = HookHost::new(input.world, input.answers).with_settings(settings);
-    if let Some(max) = options.max_write_bytes {
-        host = host.with_write_limit(max);
-    }
-    if let Some(max) = options.max_host_call_bytes {
-        host = host.with_call_bytes(max);
-    }
     let mut env = HookEnv::new(
         sandbox,
-        Rc::new(RefCell::new(Bridge::new(host))),
+        Rc::new(RefCell::new(Bridge::new(host_of(
+            input.world,
+            input.answers,
+            options,
+        )))),
         workflow,
         &options.runtime,
         options.fresh_runtime_per_unit,
@@ -201,27 +128,7 @@ fn execute(
         workflow_params: prepared.workflow_params,
         provider_options: prepared.provider_options,
     };
-    let planned = {
-        let host = env.host.borrow();
-        plan(
-            &workflow.planning,
-            &selection,
-            options.mode,
-            &execution.workflow_params,
-            host.world(),
-        )
-        .map_err(|e| RunError::new(Stage::Plan, None, "PlanError", e.to_string()))?
-    };
-    observer.plan(&planned);
-    if planned.state == PlanState::Disabled || planned.units.is_empty() {
-        return Err(no_valid_units(workflow, &planned));
-    }
-    // The units are all the phases need: what the selection and the rest of
-    // the plan hold besides (their entry arrays, the candidates) goes before
-    // the first window, instead of staying for the whole run. The units'
-    // scoped contexts and the world share the items.
-    drop(selection);
-    let Plan { units, .. } = planned;
+    let units = planned_units(env, workflow, selection, &execution, options, observer)?;
 
     let total = units.len();
     let progress = |phase: Phase, done: usize| {
@@ -266,6 +173,57 @@ fn execute(
     driven
 }
 
+/// The units of the run's plan, handed to `observer` first; a plan without
+/// valid units is the run's error.
+fn planned_units(
+    env: &HookEnv<'_>,
+    workflow: &Workflow,
+    selection: SelectionContext,
+    execution: &ExecutionOptions,
+    options: &RunOptions,
+    observer: &mut dyn RunObserver,
+) -> Result<Vec<Unit>, RunError> {
+    let planned = {
+        let host = env.host.borrow();
+        plan(
+            &workflow.planning,
+            &selection,
+            options.mode,
+            &execution.workflow_params,
+            host.world(),
+        )
+        .map_err(|e| RunError::new(Stage::Plan, None, "PlanError", e.to_string()))?
+    };
+    observer.plan(&planned);
+    if planned.state == PlanState::Disabled || planned.units.is_empty() {
+        return Err(no_valid_units(workflow, &planned));
+    }
+    // The units are all the phases need: what the selection and the rest of
+    // the plan hold besides (their entry arrays, the candidates) goes before
+    // the first window, instead of staying for the whole run. The units'
+    // scoped contexts and the world share the items.
+    drop(selection);
+    let Plan { units, .. } = planned;
+    Ok(units)
+}
+
+/// The run's host: `world` and `answers` with the settings and limits of `options`.
+fn host_of(world: HostWorld, answers: HostAnswers, options: &RunOptions) -> HookHost {
+    let settings = HostSettings {
+        interactive: options.runtime.invocation_mode.is_interactive(),
+        clock_ms: options.sandbox.determinism.map(|d| d.now_ms),
+        locale: options.runtime.locale.clone(),
+    };
+    let mut host = HookHost::new(world, answers).with_settings(settings);
+    if let Some(max) = options.max_write_bytes {
+        host = host.with_write_limit(max);
+    }
+    if let Some(max) = options.max_host_call_bytes {
+        host = host.with_call_bytes(max);
+    }
+    host
+}
+
 fn no_valid_units(workflow: &Workflow, planned: &Plan) -> RunError {
     let stats = &planned.stats.candidates;
     let error = NoValidInputUnitsError {
@@ -287,29 +245,4 @@ fn no_valid_units(workflow: &Workflow, planned: &Plan) -> RunError {
         error.to_string(),
     )
     .with_details(details)
-}
-
-/// The `applyResult` call environment; every workflow must declare the hook.
-pub(crate) fn apply_env<'a, 'b>(
-    env: &'a mut HookEnv<'b>,
-    phases: &'a Phases<'a>,
-) -> Result<ApplyEnv<'a, 'b>, RunError> {
-    Ok(ApplyEnv {
-        hooks: env,
-        workflow: phases.workflow,
-        hook: apply_hook(phases.workflow)?,
-        execution: phases.execution,
-    })
-}
-
-/// The workflow's `applyResult` hook, which every run needs.
-pub(crate) fn apply_hook(workflow: &Workflow) -> Result<&DeclaredHook, RunError> {
-    workflow.hook(HookName::ApplyResult).ok_or_else(|| {
-        RunError::new(
-            Stage::ApplyResult,
-            None,
-            "Error",
-            "the workflow declares no applyResult hook",
-        )
-    })
 }

@@ -17,10 +17,10 @@ use crate::plan::Unit;
 use crate::request::{AttachmentFiles, AttachmentRef, ExecutionOptions};
 use crate::run::apply::ApplyEnv;
 use crate::run::jobs::{
-    Job, JobKind, RequestIds, build_request, dispatch, execution_json, jobs_for, settle,
+    Job, RequestIds, build_request, dispatch, execution_json, jobs_for, settle,
 };
 use crate::run::report::{
-    AggregateReport, ApplyReport, JobReport, RunError, Stage, UnitReport, UnitStatus,
+    AggregateReport, ApplyReport, JobKind, JobReport, RunError, Stage, UnitReport, UnitStatus,
 };
 use crate::run::results::ResultSource;
 
