@@ -84,17 +84,8 @@ pub fn walk(
     // Directories still to read, with their relative path and level (1 = the root).
     let mut pending: Vec<(PathBuf, String, usize)> = vec![(root.to_path_buf(), String::new(), 1)];
     while let Some((dir, prefix, level)) = pending.pop() {
-        let shown = if prefix.is_empty() { "." } else { &prefix };
-        let mut names: Vec<String> = fs::read_dir(&dir)
-            .map_err(|e| WalkError::Io {
-                relative: shown.to_string(),
-                message: e.kind().to_string(),
-            })?
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .collect();
-        names.sort();
         let mut below = Vec::new();
-        for name in names {
+        for name in sorted_names(&dir, &prefix)? {
             let path = dir.join(&name);
             let Some(metadata) = admit(&path) else {
                 continue;
@@ -132,6 +123,20 @@ pub fn walk(
     }
     out.sort_by(|a, b| a.relative.cmp(&b.relative));
     Ok(out)
+}
+
+/// The names in `dir` (at `prefix` below the root) that are valid Unicode, in order.
+fn sorted_names(dir: &Path, prefix: &str) -> Result<Vec<String>, WalkError> {
+    let shown = if prefix.is_empty() { "." } else { prefix };
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map_err(|e| WalkError::Io {
+            relative: shown.to_string(),
+            message: e.kind().to_string(),
+        })?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    Ok(names)
 }
 
 #[cfg(test)]

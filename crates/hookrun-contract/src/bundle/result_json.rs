@@ -252,25 +252,34 @@ fn resolve(
         detail,
     })?;
     resolved.result_json_source = source;
-    match value {
-        Cow::Borrowed(value) if in_place => {
-            resolved.in_run_result = Some(match unwrap_skill_runner_envelope(value) {
-                Some(_) => InRunResult::EnvelopeData,
-                None => InRunResult::Whole,
-            });
-        }
-        value => {
-            let value = value.into_owned();
-            match unwrap_skill_runner_envelope(&value) {
-                Some(data) => {
-                    resolved.result_json = Some(data.clone());
-                    resolved.envelope = Some(value);
+    resolved.keep(value, in_place);
+    Ok(resolved)
+}
+
+impl ResolvedResult {
+    /// Keeps the result JSON `value` that was found: as where it is in the run result,
+    /// when it is a value of it and `in_place` asks for that, else as a copy, unwrapped
+    /// from its Skill-Runner envelope when it has one.
+    fn keep(&mut self, value: Cow<'_, Value>, in_place: bool) {
+        match value {
+            Cow::Borrowed(value) if in_place => {
+                self.in_run_result = Some(match unwrap_skill_runner_envelope(value) {
+                    Some(_) => InRunResult::EnvelopeData,
+                    None => InRunResult::Whole,
+                });
+            }
+            value => {
+                let value = value.into_owned();
+                match unwrap_skill_runner_envelope(&value) {
+                    Some(data) => {
+                        self.result_json = Some(data.clone());
+                        self.envelope = Some(value);
+                    }
+                    None => self.result_json = Some(value),
                 }
-                None => resolved.result_json = Some(value),
             }
         }
     }
-    Ok(resolved)
 }
 
 /// What the resolution steps tried and which reads failed.

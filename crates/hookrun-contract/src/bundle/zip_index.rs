@@ -80,20 +80,12 @@ pub(crate) fn index_archive<R: Read + Seek>(
         ));
     }
     let mut seen = HashSet::new();
-    let mut total: u64 = 0;
-    let mut total_compressed: u64 = 0;
+    let mut totals = Totals::default();
     let mut entries = Vec::with_capacity(archive.len());
     for index in 0..archive.len() {
         let data = archive.by_index_data(index).map_err(BundleError::extract)?;
         let raw = data.name_raw();
-        let name =
-            std::str::from_utf8(raw).map_err(|_| unsafe_name(raw, UnsafePathReason::NotUtf8))?;
-        let path = EntryPath::parse(name).map_err(|reason| unsafe_name(raw, reason))?;
-        if name.chars().count() > limits.max_name_chars || path.depth() > limits.max_depth {
-            return Err(BundleError::EntryPathTooLong {
-                name: name.to_string(),
-            });
-        }
+        let (name, path) = entry_name(raw, limits)?;
         if data.is_symlink() {
             return Err(unsafe_name(raw, UnsafePathReason::Symlink));
         }
@@ -102,38 +94,9 @@ pub(crate) fn index_archive<R: Read + Seek>(
         }
         let is_dir = data.is_dir();
         let size = if is_dir { 0 } else { data.size() };
-        if size > limits.max_entry_size {
-            return Err(BundleError::EntrySizeTooLarge {
-                name: name.to_string(),
-                detail: format!("{size} bytes > {} bytes", limits.max_entry_size),
-            });
-        }
         let compressed = data.compressed_size();
-        if size > RATIO_CHECK_FLOOR && size / compressed.max(1) > limits.max_ratio {
-            return Err(BundleError::EntrySizeTooLarge {
-                name: name.to_string(),
-                detail: format!(
-                    "{size} bytes compressed to {compressed} bytes, a ratio above {}:1",
-                    limits.max_ratio
-                ),
-            });
-        }
-        total = total.saturating_add(size);
-        total_compressed = total_compressed.saturating_add(compressed);
-        // The ratio holds for the entries together too: many small entries, each
-        // under the floor, cannot add up to a bomb.
-        if total > RATIO_CHECK_FLOOR && total / total_compressed.max(1) > limits.max_ratio {
-            return Err(BundleError::TotalSizeTooLarge {
-                total,
-                limit: total_compressed.saturating_mul(limits.max_ratio),
-            });
-        }
-        if total > limits.max_total_size {
-            return Err(BundleError::TotalSizeTooLarge {
-                total,
-                limit: limits.max_total_size,
-            });
-        }
+        check_entry_size(name, size, compressed, limits)?;
+        totals.add(size, compressed, limits)?;
         entries.push(IndexedEntry {
             index,
             path,
@@ -142,6 +105,77 @@ pub(crate) fn index_archive<R: Read + Seek>(
         });
     }
     Ok(entries)
+}
+
+/// The entry name `raw` as text and as a safe entry path, within the limits of name
+/// length and depth.
+fn entry_name<'a>(raw: &'a [u8], limits: &ZipLimits) -> Result<(&'a str, EntryPath), BundleError> {
+    let name = std::str::from_utf8(raw).map_err(|_| unsafe_name(raw, UnsafePathReason::NotUtf8))?;
+    let path = EntryPath::parse(name).map_err(|reason| unsafe_name(raw, reason))?;
+    if name.chars().count() > limits.max_name_chars || path.depth() > limits.max_depth {
+        return Err(BundleError::EntryPathTooLong {
+            name: name.to_string(),
+        });
+    }
+    Ok((name, path))
+}
+
+/// Checks one entry's declared `size` (and its ratio to `compressed`) against `limits`.
+fn check_entry_size(
+    name: &str,
+    size: u64,
+    compressed: u64,
+    limits: &ZipLimits,
+) -> Result<(), BundleError> {
+    if size > limits.max_entry_size {
+        return Err(BundleError::EntrySizeTooLarge {
+            name: name.to_string(),
+            detail: format!("{size} bytes > {} bytes", limits.max_entry_size),
+        });
+    }
+    if size > RATIO_CHECK_FLOOR && size / compressed.max(1) > limits.max_ratio {
+        return Err(BundleError::EntrySizeTooLarge {
+            name: name.to_string(),
+            detail: format!(
+                "{size} bytes compressed to {compressed} bytes, a ratio above {}:1",
+                limits.max_ratio
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The running sizes of the entries indexed so far.
+#[derive(Default)]
+struct Totals {
+    /// Uncompressed bytes.
+    total: u64,
+    /// Compressed bytes.
+    compressed: u64,
+}
+
+impl Totals {
+    /// Adds one entry's sizes and checks the totals against `limits`.
+    fn add(&mut self, size: u64, compressed: u64, limits: &ZipLimits) -> Result<(), BundleError> {
+        self.total = self.total.saturating_add(size);
+        self.compressed = self.compressed.saturating_add(compressed);
+        let total = self.total;
+        // The ratio holds for the entries together too: many small entries, each
+        // under the floor, cannot add up to a bomb.
+        if total > RATIO_CHECK_FLOOR && total / self.compressed.max(1) > limits.max_ratio {
+            return Err(BundleError::TotalSizeTooLarge {
+                total,
+                limit: self.compressed.saturating_mul(limits.max_ratio),
+            });
+        }
+        if total > limits.max_total_size {
+            return Err(BundleError::TotalSizeTooLarge {
+                total,
+                limit: limits.max_total_size,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// The unsafe-name error for a raw zip entry name.

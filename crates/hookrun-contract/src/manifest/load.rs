@@ -233,18 +233,7 @@ impl From<Vec<Diagnostic>> for Rejected {
 }
 
 fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Workflow, Rejected> {
-    let planning = validated_planning(&manifest).map_err(|mut invalid| {
-        // Only a manifest that fails is looked at for the generation it was written for.
-        invalid.legacy = Some(Generation::detect(&manifest)).filter(|g| g.is_legacy());
-        Rejected::Invalid(invalid)
-    })?;
-    let parameters = Parameters::from_manifest(&manifest).map_err(|e| {
-        Rejected::Invalid(Invalid {
-            problems: typed_error("parameters", &e),
-            semantic: false,
-            legacy: None,
-        })
-    })?;
+    let (planning, parameters) = validated(&manifest)?;
     let text = |pointer: &str| {
         manifest
             .pointer(pointer)
@@ -254,18 +243,8 @@ fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Wor
     let id = planning.id.clone();
     let provider = Provider::parse(&text("/provider").unwrap_or_default());
     let request_kind = text("/request/kind");
-    let build_strategy =
-        build_strategy(&manifest, &provider, request_kind.as_deref()).ok_or_else(|| {
-            vec![
-                Diagnostic::new(
-                    Category::ManifestValidationError,
-                    format!(
-                        "Skip workflow {id}: missing hooks.buildRequest and request declaration"
-                    ),
-                )
-                .with_reason("build strategy unresolved"),
-            ]
-        })?;
+    let build_strategy = build_strategy(&manifest, &provider, request_kind.as_deref())
+        .ok_or_else(|| unresolved_strategy(&id))?;
     let workflow_dir = canonical_dir(
         manifest_path.parent().unwrap_or(Path::new(".")),
         manifest_path,
@@ -278,14 +257,7 @@ fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Wor
         workflow_id: &id,
     };
     let hooks = resolve_hooks(&manifest, &roots)?;
-    let (package_id, package_root, package_messages) = match &context.package {
-        Some(package) => (
-            package.id.clone(),
-            package.root.clone(),
-            package.messages.clone(),
-        ),
-        None => (id.clone(), workflow_dir.clone(), Messages::default()),
-    };
+    let (package_id, package_root, package_messages) = package_parts(context, &id, &workflow_dir);
     let version = text("/version")
         .filter(|v| !v.is_empty())
         .or_else(|| context.package.as_ref().and_then(|p| p.version.clone()));
@@ -315,6 +287,52 @@ fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Wor
         manifest,
         id,
     })
+}
+
+/// The planning view and the typed parameters of a manifest that passes validation
+/// layers 2 and 3; a legacy manifest that fails is marked with its generation.
+fn validated(manifest: &Value) -> Result<(PlanningSpec, Parameters), Rejected> {
+    let planning = validated_planning(manifest).map_err(|mut invalid| {
+        // Only a manifest that fails is looked at for the generation it was written for.
+        invalid.legacy = Some(Generation::detect(manifest)).filter(|g| g.is_legacy());
+        Rejected::Invalid(invalid)
+    })?;
+    let parameters = Parameters::from_manifest(manifest).map_err(|e| {
+        Rejected::Invalid(Invalid {
+            problems: typed_error("parameters", &e),
+            semantic: false,
+            legacy: None,
+        })
+    })?;
+    Ok((planning, parameters))
+}
+
+/// The problem that skips workflow `id` when it has no build strategy.
+fn unresolved_strategy(id: &str) -> Vec<Diagnostic> {
+    vec![
+        Diagnostic::new(
+            Category::ManifestValidationError,
+            format!("Skip workflow {id}: missing hooks.buildRequest and request declaration"),
+        )
+        .with_reason("build strategy unresolved"),
+    ]
+}
+
+/// The package id, root and messages of a workflow: its package's, or, outside a
+/// package, the workflow's own id and directory and no messages.
+fn package_parts(context: &Context, id: &str, workflow_dir: &Path) -> (String, PathBuf, Messages) {
+    match &context.package {
+        Some(package) => (
+            package.id.clone(),
+            package.root.clone(),
+            package.messages.clone(),
+        ),
+        None => (
+            id.to_string(),
+            workflow_dir.to_path_buf(),
+            Messages::default(),
+        ),
+    }
 }
 
 /// Runs validation layers 2 (schema) and 3 (semantic) on a parsed manifest and returns

@@ -1,6 +1,6 @@
 //! Workflow packages: `workflow-package.json` (`01-manifest.md` §11).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -20,25 +20,9 @@ pub const PACKAGE_FILE: &str = "workflow-package.json";
 pub fn load_package(package_dir: &Path) -> Discovery {
     let mut out = Discovery::default();
     let package_file = package_dir.join(PACKAGE_FILE);
-    let package = match read_json(&package_file) {
-        Ok(value) => value,
-        Err(diagnostic) => {
-            out.diagnostics.push(*diagnostic);
-            return out;
-        }
-    };
-    let errors = validate_package(&package);
-    if !errors.is_empty() {
-        out.diagnostics
-            .extend(errors.into_iter().map(|d| d.with_path(&package_file)));
+    let Some((package, root)) = read_package(package_dir, &package_file, &mut out.diagnostics)
+    else {
         return out;
-    }
-    let root = match canonical_dir(package_dir, &package_file) {
-        Ok(root) => root,
-        Err(diagnostic) => {
-            out.diagnostics.push(*diagnostic);
-            return out;
-        }
     };
     let (messages, locale_problems) = load_package_locales(&root, &package_file, &package);
     out.diagnostics.extend(locale_problems);
@@ -61,35 +45,75 @@ pub fn load_package(package_dir: &Path) -> Discovery {
         let Some(entry) = entry.as_str() else {
             continue;
         };
-        match workflow_path(&context.root, entry) {
-            Some(manifest_path) => {
-                let loaded = load_in(
-                    &Context {
-                        jail_root: context.root.clone(),
-                        package: Some(context.clone()),
-                        digest: context.digest.clone(),
-                        entry: Some(entry.to_string()),
-                    },
-                    &manifest_path,
-                );
-                out.push(loaded);
-            }
-            None => {
-                let text = format!("must be a package-relative path inside the package: {entry}");
-                let pointer = format!("/workflows/{i}");
-                out.diagnostics.push(
-                    Diagnostic::validation(&pointer, &text)
-                        .with_path(&package_file)
-                        .with_entry(Some(entry)),
-                );
-            }
-        }
+        load_entry(&context, &package_file, i, entry, &mut out);
     }
     out
 }
 
+/// The package manifest at `package_file`, valid, and the package's canonical root;
+/// `None`, with the problem added to `diagnostics`, when either cannot be had.
+fn read_package(
+    package_dir: &Path,
+    package_file: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(Value, PathBuf)> {
+    let package = match read_json(package_file) {
+        Ok(value) => value,
+        Err(diagnostic) => {
+            diagnostics.push(*diagnostic);
+            return None;
+        }
+    };
+    let errors = validate_package(&package);
+    if !errors.is_empty() {
+        diagnostics.extend(errors.into_iter().map(|d| d.with_path(package_file)));
+        return None;
+    }
+    match canonical_dir(package_dir, package_file) {
+        Ok(root) => Some((package, root)),
+        Err(diagnostic) => {
+            diagnostics.push(*diagnostic);
+            None
+        }
+    }
+}
+
+/// Loads the workflow of `workflows[i]`, `entry`, into `out`, or reports an entry that
+/// leaves the package root.
+fn load_entry(
+    context: &PackageContext,
+    package_file: &Path,
+    i: usize,
+    entry: &str,
+    out: &mut Discovery,
+) {
+    match workflow_path(&context.root, entry) {
+        Some(manifest_path) => {
+            let loaded = load_in(
+                &Context {
+                    jail_root: context.root.clone(),
+                    package: Some(context.clone()),
+                    digest: context.digest.clone(),
+                    entry: Some(entry.to_string()),
+                },
+                &manifest_path,
+            );
+            out.push(loaded);
+        }
+        None => {
+            let text = format!("must be a package-relative path inside the package: {entry}");
+            let pointer = format!("/workflows/{i}");
+            out.diagnostics.push(
+                Diagnostic::validation(&pointer, &text)
+                    .with_path(package_file)
+                    .with_entry(Some(entry)),
+            );
+        }
+    }
+}
+
 /// The path of a `workflows[]` entry, or `None` when it leaves the package root.
-fn workflow_path(root: &Path, entry: &str) -> Option<std::path::PathBuf> {
+fn workflow_path(root: &Path, entry: &str) -> Option<PathBuf> {
     if !is_package_relative(entry) {
         return None;
     }

@@ -29,6 +29,11 @@ pub fn task_name_values(
     values
 }
 
+/// The character that opens a placeholder.
+const OPEN: char = '{';
+/// The character that closes a placeholder.
+const CLOSE: char = '}';
+
 /// Renders `template`: `{name}` placeholders are looked up exactly, then by normalised
 /// name (lower-case, without spaces, `_` and `-`); non-scalar values and unknown names
 /// render empty; whitespace runs collapse, ends are trimmed and a dangling trailing `:` or
@@ -36,16 +41,16 @@ pub fn task_name_values(
 pub fn render_task_name(template: &str, values: &Map<String, Value>) -> String {
     let mut rendered = String::with_capacity(template.len());
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
+    while let Some(open) = rest.find(OPEN) {
         rendered.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        match after.find(['{', '}']) {
-            Some(close) if after.as_bytes().get(close) == Some(&b'}') => {
+        match after.find([OPEN, CLOSE]) {
+            Some(close) if after[close..].starts_with(CLOSE) => {
                 rendered.push_str(&scalar_text(lookup(values, &after[..close])));
                 rest = &after[close + 1..];
             }
             _ => {
-                rendered.push('{');
+                rendered.push(OPEN);
                 rest = after;
             }
         }

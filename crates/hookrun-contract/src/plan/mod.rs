@@ -99,29 +99,11 @@ pub fn plan(
     if let Some(reason) = gate {
         return Ok(Plan::disabled_early(reason, counts));
     }
-    let source = source::source_for(selection);
-    let mut candidates = select::select(
-        &validate.select,
-        spec.inputs.member.kind,
-        &spec.label,
-        source.as_ref(),
-        world,
-    )?;
-    let total = candidates.len();
-    let mut skipped = Vec::new();
-    if let Some(accepts) = &spec.inputs.member.accepts {
-        let verdicts: Vec<_> = candidates
-            .iter()
-            .map(|c| (!mime::accepts(&accepts.mime, c)).then_some("mime-not-accepted"))
-            .collect();
-        candidates = apply_verdicts(candidates, &verdicts, &mut skipped);
-    }
-    let env = FilterEnv { world, params };
-    let active = validate.filters.iter().filter(|f| mode.runs(f.phase()));
-    for filter in active {
-        let verdicts = filters::evaluate(filter, &candidates, &env)?;
-        candidates = apply_verdicts(candidates, &verdicts, &mut skipped);
-    }
+    let Screened {
+        total,
+        candidates,
+        mut skipped,
+    } = screen(spec, selection, mode, params, world)?;
     let finish =
         |state, reason, candidates: Vec<Candidate>, skipped: Vec<Skip>, units: Vec<Unit>| {
             let stats = PlanStats::compute(total, &skipped, candidates.len(), units.len());
@@ -160,4 +142,54 @@ pub fn plan(
         false => (PlanState::Enabled, None),
     };
     Ok(finish(state, reason, placed, skipped, units))
+}
+
+/// What the selector chose, and what the MIME check and the filters left of it.
+struct Screened {
+    /// How many candidates the selector chose.
+    total: usize,
+    /// The candidates that passed every check, in order.
+    candidates: Vec<Candidate>,
+    /// The candidates that did not, with why.
+    skipped: Vec<Skip>,
+}
+
+/// Runs the selector, MIME compatibility and the filters that `mode` runs on
+/// `selection` (the stages of [`plan`] between the gate and `require.candidates`).
+fn screen(
+    spec: &PlanningSpec,
+    selection: &SelectionContext,
+    mode: Mode,
+    params: &Map<String, Value>,
+    world: &dyn World,
+) -> Result<Screened, PlanError> {
+    let validate = &spec.validate_selection;
+    let source = source::source_for(selection);
+    let mut candidates = select::select(
+        &validate.select,
+        spec.inputs.member.kind,
+        &spec.label,
+        source.as_ref(),
+        world,
+    )?;
+    let total = candidates.len();
+    let mut skipped = Vec::new();
+    if let Some(accepts) = &spec.inputs.member.accepts {
+        let verdicts: Vec<_> = candidates
+            .iter()
+            .map(|c| (!mime::accepts(&accepts.mime, c)).then_some("mime-not-accepted"))
+            .collect();
+        candidates = apply_verdicts(candidates, &verdicts, &mut skipped);
+    }
+    let env = FilterEnv { world, params };
+    let active = validate.filters.iter().filter(|f| mode.runs(f.phase()));
+    for filter in active {
+        let verdicts = filters::evaluate(filter, &candidates, &env)?;
+        candidates = apply_verdicts(candidates, &verdicts, &mut skipped);
+    }
+    Ok(Screened {
+        total,
+        candidates,
+        skipped,
+    })
 }

@@ -263,146 +263,203 @@ pub fn scan_source(source: &str) -> Vec<LegacyUse> {
     found
 }
 
+/// Where [`code_only`] is in the source: in code, or in a comment or literal of one kind.
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Code,
+    LineComment,
+    BlockComment,
+    Quoted(char),
+    Template,
+    Regex { in_class: bool },
+}
+
+/// `c` blanked out: a line break stays, every other character becomes a space.
+fn blank(c: char) -> char {
+    if c == '\n' { '\n' } else { ' ' }
+}
+
 /// `source` with every comment, string literal, template literal text and regular
 /// expression literal replaced by spaces, character for character (line breaks
 /// kept), so that lines and columns of the code stay where they were.
 fn code_only(source: &str) -> String {
-    #[derive(Clone, Copy, PartialEq)]
-    enum State {
-        Code,
-        LineComment,
-        BlockComment,
-        Quoted(char),
-        Template,
-        Regex { in_class: bool },
-    }
     let chars: Vec<char> = source.chars().collect();
-    let mut out = String::with_capacity(source.len());
-    let mut state = State::Code;
-    // Open `${` of templates: the brace depth inside each, innermost last.
-    let mut templates: Vec<usize> = Vec::new();
-    // The last character of code that is not white space, to tell a division
-    // from a regular expression.
-    let mut last_code: Option<char> = None;
+    let mut scan = Blanking {
+        out: String::with_capacity(source.len()),
+        state: State::Code,
+        templates: Vec::new(),
+        last_code: None,
+    };
     let mut i = 0;
-    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
     while i < chars.len() {
         let c = chars[i];
         let next = chars.get(i + 1).copied();
-        match state {
-            State::Code => match (c, next) {
-                ('/', Some('/')) => {
-                    state = State::LineComment;
-                    out.push(' ');
-                }
-                ('/', Some('*')) => {
-                    state = State::BlockComment;
-                    out.push_str("  ");
-                    i += 1;
-                }
-                ('/', _) if last_code.is_none_or(|p| "(,=:[!&|?{};+-*%<>~^".contains(p)) => {
-                    state = State::Regex { in_class: false };
-                    out.push(' ');
-                }
-                ('\'' | '"', _) => {
-                    state = State::Quoted(c);
-                    out.push(' ');
-                }
-                ('`', _) => {
-                    state = State::Template;
-                    out.push(' ');
-                }
-                ('{', _) => {
-                    if let Some(depth) = templates.last_mut() {
-                        *depth += 1;
-                    }
-                    out.push(c);
-                }
-                ('}', _) if templates.last() == Some(&0) => {
-                    templates.pop();
-                    state = State::Template;
-                    out.push(' ');
-                }
-                ('}', _) => {
-                    if let Some(depth) = templates.last_mut() {
-                        *depth -= 1;
-                    }
-                    out.push(c);
-                }
-                _ => out.push(c),
-            },
-            State::LineComment => {
-                if c == '\n' {
-                    state = State::Code;
-                }
-                out.push(blank(c));
+        let took_next = match scan.state {
+            State::Code => scan.code(c, next),
+            State::LineComment => scan.line_comment(c),
+            State::BlockComment => scan.block_comment(c, next),
+            State::Quoted(quote) => scan.quoted(quote, c, next),
+            State::Template => scan.template(c, next),
+            State::Regex { in_class } => scan.regex(in_class, c, next),
+        };
+        scan.note(c);
+        i += if took_next { 2 } else { 1 };
+    }
+    scan.out
+}
+
+/// The state of [`code_only`]'s scan: what it wrote, and what it must remember of
+/// what it read. Each step reads one character `c` (with `next` after it, which
+/// some steps take too) in its state and says whether it took `next`.
+struct Blanking {
+    out: String,
+    state: State,
+    /// Open `${` of templates: the brace depth inside each, innermost last.
+    templates: Vec<usize>,
+    /// The last character of code that is not white space, to tell a division
+    /// from a regular expression.
+    last_code: Option<char>,
+}
+
+impl Blanking {
+    /// A character of code: kept, unless it starts a comment or a literal or ends a
+    /// template's `${}`.
+    fn code(&mut self, c: char, next: Option<char>) -> bool {
+        match (c, next) {
+            ('/', Some('/')) => {
+                self.state = State::LineComment;
+                self.out.push(' ');
             }
-            State::BlockComment => {
-                if c == '*' && next == Some('/') {
-                    state = State::Code;
-                    out.push_str("  ");
-                    i += 1;
-                } else {
-                    out.push(blank(c));
-                }
+            ('/', Some('*')) => {
+                self.state = State::BlockComment;
+                self.out.push_str("  ");
+                return true;
             }
-            State::Quoted(quote) => {
-                if c == '\\' && next.is_some_and(|n| n != '\n') {
-                    out.push_str("  ");
-                    i += 1;
-                } else {
-                    if c == quote || c == '\n' {
-                        state = State::Code;
-                    }
-                    out.push(blank(c));
-                }
+            ('/', _)
+                if self
+                    .last_code
+                    .is_none_or(|p| "(,=:[!&|?{};+-*%<>~^".contains(p)) =>
+            {
+                self.state = State::Regex { in_class: false };
+                self.out.push(' ');
             }
-            State::Template => {
-                if c == '\\' && next.is_some() {
-                    out.push(' ');
-                    out.push(blank(next.unwrap_or(' ')));
-                    i += 1;
-                } else if c == '`' {
-                    state = State::Code;
-                    out.push(' ');
-                } else if c == '$' && next == Some('{') {
-                    templates.push(0);
-                    state = State::Code;
-                    out.push_str("  ");
-                    i += 1;
-                } else {
-                    out.push(blank(c));
-                }
+            ('\'' | '"', _) => {
+                self.state = State::Quoted(c);
+                self.out.push(' ');
             }
-            State::Regex { in_class } => {
-                if c == '\\' && next.is_some_and(|n| n != '\n') {
-                    out.push_str("  ");
-                    i += 1;
-                } else {
-                    state = match c {
-                        '\n' => State::Code,
-                        '[' => State::Regex { in_class: true },
-                        ']' => State::Regex { in_class: false },
-                        '/' if !in_class => State::Code,
-                        _ => state,
-                    };
-                    out.push(blank(c));
-                }
+            ('`', _) => {
+                self.state = State::Template;
+                self.out.push(' ');
             }
+            ('{', _) => {
+                if let Some(depth) = self.templates.last_mut() {
+                    *depth += 1;
+                }
+                self.out.push(c);
+            }
+            ('}', _) if self.templates.last() == Some(&0) => {
+                self.templates.pop();
+                self.state = State::Template;
+                self.out.push(' ');
+            }
+            ('}', _) => {
+                if let Some(depth) = self.templates.last_mut() {
+                    *depth -= 1;
+                }
+                self.out.push(c);
+            }
+            _ => self.out.push(c),
         }
-        if state == State::Code && !c.is_whitespace() && !matches!(c, '`' | '\'' | '"') {
-            last_code = Some(c);
+        false
+    }
+
+    /// A character of a `//` comment, which a line break ends.
+    fn line_comment(&mut self, c: char) -> bool {
+        if c == '\n' {
+            self.state = State::Code;
+        }
+        self.out.push(blank(c));
+        false
+    }
+
+    /// A character of a `/* */` comment.
+    fn block_comment(&mut self, c: char, next: Option<char>) -> bool {
+        if c == '*' && next == Some('/') {
+            self.state = State::Code;
+            self.out.push_str("  ");
+            return true;
+        }
+        self.out.push(blank(c));
+        false
+    }
+
+    /// A character of a string literal quoted with `quote`.
+    fn quoted(&mut self, quote: char, c: char, next: Option<char>) -> bool {
+        if c == '\\' && next.is_some_and(|n| n != '\n') {
+            self.out.push_str("  ");
+            return true;
+        }
+        if c == quote || c == '\n' {
+            self.state = State::Code;
+        }
+        self.out.push(blank(c));
+        false
+    }
+
+    /// A character of a regular expression literal.
+    fn regex(&mut self, in_class: bool, c: char, next: Option<char>) -> bool {
+        if c == '\\' && next.is_some_and(|n| n != '\n') {
+            self.out.push_str("  ");
+            return true;
+        }
+        self.state = match c {
+            '\n' => State::Code,
+            '[' => State::Regex { in_class: true },
+            ']' => State::Regex { in_class: false },
+            '/' if !in_class => State::Code,
+            _ => self.state,
+        };
+        self.out.push(blank(c));
+        false
+    }
+
+    /// A character of a template literal's text, which `${` leaves for code.
+    fn template(&mut self, c: char, next: Option<char>) -> bool {
+        if c == '\\'
+            && let Some(escaped) = next
+        {
+            self.out.push(' ');
+            self.out.push(blank(escaped));
+            return true;
+        }
+        if c == '`' {
+            self.state = State::Code;
+            self.out.push(' ');
+            return false;
+        }
+        if c == '$' && next == Some('{') {
+            self.templates.push(0);
+            self.state = State::Code;
+            self.out.push_str("  ");
+            return true;
+        }
+        self.out.push(blank(c));
+        false
+    }
+
+    /// Remembers, after `c` was read, what a following `/` would be.
+    fn note(&mut self, c: char) {
+        if self.state == State::Code && !c.is_whitespace() && !matches!(c, '`' | '\'' | '"') {
+            self.last_code = Some(c);
         }
         if matches!(
-            state,
+            self.state,
             State::Quoted(_) | State::Template | State::Regex { .. }
         ) {
             // A literal is a value: what follows it divides.
-            last_code = Some('a');
+            self.last_code = Some('a');
         }
-        i += 1;
     }
-    out
 }
 
 /// The first use of `family` in `line`: byte offset, member as written, replacement.

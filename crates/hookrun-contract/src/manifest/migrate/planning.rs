@@ -128,42 +128,73 @@ pub(super) fn run(m: &mut Migrator) {
         .and_then(Value::as_str)
         .unwrap_or("input-unit");
     let Some(plan) = policy_plan(policy, unit) else {
-        let (pointer, what) = if policy == "input-unit" {
-            (
-                "/inputs/unit",
-                format!("inputs.unit {}", unit.unwrap_or_default()),
-            )
-        } else {
-            (
-                "/validateSelection/select/policy",
-                format!("selector policy {policy}"),
-            )
-        };
-        m.manual(
-            pointer,
-            format!(
-                "{what} has no v2 equivalent: write inputs.member, inputs.grouping and \
-                 validateSelection.select by hand (contract 01-manifest §3–4)"
-            ),
-        );
+        no_equivalent(m, policy, unit);
         return;
     };
     let inputs = new_inputs(m, &old_inputs, &plan);
+    let selection = new_selection(m, &old_inputs, &old_selection, &plan);
+    set_inputs(m, old_inputs, inputs, &plan, unit.is_some());
+    dropped_members(m, &old_selection);
+    let old_select = old_selection.get("select").cloned().unwrap_or(Value::Null);
+    set_top(m, "validateSelection", &["inputs"], selection);
+    m.change(
+        "/validateSelection/select",
+        old_select,
+        plan.select,
+        "select-policy",
+        format!("legacy policy {policy} as a v2 selector"),
+    );
+}
+
+/// Leaves to a person a legacy unit or selector policy that no v2 plan matches.
+fn no_equivalent(m: &mut Migrator, policy: &str, unit: Option<&str>) {
+    let (pointer, what) = if policy == "input-unit" {
+        (
+            "/inputs/unit",
+            format!("inputs.unit {}", unit.unwrap_or_default()),
+        )
+    } else {
+        (
+            "/validateSelection/select/policy",
+            format!("selector policy {policy}"),
+        )
+    };
+    m.manual(
+        pointer,
+        format!(
+            "{what} has no v2 equivalent: write inputs.member, inputs.grouping and \
+             validateSelection.select by hand (contract 01-manifest §3–4)"
+        ),
+    );
+}
+
+/// The v2 `validateSelection`: the moved `require`, the plan's `select`, and as filters
+/// those the plan implies, `per_parent`, `exclude`, then those already declared.
+fn new_selection(
+    m: &mut Migrator,
+    old_inputs: &Value,
+    old_selection: &Value,
+    plan: &Plan,
+) -> Value {
     let mut filters = plan.implied.clone();
-    filters.extend(per_parent(m, &old_inputs, &plan));
-    filters.extend(exclusions(m, &old_selection, &plan));
+    filters.extend(per_parent(m, old_inputs, plan));
+    filters.extend(exclusions(m, old_selection, plan));
     if let Some(existing) = old_selection.get("filters").and_then(Value::as_array) {
         filters.extend(existing.iter().cloned());
     }
-    let require = requirements(m, &old_selection);
+    let require = requirements(m, old_selection);
     let mut selection = Map::new();
     if let Some(require) = require {
         selection.insert("require".into(), require);
     }
     selection.insert("select".into(), plan.select.clone());
     selection.insert("filters".into(), Value::Array(filters));
-    let selection = Value::Object(selection);
+    Value::Object(selection)
+}
 
+/// Puts the v2 `inputs` in place of `old_inputs` and records it, with the plan's caveat
+/// (`had_unit`: whether the legacy manifest named its unit).
+fn set_inputs(m: &mut Migrator, old_inputs: Value, inputs: Value, plan: &Plan, had_unit: bool) {
     let message = match plan.caveat {
         Some(caveat) => format!(
             "{} member, grouped {}; {caveat}",
@@ -181,7 +212,7 @@ pub(super) fn run(m: &mut Migrator) {
         "/inputs",
         old_inputs,
         inputs,
-        if unit.is_some() {
+        if had_unit {
             "inputs-unit"
         } else {
             "inputs-default"
@@ -189,6 +220,10 @@ pub(super) fn run(m: &mut Migrator) {
         message,
         plan.caveat.is_some(),
     );
+}
+
+/// Records the legacy `select.unit` and `derive`, which the v2 `validateSelection` drops.
+fn dropped_members(m: &mut Migrator, old_selection: &Value) {
     if let Some(unit) = old_selection.pointer("/select/unit") {
         m.change(
             "/validateSelection/select/unit",
@@ -207,15 +242,6 @@ pub(super) fn run(m: &mut Migrator) {
             "removed: the selector derives what it needs in v2".into(),
         );
     }
-    let old_select = old_selection.get("select").cloned().unwrap_or(Value::Null);
-    set_top(m, "validateSelection", &["inputs"], selection);
-    m.change(
-        "/validateSelection/select",
-        old_select,
-        plan.select,
-        "select-policy",
-        format!("legacy policy {policy} as a v2 selector"),
-    );
 }
 
 fn set_top(m: &mut Migrator, key: &str, after: &[&str], value: Value) {

@@ -173,9 +173,14 @@ fn legacy_create(m: &mut Migrator) {
             format!("removed request.create.{key}: a backend setting of the host in v2"),
         );
     }
-    let Some(parameter) = parameter else {
-        return;
-    };
+    if let Some(parameter) = parameter {
+        create_parameters(m, &parameter);
+    }
+}
+
+/// `request.create.parameter {k: v}` as declared parameters with `v` as their default
+/// (a parameter already declared stays as it is).
+fn create_parameters(m: &mut Migrator, parameter: &Value) {
     let Some(values) = parameter.as_object() else {
         m.manual(
             "/request/create/parameter",
@@ -286,41 +291,7 @@ fn set_fetch_type(m: &mut Migrator, fetch: &str) {
 /// The execution mode moves from `execution` to `request.create.mode` (jobs) or each
 /// step's `mode` (sequences), `"auto"` when the manifest named none.
 fn modes(m: &mut Migrator) {
-    let mut mode = None;
-    if let Some(execution) = m.doc.get_mut("execution").and_then(Value::as_object_mut) {
-        let mut removed = Vec::new();
-        for key in ["skillrunner_mode", "mode", "supportedBackends"] {
-            if let Some(value) = execution.shift_remove(key) {
-                if key == "skillrunner_mode" {
-                    mode = value.as_str().map(str::to_string);
-                }
-                removed.push((key, value));
-            }
-        }
-        let empty = execution.is_empty();
-        if empty {
-            m.doc.shift_remove("execution");
-        }
-        for (key, value) in removed {
-            let message = match key {
-                "skillrunner_mode" => {
-                    "moved to request.create.mode or each sequence step's mode".to_string()
-                }
-                "mode" => {
-                    "removed: v2 hosts decide between synchronous and asynchronous runs".into()
-                }
-                _ => "removed: backend compatibility follows provider alone in v2".into(),
-            };
-            m.change(
-                &format!("/execution/{key}"),
-                value,
-                Value::Null,
-                "execution-mode",
-                message,
-            );
-        }
-    }
-    let mode = mode.unwrap_or_else(|| "auto".into());
+    let mode = execution_mode(m).unwrap_or_else(|| "auto".into());
     let kind = text(&m.doc, "/request/kind").map(str::to_string);
     let build_hook = has_hook(&m.doc, "buildRequest");
     let Some(request) = m.doc.get_mut("request").and_then(Value::as_object_mut) else {
@@ -361,6 +332,43 @@ fn modes(m: &mut Migrator) {
     }
 }
 
+/// Removes the legacy mode settings from `execution` (and `execution` when nothing else
+/// is left in it) and returns its `skillrunner_mode`, when it named one.
+fn execution_mode(m: &mut Migrator) -> Option<String> {
+    let execution = m.doc.get_mut("execution").and_then(Value::as_object_mut)?;
+    let mut mode = None;
+    let mut removed = Vec::new();
+    for key in ["skillrunner_mode", "mode", "supportedBackends"] {
+        if let Some(value) = execution.shift_remove(key) {
+            if key == "skillrunner_mode" {
+                mode = value.as_str().map(str::to_string);
+            }
+            removed.push((key, value));
+        }
+    }
+    let empty = execution.is_empty();
+    if empty {
+        m.doc.shift_remove("execution");
+    }
+    for (key, value) in removed {
+        let message = match key {
+            "skillrunner_mode" => {
+                "moved to request.create.mode or each sequence step's mode".to_string()
+            }
+            "mode" => "removed: v2 hosts decide between synchronous and asynchronous runs".into(),
+            _ => "removed: backend compatibility follows provider alone in v2".into(),
+        };
+        m.change(
+            &format!("/execution/{key}"),
+            value,
+            Value::Null,
+            "execution-mode",
+            message,
+        );
+    }
+    mode
+}
+
 /// A legacy sequence hand-off `{from_step, required, input: {target: source}}` becomes
 /// value bindings; its other forms are left to a person.
 fn handoffs(m: &mut Migrator) {
@@ -386,41 +394,8 @@ fn handoffs(m: &mut Migrator) {
             continue;
         }
         let pointer = format!("/request/sequence/steps/{i}/handoff");
-        for key in ["parameter", "defaults"] {
-            if old.contains_key(key) {
-                manual.push((
-                    format!("{pointer}/{key}"),
-                    format!("hand-off {key} has no direct v2 form: write handoff.bindings entries (kind value or file, target, source, step) for it"),
-                ));
-            }
-        }
-        if old.get("pass_through").and_then(Value::as_bool) == Some(true) {
-            manual.push((
-                format!("{pointer}/pass_through"),
-                "hand-off pass_through has no direct v2 form: bind what the step needs with handoff.bindings".into(),
-            ));
-        }
-        let required = old.get("required").cloned();
-        let from_step = old.get("from_step").cloned();
-        let bindings: Vec<Value> = old
-            .get("input")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-            .map(|(target, source)| {
-                let mut binding = Map::new();
-                binding.insert("kind".into(), json!("value"));
-                if let Some(step) = &from_step {
-                    binding.insert("step".into(), step.clone());
-                }
-                binding.insert("source".into(), source.clone());
-                binding.insert("target".into(), json!(format!("/input/{}", escape(target))));
-                if let Some(required) = &required {
-                    binding.insert("required".into(), required.clone());
-                }
-                Value::Object(binding)
-            })
-            .collect();
+        manual.extend(handoff_leftovers(&old, &pointer));
+        let bindings = value_bindings(&old);
         let new = if bindings.is_empty() {
             step.shift_remove("handoff");
             Value::Null
@@ -443,6 +418,52 @@ fn handoffs(m: &mut Migrator) {
     for (pointer, message) in manual {
         m.manual(&pointer, message);
     }
+}
+
+/// The members of the legacy hand-off `old` (at `pointer`) that have no direct v2 form,
+/// each with what a person should write instead.
+fn handoff_leftovers(old: &Map<String, Value>, pointer: &str) -> Vec<(String, String)> {
+    let mut manual = Vec::new();
+    for key in ["parameter", "defaults"] {
+        if old.contains_key(key) {
+            manual.push((
+                format!("{pointer}/{key}"),
+                format!("hand-off {key} has no direct v2 form: write handoff.bindings entries (kind value or file, target, source, step) for it"),
+            ));
+        }
+    }
+    if old.get("pass_through").and_then(Value::as_bool) == Some(true) {
+        manual.push((
+            format!("{pointer}/pass_through"),
+            "hand-off pass_through has no direct v2 form: bind what the step needs with handoff.bindings".into(),
+        ));
+    }
+    manual
+}
+
+/// The value bindings of the legacy hand-off `old`: one per `input` entry, from its
+/// `from_step` and as `required` as it says.
+fn value_bindings(old: &Map<String, Value>) -> Vec<Value> {
+    let required = old.get("required").cloned();
+    let from_step = old.get("from_step").cloned();
+    old.get("input")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(target, source)| {
+            let mut binding = Map::new();
+            binding.insert("kind".into(), json!("value"));
+            if let Some(step) = &from_step {
+                binding.insert("step".into(), step.clone());
+            }
+            binding.insert("source".into(), source.clone());
+            binding.insert("target".into(), json!(format!("/input/{}", escape(target))));
+            if let Some(required) = &required {
+                binding.insert("required".into(), required.clone());
+            }
+            Value::Object(binding)
+        })
+        .collect()
 }
 
 fn trigger(m: &mut Migrator) {

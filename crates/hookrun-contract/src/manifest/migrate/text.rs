@@ -10,21 +10,30 @@ use serde_json::Value;
 
 use crate::pointer::escape;
 
+/// The byte that opens a JSON object.
+const OBJECT_OPEN: u8 = b'{';
+/// The byte that closes a JSON object.
+const OBJECT_CLOSE: u8 = b'}';
+/// The byte that opens a JSON array.
+const ARRAY_OPEN: u8 = b'[';
+/// The byte that closes a JSON array.
+const ARRAY_CLOSE: u8 = b']';
+
 /// Renders `value` (the migration of `original_value`, parsed from `original`) as JSON
 /// text shaped like `original`.
 pub fn render_like(original: &str, original_value: &Value, value: &Value) -> String {
     let inline = inline_spans(original);
-    let sample = |open: char| {
+    let sample = |open: u8| {
         inline
             .values()
-            .filter(|t| t.starts_with(open) && t.len() > 2)
+            .filter(|t| t.as_bytes().first() == Some(&open) && t.len() > 2)
             .min_by_key(|t| t.len())
             .map(|t| t[1..].starts_with(' '))
     };
     let style = Style {
         indent: indent_unit(original),
-        pad_objects: sample('{').unwrap_or(true),
-        pad_arrays: sample('[').unwrap_or(false),
+        pad_objects: sample(OBJECT_OPEN).unwrap_or(true),
+        pad_arrays: sample(ARRAY_OPEN).unwrap_or(false),
         inline_new: inline.values().any(|t| t.len() > 2),
         inline,
         original: original_value,
@@ -217,55 +226,65 @@ impl<'a> Spans<'a> {
     /// Scans one value at the cursor; `None` when the text is not JSON there.
     fn value(&mut self, pointer: &mut String, depth: usize) -> Option<()> {
         self.skip_ws();
-        let start = self.pos;
         match self.peek()? {
-            open @ (b'{' | b'[') if depth < MAX_DEPTH => {
-                self.pos += 1;
-                let close = if open == b'{' { b'}' } else { b']' };
-                let mut index = 0usize;
-                loop {
-                    self.skip_ws();
-                    if self.peek()? == close {
-                        self.pos += 1;
-                        break;
-                    }
-                    if index > 0 {
-                        (self.peek()? == b',').then_some(())?;
-                        self.pos += 1;
-                        self.skip_ws();
-                    }
-                    let len = pointer.len();
-                    pointer.push('/');
-                    if open == b'{' {
-                        let key: String = serde_json::from_str(self.string()?).ok()?;
-                        pointer.push_str(&escape(&key));
-                        self.skip_ws();
-                        (self.peek()? == b':').then_some(())?;
-                        self.pos += 1;
-                    } else {
-                        pointer.push_str(&index.to_string());
-                    }
-                    self.value(pointer, depth + 1)?;
-                    pointer.truncate(len);
-                    index += 1;
-                }
-                let span = &self.text[start..self.pos];
-                if !span.contains('\n') {
-                    self.found.insert(pointer.clone(), span);
-                }
+            open @ (OBJECT_OPEN | ARRAY_OPEN) if depth < MAX_DEPTH => {
+                self.container(open, pointer, depth)?;
             }
             b'"' => {
                 self.string()?;
             }
-            b'{' | b'[' => return None,
+            OBJECT_OPEN | ARRAY_OPEN => return None,
             _ => {
-                while self
-                    .peek()
-                    .is_some_and(|b| !matches!(b, b',' | b'}' | b']') && !b.is_ascii_whitespace())
-                {
+                while self.peek().is_some_and(|b| {
+                    !matches!(b, b',' | OBJECT_CLOSE | ARRAY_CLOSE) && !b.is_ascii_whitespace()
+                }) {
                     self.pos += 1;
                 }
             }
+        }
+        Some(())
+    }
+
+    /// Scans the object or array that `open` starts at the cursor, members and all, and
+    /// records it when it is written on one line.
+    fn container(&mut self, open: u8, pointer: &mut String, depth: usize) -> Option<()> {
+        let start = self.pos;
+        self.pos += 1;
+        let close = if open == OBJECT_OPEN {
+            OBJECT_CLOSE
+        } else {
+            ARRAY_CLOSE
+        };
+        let mut index = 0usize;
+        loop {
+            self.skip_ws();
+            if self.peek()? == close {
+                self.pos += 1;
+                break;
+            }
+            if index > 0 {
+                (self.peek()? == b',').then_some(())?;
+                self.pos += 1;
+                self.skip_ws();
+            }
+            let len = pointer.len();
+            pointer.push('/');
+            if open == OBJECT_OPEN {
+                let key: String = serde_json::from_str(self.string()?).ok()?;
+                pointer.push_str(&escape(&key));
+                self.skip_ws();
+                (self.peek()? == b':').then_some(())?;
+                self.pos += 1;
+            } else {
+                pointer.push_str(&index.to_string());
+            }
+            self.value(pointer, depth + 1)?;
+            pointer.truncate(len);
+            index += 1;
+        }
+        let span = &self.text[start..self.pos];
+        if !span.contains('\n') {
+            self.found.insert(pointer.clone(), span);
         }
         Some(())
     }

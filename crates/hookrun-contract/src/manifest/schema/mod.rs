@@ -67,22 +67,8 @@ pub fn validate_manifest(manifest: &Value) -> Vec<Diagnostic> {
             c.non_empty(p, v);
         });
     }
-    c.field(map, p, "trigger", |c, p, v| {
-        if let Some(trigger) = c.shape(p, v, &TRIGGER) {
-            c.field(trigger, p, "requiresSelection", |c, p, v| {
-                c.boolean(p, v);
-            });
-        }
-    });
-    c.field(map, p, "hooks", |c, p, v| {
-        if let Some(hooks) = c.shape(p, v, &HOOKS) {
-            for key in HOOKS.required.iter().chain(HOOKS.optional) {
-                c.field(hooks, p, key, |c, p, v| {
-                    c.non_empty(p, v);
-                });
-            }
-        }
-    });
+    c.field(map, p, "trigger", trigger);
+    c.field(map, p, "hooks", hooks);
     c.field(map, p, "executionModes", |c, p, v| {
         c.enum_list(p, v, 1, &["auto", "interactive"]);
     });
@@ -108,6 +94,26 @@ pub fn validate_manifest(manifest: &Value) -> Vec<Diagnostic> {
     c.field(map, p, "request", request::request);
     request::conditional_rules(&mut c, map);
     c.into_errors()
+}
+
+/// `trigger`: a closed object whose `requiresSelection` is a boolean.
+fn trigger(c: &mut Checker, p: &str, v: &Value) {
+    if let Some(trigger) = c.shape(p, v, &TRIGGER) {
+        c.field(trigger, p, "requiresSelection", |c, p, v| {
+            c.boolean(p, v);
+        });
+    }
+}
+
+/// `hooks`: a closed object of hook paths, each a non-empty string.
+fn hooks(c: &mut Checker, p: &str, v: &Value) {
+    if let Some(hooks) = c.shape(p, v, &HOOKS) {
+        for key in HOOKS.required.iter().chain(HOOKS.optional) {
+            c.field(hooks, p, key, |c, p, v| {
+                c.non_empty(p, v);
+            });
+        }
+    }
 }
 
 #[cfg(test)]
