@@ -9,13 +9,14 @@ use crate::manifest::diagnostic::{Category, Diagnostic};
 use crate::manifest::digest::content_digest;
 use crate::manifest::hooks::{HookRoots, resolve_hooks};
 use crate::manifest::i18n::Messages;
+use crate::manifest::kind::{DeclaredKind, RequestKind};
 use crate::manifest::migrate::Generation;
 use crate::manifest::model::PlanningSpec;
 use crate::manifest::params::Parameters;
 use crate::manifest::parse::read_json;
 use crate::manifest::schema::validate_manifest;
 use crate::manifest::semantic::check_semantics;
-use crate::manifest::workflow::{BuildStrategy, PASS_THROUGH_KIND, Provider, Workflow};
+use crate::manifest::workflow::{BuildStrategy, Provider, Workflow};
 
 /// The outcome of loading one workflow: the workflow (if it was not skipped) and every
 /// diagnostic raised on the way.
@@ -242,8 +243,8 @@ fn build(context: &Context, manifest_path: &Path, manifest: Value) -> Result<Wor
     };
     let id = planning.id.clone();
     let provider = Provider::parse(&text("/provider").unwrap_or_default());
-    let request_kind = text("/request/kind");
-    let build_strategy = build_strategy(&manifest, &provider, request_kind.as_deref())
+    let request_kind = text("/request/kind").map(|kind| DeclaredKind::parse(&kind));
+    let build_strategy = build_strategy(&manifest, &provider, request_kind.as_ref())
         .ok_or_else(|| unresolved_strategy(&id))?;
     let workflow_dir = canonical_dir(
         manifest_path.parent().unwrap_or(Path::new(".")),
@@ -374,19 +375,17 @@ fn validated_planning(manifest: &Value) -> Result<PlanningSpec, Invalid> {
 fn build_strategy(
     manifest: &Value,
     provider: &Provider,
-    request_kind: Option<&str>,
+    request_kind: Option<&DeclaredKind>,
 ) -> Option<BuildStrategy> {
     if manifest.pointer("/hooks/buildRequest").is_some() {
         return Some(BuildStrategy::Hook);
     }
     let kind = match request_kind {
-        Some(kind) => kind,
-        None if *provider == Provider::PassThrough => PASS_THROUGH_KIND,
+        Some(kind) => kind.clone(),
+        None if *provider == Provider::PassThrough => RequestKind::PassThrough.into(),
         None => return None,
     };
-    Some(BuildStrategy::Declarative {
-        kind: kind.to_string(),
-    })
+    Some(BuildStrategy::Declarative { kind })
 }
 
 fn typed_error(part: &str, err: &serde_json::Error) -> Vec<Diagnostic> {

@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use crate::manifest::test_support::{base, edited, messages, write_tree, write_workflow};
 use crate::manifest::{
-    BuildStrategy, Category, HookName, Level, Provider, Workflow, discover, load_package,
-    load_workflow,
+    BuildStrategy, Category, DeclaredKind, HookName, Level, Provider, RequestKind, Workflow,
+    discover, load_package, load_workflow,
 };
 
 fn tempdir() -> tempfile::TempDir {
@@ -37,7 +37,10 @@ fn loads_a_hook_built_workflow_with_resolved_hooks() {
     let w = workflow.unwrap_or_else(|| panic!("loaded"));
     assert_eq!(w.provider, Provider::SkillRunner);
     assert_eq!(w.build_strategy, BuildStrategy::Hook);
-    assert_eq!(w.request_kind.as_deref(), Some("skillrunner.job.v1"));
+    assert_eq!(
+        w.request_kind,
+        Some(DeclaredKind::Known(RequestKind::SkillRunnerJob))
+    );
     assert!(w.debug_only && !w.in_package);
     let names: Vec<_> = w
         .hooks

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::manifest::hooks::{DeclaredHook, HookName};
 use crate::manifest::i18n::Messages;
+use crate::manifest::kind::DeclaredKind;
 use crate::manifest::model::PlanningSpec;
 use crate::manifest::params::Parameters;
 
@@ -93,7 +94,7 @@ pub enum BuildStrategy {
     /// The declarative compiler builds a request of this kind.
     Declarative {
         /// Request kind, e.g. `skillrunner.job.v1` or `pass-through.run.v1`.
-        kind: String,
+        kind: DeclaredKind,
     },
 }
 
@@ -125,7 +126,7 @@ pub struct Workflow {
     /// Package locale files (keys `workflows.<id>.<field>`); empty for single workflows.
     pub package_messages: Messages,
     /// `request.kind`, when a request is declared.
-    pub request_kind: Option<String>,
+    pub request_kind: Option<DeclaredKind>,
     /// How requests are built.
     pub build_strategy: BuildStrategy,
     /// `debug_only`.
