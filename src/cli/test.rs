@@ -130,56 +130,85 @@ fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
         for path in cases_of(workflow) {
             // Read again only to be watched.
             if args.watch {
-                for input in Case::referenced_paths(&path) {
-                    let list = if input.is_dir() {
-                        &mut read.dirs
-                    } else {
-                        &mut read.files
-                    };
-                    list.push(Watched::resolved(&input));
-                }
+                watch_inputs(&path, &mut read);
             }
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().to_string())
-                .unwrap_or_default();
-            let name = format!("{}/{stem}", workflow.id);
+            let name = case_name(workflow, &path);
             if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
                 continue;
             }
-            let outcome = run_case(workflow, &path, options, args.bless, args.interactive);
-            if !args.json {
-                print_outcome(
-                    &name,
-                    &path,
-                    &outcome.0,
-                    outcome.1.as_ref(),
-                    workflow,
-                    args.quiet,
-                );
-            }
-            outcomes.push(Outcome {
-                name,
-                path,
-                verdict: outcome.0,
-                report: outcome.1,
-            });
+            outcomes.push(test_case(args, workflow, name, path, options));
         }
     }
+    let failed = summarize(args, &outcomes, &found.workflows)?;
+    Ok((failed, read))
+}
+
+/// Adds the files and directories the case at `path` reads to `read`.
+fn watch_inputs(path: &Path, read: &mut Watched) {
+    for input in Case::referenced_paths(path) {
+        let list = if input.is_dir() {
+            &mut read.dirs
+        } else {
+            &mut read.files
+        };
+        list.push(Watched::resolved(&input));
+    }
+}
+
+/// A case's name: `<workflow id>/<case file stem>`.
+fn case_name(workflow: &Workflow, path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    format!("{}/{stem}", workflow.id)
+}
+
+/// Runs the case `name` at `path` and, unless the output is JSON, prints its
+/// outcome.
+fn test_case(
+    args: &TestArgs,
+    workflow: &Workflow,
+    name: String,
+    path: PathBuf,
+    options: SandboxOptions,
+) -> Outcome {
+    let outcome = run_case(workflow, &path, options, args.bless, args.interactive);
+    if !args.json {
+        print_outcome(
+            &name,
+            &path,
+            &outcome.0,
+            outcome.1.as_ref(),
+            workflow,
+            args.quiet,
+        );
+    }
+    Outcome {
+        name,
+        path,
+        verdict: outcome.0,
+        report: outcome.1,
+    }
+}
+
+/// Writes the coverage when asked and prints the summary of `outcomes`; how
+/// many cases failed.
+fn summarize(args: &TestArgs, outcomes: &[Outcome], workflows: &[Workflow]) -> Result<usize> {
     let failed = outcomes
         .iter()
         .filter(|o| !matches!(o.verdict, Verdict::Passed | Verdict::Blessed))
         .count();
     let passed = outcomes.len() - failed;
     if let Some(file) = &args.coverage {
-        write_coverage(file, &found.workflows)?;
+        write_coverage(file, workflows)?;
     }
     if args.json {
-        println!("{}", to_json(&outcomes, passed, failed));
+        println!("{}", to_json(outcomes, passed, failed));
     } else {
         println!("\n{}", summary(passed, failed));
     }
-    Ok((failed, read))
+    Ok(failed)
 }
 
 /// Writes the coverage the cases' runtimes recorded of the modules of

@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use anstream::{eprintln, println};
 use anyhow::{Context, Result};
-use notify_debouncer_full::new_debouncer;
 use notify_debouncer_full::notify::{EventKind, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 
 use super::frame::shown_path;
 use super::style::{FAILED, paint};
@@ -85,13 +85,7 @@ pub fn watch(fallback: &Path, json: bool, mut run: impl FnMut() -> Result<Watche
             println!("{text}");
         }
     };
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
-    }
+    catch_interrupt();
     let (events, changes) = mpsc::channel();
     let mut debouncer = new_debouncer(SETTLE, None, events).context("cannot watch for changes")?;
     let mut watching: Vec<PathBuf> = Vec::new();
@@ -112,36 +106,58 @@ pub fn watch(fallback: &Path, json: bool, mut run: impl FnMut() -> Result<Watche
             }
         }
         say("watching for changes; Ctrl-C to stop");
-        let changed = loop {
-            if INTERRUPTED.load(Ordering::SeqCst) {
-                say("stopped watching");
-                return Ok(0);
-            }
-            match changes.recv_timeout(Duration::from_millis(100)) {
-                Ok(Ok(events)) => {
-                    let changed = events
-                        .iter()
-                        .filter(|e| !matches!(e.kind, EventKind::Access(_)))
-                        .flat_map(|e| e.paths.iter())
-                        .find(|path| watched.covers(path));
-                    if let Some(path) = changed {
-                        break path.clone();
-                    }
-                }
-                Ok(Err(errors)) => {
-                    for e in errors {
-                        eprintln!("{}: watching: {e}", paint(FAILED, "hookrun"));
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    anyhow::bail!("the file watcher stopped")
-                }
-            }
+        let Some(changed) = next_change(&changes, &watched)? else {
+            say("stopped watching");
+            return Ok(0);
         };
         say(&format!(
             "\n{} changed; running again",
             shown_path(&changed)
         ));
+    }
+}
+
+/// Sets Ctrl-C to stop the watch instead of the process.
+fn catch_interrupt() {
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
+/// Waits for a change of a path `watched` covers, reporting the watcher's
+/// errors; the changed path, or `None` once Ctrl-C was pressed.
+fn next_change(
+    changes: &mpsc::Receiver<DebounceEventResult>,
+    watched: &Watched,
+) -> Result<Option<PathBuf>> {
+    loop {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        match changes.recv_timeout(Duration::from_millis(100)) {
+            Ok(Ok(events)) => {
+                let changed = events
+                    .iter()
+                    .filter(|e| !matches!(e.kind, EventKind::Access(_)))
+                    .flat_map(|e| e.paths.iter())
+                    .find(|path| watched.covers(path));
+                if let Some(path) = changed {
+                    return Ok(Some(path.clone()));
+                }
+            }
+            Ok(Err(errors)) => {
+                for e in errors {
+                    eprintln!("{}: watching: {e}", paint(FAILED, "hookrun"));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("the file watcher stopped")
+            }
+        }
     }
 }

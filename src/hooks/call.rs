@@ -12,7 +12,7 @@ use crate::hooks::bridge::Bridge;
 use crate::hooks::live::{Live, RuntimeBase, RuntimeSpec};
 use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::sandbox::{
-    Call, CallResult, HostBridge, JsFailure, LogEntry, OutcomeKind, Placed, Sandbox, Usage,
+    Call, CallResult, HostBridge, JsFailure, LogEntry, Outcome, OutcomeKind, Placed, Sandbox, Usage,
 };
 
 /// How a run is invoked (`runtime.invocationMode`): by a person, who can answer
@@ -341,12 +341,7 @@ impl HookEnv<'_> {
         mut live: Vec<Live>,
         shared: &[Arc<Value>],
     ) -> Result<Value, HookFailure> {
-        if self.last_unit.as_deref() != Some(at.unit) {
-            if self.fresh_per_unit {
-                self.sandbox.reset();
-            }
-            self.last_unit = Some(at.unit.to_string());
-        }
+        self.enter_unit(at.unit);
         let unit_id = at.id();
         let unit_id = unit_id.as_str();
         let sync = hook.name == HookName::NormalizeSettings;
@@ -383,6 +378,33 @@ impl HookEnv<'_> {
             crate::trace::hook_done(&span, &outcome);
             outcome
         };
+        self.finish(hook, unit_id, arg, outcome)
+    }
+
+    /// Notes that the next call is for `unit`, giving it a fresh runtime when
+    /// each unit gets one and the previous call was for another.
+    fn enter_unit(&mut self, unit: &str) {
+        if self.last_unit.as_deref() != Some(unit) {
+            if self.fresh_per_unit {
+                self.sandbox.reset();
+            }
+            self.last_unit = Some(unit.to_string());
+        }
+    }
+
+    /// Ends the call of `hook` for `unit_id` that had `outcome`: gives `arg`
+    /// back its deferred members, records the call and returns its value.
+    #[allow(
+        clippy::result_large_err,
+        reason = "a failure is made once per failed hook call and carries what the report shows"
+    )]
+    fn finish(
+        &mut self,
+        hook: &DeclaredHook,
+        unit_id: &str,
+        arg: &mut Value,
+        outcome: Outcome,
+    ) -> Result<Value, HookFailure> {
         let deferred = self.host.borrow_mut().take_deferred();
         if let Some(members) = arg.as_object_mut() {
             members.extend(deferred);

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::run::report::{ApplyReport, RunReport};
+use crate::run::report::{ApplyReport, RunError, RunReport, UnitReport};
 
 /// The expectation keys, in the order they are written and compared.
 pub const KEYS: &[&str] = &["plan", "units", "requests", "effects", "errors"];
@@ -34,40 +34,9 @@ fn apply_value(apply: &ApplyReport) -> Value {
 /// Every expectation the report meets, keyed as in [`KEYS`].
 pub fn actual(report: &RunReport) -> Map<String, Value> {
     let mut out = Map::new();
-    let plan = report.plan.as_ref().map(|plan| {
-        let units: Vec<Value> = plan["units"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|u| json!({"unitId": u["unitId"], "taskName": u["taskName"], "memberIdentities": u["memberIdentities"]}))
-            .collect();
-        let mut p = json!({"state": plan["state"], "units": units, "skipped": plan["skipped"]});
-        if let Some(reason) = plan.get("reasonCode") {
-            p["reasonCode"] = reason.clone();
-        }
-        p
-    });
+    let plan = report.plan.as_ref().map(plan_value);
     out.insert("plan".into(), plan.unwrap_or(Value::Null));
-    let units: Vec<Value> = report
-        .units
-        .iter()
-        .map(|u| {
-            let mut unit = json!({"unitId": u.unit_id, "status": u.status});
-            if let Some(preflight) = &u.preflight {
-                unit["preflight"] = serde_json::to_value(preflight)
-                    .map(|p| p["kind"].clone())
-                    .unwrap_or_default();
-            }
-            if let Some(reason) = &u.skip_reason {
-                unit["skipReason"] = json!(reason);
-            }
-            unit["applies"] = u.jobs.iter().map(|j| apply_value(&j.apply)).collect();
-            if let Some(aggregate) = &u.aggregate {
-                unit["aggregate"] = apply_value(&aggregate.apply);
-            }
-            unit
-        })
-        .collect();
+    let units: Vec<Value> = report.units.iter().map(unit_value).collect();
     out.insert("units".into(), Value::Array(units));
     let requests: Vec<Value> = report
         .units
@@ -81,26 +50,61 @@ pub fn actual(report: &RunReport) -> Map<String, Value> {
         .map(|e| json!({"unitId": e.unit_id, "hook": e.hook, "call": e.call, "args": e.args}))
         .collect();
     out.insert("effects".into(), Value::Array(effects));
-    let errors: Vec<Value> = report
-        .errors
-        .iter()
-        .map(|e| {
-            let mut error = json!({"stage": e.stage, "name": e.name, "message": e.message});
-            if let Some(unit) = &e.unit_id {
-                error["unitId"] = json!(unit);
-            }
-            if let Some(hook) = &e.hook {
-                error["hook"] = json!(hook.hook);
-                error["file"] = json!(hook.file);
-                if let Some(loc) = &hook.location {
-                    error["line"] = json!(loc.line);
-                }
-            }
-            error
-        })
-        .collect();
+    let errors: Vec<Value> = report.errors.iter().map(error_value).collect();
     out.insert("errors".into(), Value::Array(errors));
     out
+}
+
+/// The `plan` expectation: the plan's state, its units' identities and what
+/// it skipped (and why, when it says).
+fn plan_value(plan: &Value) -> Value {
+    let units: Vec<Value> = plan["units"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|u| json!({"unitId": u["unitId"], "taskName": u["taskName"], "memberIdentities": u["memberIdentities"]}))
+        .collect();
+    let mut p = json!({"state": plan["state"], "units": units, "skipped": plan["skipped"]});
+    if let Some(reason) = plan.get("reasonCode") {
+        p["reasonCode"] = reason.clone();
+    }
+    p
+}
+
+/// One entry of the `units` expectation: the unit's status, preflight kind,
+/// skip reason and how each of its applies ended.
+fn unit_value(u: &UnitReport) -> Value {
+    let mut unit = json!({"unitId": u.unit_id, "status": u.status});
+    if let Some(preflight) = &u.preflight {
+        unit["preflight"] = serde_json::to_value(preflight)
+            .map(|p| p["kind"].clone())
+            .unwrap_or_default();
+    }
+    if let Some(reason) = &u.skip_reason {
+        unit["skipReason"] = json!(reason);
+    }
+    unit["applies"] = u.jobs.iter().map(|j| apply_value(&j.apply)).collect();
+    if let Some(aggregate) = &u.aggregate {
+        unit["aggregate"] = apply_value(&aggregate.apply);
+    }
+    unit
+}
+
+/// One entry of the `errors` expectation: the error's stage, name and
+/// message, with its unit and hook (file and line) when it has them.
+fn error_value(e: &RunError) -> Value {
+    let mut error = json!({"stage": e.stage, "name": e.name, "message": e.message});
+    if let Some(unit) = &e.unit_id {
+        error["unitId"] = json!(unit);
+    }
+    if let Some(hook) = &e.hook {
+        error["hook"] = json!(hook.hook);
+        error["file"] = json!(hook.file);
+        if let Some(loc) = &hook.location {
+            error["line"] = json!(loc.line);
+        }
+    }
+    error
 }
 
 /// Compares the expectations a case declares with the report; keys the case

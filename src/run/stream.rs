@@ -168,6 +168,23 @@ impl<W: Write> JsonReportWriter<W> {
         out.write_all(b",\"units\":[")
     }
 
+    /// Writes the tail after the units: the effects, hook records and errors
+    /// kept aside, then the summary.
+    fn close(&mut self, summary: &Summary) -> io::Result<()> {
+        self.open(None)?;
+        let out = &mut self.out;
+        out.write_all(b"],\"effects\":[")?;
+        self.effects.copy_to(out)?;
+        out.write_all(b"],\"hooks\":[")?;
+        self.hooks.copy_to(out)?;
+        out.write_all(b"],\"errors\":[")?;
+        self.errors.copy_to(out)?;
+        out.write_all(b"],\"summary\":")?;
+        write_compact(&mut *out, summary)?;
+        out.write_all(b"}\n")?;
+        out.flush()
+    }
+
     /// Writes what comes before the next unit; its index.
     fn next_unit(&mut self) -> io::Result<usize> {
         self.open(None)?;
@@ -198,21 +215,6 @@ impl<W: Write> JsonReportWriter<W> {
         let mut value = serde_json::to_value(record)?;
         drop_figures(&mut value);
         self.hooks.push(&value)
-    }
-
-    fn close(&mut self, summary: &Summary) -> io::Result<()> {
-        self.open(None)?;
-        let out = &mut self.out;
-        out.write_all(b"],\"effects\":[")?;
-        self.effects.copy_to(out)?;
-        out.write_all(b"],\"hooks\":[")?;
-        self.hooks.copy_to(out)?;
-        out.write_all(b"],\"errors\":[")?;
-        self.errors.copy_to(out)?;
-        out.write_all(b"],\"summary\":")?;
-        write_compact(&mut *out, summary)?;
-        out.write_all(b"}\n")?;
-        out.flush()
     }
 }
 

@@ -82,42 +82,70 @@ impl HostBridge for ParentHost {
 /// frames: it is moved to a descriptor of its own and fd 1 is pointed at standard
 /// error, so nothing else the process prints can corrupt the protocol.
 pub fn serve(startups: &[&'static Startup]) -> ExitCode {
+    let Some(output) = protocol_output() else {
+        return WorkerExit::Broken.code();
+    };
+    let mut worker = Worker {
+        pipes: Rc::new(RefCell::new(Pipes {
+            input: BufReader::new(std::io::stdin()),
+            output: BufWriter::new(output),
+        })),
+        sandbox: None,
+        cpu_margin_ms: 0,
+    };
+    loop {
+        let Some((frame, attachment)) = worker.pipes.borrow_mut().receive() else {
+            return WorkerExit::Done.code();
+        };
+        if let Err(exit) = worker.serve_frame(frame, &attachment, startups) {
+            return exit.code();
+        }
+    }
+}
+
+/// Moves standard output to a descriptor of its own, the frames' (`None` if
+/// it cannot be), and points fd 1 at standard error.
+fn protocol_output() -> Option<File> {
     // SAFETY: plain signal and descriptor calls on the process's own state, before any
     // other thread exists; the duplicate is owned by the `File` from here on. A fault
     // (or a SIGSEGV sent from outside) ends the worker at once with its signal, which
     // the parent reports; std's stack-overflow handler would swallow a sent one.
-    let output = unsafe {
+    unsafe {
         libc::signal(libc::SIGSEGV, libc::SIG_DFL);
         libc::signal(libc::SIGBUS, libc::SIG_DFL);
         let protocol = libc::dup(1);
         if protocol < 0 || libc::dup2(2, 1) < 0 {
-            return WorkerExit::Broken.code();
+            return None;
         }
-        File::from_raw_fd(protocol)
-    };
-    let pipes = Rc::new(RefCell::new(Pipes {
-        input: BufReader::new(std::io::stdin()),
-        output: BufWriter::new(output),
-    }));
-    let mut sandbox: Option<Sandbox> = None;
-    let mut cpu_margin_ms = 0;
-    loop {
-        let Some((frame, attachment)) = pipes.borrow_mut().receive() else {
-            return WorkerExit::Done.code();
-        };
+        Some(File::from_raw_fd(protocol))
+    }
+}
+
+/// What the worker serves frames with: its pipes, and the sandbox the last
+/// `Init` started with the CPU margin of its calls.
+struct Worker {
+    pipes: Rc<RefCell<Pipes>>,
+    sandbox: Option<Sandbox>,
+    cpu_margin_ms: u64,
+}
+
+impl Worker {
+    /// Answers one frame of the parent's (`attachment`: the bytes that came
+    /// with it); the status to end with when the frame was not expected.
+    fn serve_frame(
+        &mut self,
+        frame: ToWorker<'static>,
+        attachment: &[u8],
+        startups: &[&'static Startup],
+    ) -> Result<(), WorkerExit> {
         match frame {
             ToWorker::Init {
                 root,
                 options,
                 startup,
             } => {
-                let started = start(&root, options, &startup, startups);
-                let error = started.as_ref().err().cloned();
-                if let Ok((s, margin)) = started {
-                    cpu_margin_ms = margin;
-                    sandbox = Some(s);
-                }
-                pipes.borrow_mut().send(&FromWorker::Ready { error });
+                self.init(&root, options, &startup, startups);
+                Ok(())
             }
             ToWorker::Call {
                 module,
@@ -128,51 +156,86 @@ pub fn serve(startups: &[&'static Startup]) -> ExitCode {
                 sync,
                 host,
             } => {
-                let Some(sandbox) = sandbox.as_mut() else {
-                    return WorkerExit::Confused.code();
-                };
-                arm_cpu_limit(sandbox.options().limits.timeout_ms + cpu_margin_ms);
-                let bridge: Option<Rc<RefCell<dyn HostBridge>>> = host.then(|| {
-                    Rc::new(RefCell::new(ParentHost {
-                        pipes: pipes.clone(),
-                        breach: None,
-                    })) as Rc<RefCell<dyn HostBridge>>
-                });
                 let call = Call {
                     module: &module,
                     export: &export,
                     arg: &arg,
                     placed: &[],
                     live: live.as_deref().filter(|l| !l.is_null()),
-                    host: bridge,
+                    host: host.then(|| self.parent_host()),
                     sync,
                     shared: &[],
                     copied: &[],
                 };
-                let outcome = sandbox.run_encoded(call, encoded.then_some(attachment.as_slice()));
-                let warm = sandbox.is_warm();
-                pipes
-                    .borrow_mut()
-                    .send(&FromWorker::Outcome { outcome, warm });
+                self.call(call, encoded.then_some(attachment))
             }
-            ToWorker::Exports { module } => {
-                let Some(sandbox) = sandbox.as_mut() else {
-                    return WorkerExit::Confused.code();
-                };
-                let exports = sandbox.exports(&module);
-                let warm = sandbox.is_warm();
-                pipes
-                    .borrow_mut()
-                    .send(&FromWorker::Exports { exports, warm });
-            }
+            ToWorker::Exports { module } => self.exports(&module),
             ToWorker::Reset => {
-                if let Some(sandbox) = sandbox.as_mut() {
+                if let Some(sandbox) = self.sandbox.as_mut() {
                     sandbox.reset();
                 }
+                Ok(())
             }
-            ToWorker::Release => sandbox = None,
-            ToWorker::HostReply { .. } => return WorkerExit::Confused.code(),
+            ToWorker::Release => {
+                self.sandbox = None;
+                Ok(())
+            }
+            ToWorker::HostReply { .. } => Err(WorkerExit::Confused),
         }
+    }
+
+    /// Starts the sandbox an `Init` frame asks for and answers `Ready`.
+    fn init(
+        &mut self,
+        root: &Path,
+        options: crate::SandboxOptions,
+        name: &str,
+        startups: &[&'static Startup],
+    ) {
+        let started = start(root, options, name, startups);
+        let error = started.as_ref().err().cloned();
+        if let Ok((s, margin)) = started {
+            self.cpu_margin_ms = margin;
+            self.sandbox = Some(s);
+        }
+        self.pipes.borrow_mut().send(&FromWorker::Ready { error });
+    }
+
+    /// A bridge that forwards the hook's host calls to the parent.
+    fn parent_host(&self) -> Rc<RefCell<dyn HostBridge>> {
+        Rc::new(RefCell::new(ParentHost {
+            pipes: self.pipes.clone(),
+            breach: None,
+        }))
+    }
+
+    /// Runs `call` (its argument `encoded` when the parent sent it so) under
+    /// the CPU limit and answers its outcome; a call before `Init` confuses
+    /// the worker.
+    fn call(&mut self, call: Call<'_>, encoded: Option<&[u8]>) -> Result<(), WorkerExit> {
+        let Some(sandbox) = self.sandbox.as_mut() else {
+            return Err(WorkerExit::Confused);
+        };
+        arm_cpu_limit(sandbox.options().limits.timeout_ms + self.cpu_margin_ms);
+        let outcome = sandbox.run_encoded(call, encoded);
+        let warm = sandbox.is_warm();
+        self.pipes
+            .borrow_mut()
+            .send(&FromWorker::Outcome { outcome, warm });
+        Ok(())
+    }
+
+    /// Answers the exports of `module`; before `Init` it confuses the worker.
+    fn exports(&mut self, module: &Path) -> Result<(), WorkerExit> {
+        let Some(sandbox) = self.sandbox.as_mut() else {
+            return Err(WorkerExit::Confused);
+        };
+        let exports = sandbox.exports(module);
+        let warm = sandbox.is_warm();
+        self.pipes
+            .borrow_mut()
+            .send(&FromWorker::Exports { exports, warm });
+        Ok(())
     }
 }
 

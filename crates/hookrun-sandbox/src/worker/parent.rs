@@ -146,6 +146,42 @@ impl Drop for Worker {
     }
 }
 
+/// The command that starts a worker from `binary` in `dir`, its standard
+/// error going to `stderr`, confined to the address space and CPU time that
+/// `options` and `process` allow.
+fn worker_command(
+    binary: &Path,
+    dir: &Path,
+    stderr: File,
+    options: &SandboxOptions,
+    process: &ProcessLimits,
+) -> Command {
+    let address_space = options
+        .limits
+        .max_heap_bytes
+        .saturating_add(process.address_space_margin_bytes);
+    let cpu_seconds = (options.limits.timeout_ms + process.cpu_margin_ms).div_ceil(1000) + 1;
+    let mut command = Command::new(binary);
+    command
+        .arg(super::WORKER_ARG)
+        .env_clear()
+        // The hookrun binary allocates with mimalloc, which reserves address
+        // space a gigabyte at a time: under the address-space cap below that
+        // would leave the engine nothing. Reserved a little at a time it
+        // fits, and the cap still holds.
+        .env("MIMALLOC_ARENA_RESERVE", "16MiB")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(stderr));
+    // SAFETY: the closure runs in the forked child before exec and only makes
+    // async-signal-safe system calls on values copied into it.
+    unsafe {
+        command.pre_exec(move || confine(address_space, cpu_seconds));
+    }
+    command
+}
+
 impl Proc {
     fn spawn(options: SandboxOptions, process: ProcessLimits) -> Result<Proc, SandboxError> {
         let binary = worker_binary().ok_or_else(|| {
@@ -160,29 +196,7 @@ impl Proc {
         let stderr = tempfile::tempfile()
             .and_then(|f| Ok((f.try_clone()?, f)))
             .map_err(|e| SandboxError::Engine(format!("cannot make a worker log: {e}")))?;
-        let address_space = options
-            .limits
-            .max_heap_bytes
-            .saturating_add(process.address_space_margin_bytes);
-        let cpu_seconds = (options.limits.timeout_ms + process.cpu_margin_ms).div_ceil(1000) + 1;
-        let mut command = Command::new(&binary);
-        command
-            .arg(super::WORKER_ARG)
-            .env_clear()
-            // The hookrun binary allocates with mimalloc, which reserves address
-            // space a gigabyte at a time: under the address-space cap below that
-            // would leave the engine nothing. Reserved a little at a time it
-            // fits, and the cap still holds.
-            .env("MIMALLOC_ARENA_RESERVE", "16MiB")
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::from(stderr.0));
-        // SAFETY: the closure runs in the forked child before exec and only makes
-        // async-signal-safe system calls on values copied into it.
-        unsafe {
-            command.pre_exec(move || confine(address_space, cpu_seconds));
-        }
+        let mut command = worker_command(&binary, dir.path(), stderr.0, &options, &process);
         let spawned = command.spawn();
         // The worker keeps its (now empty and unlinked) working directory; nothing
         // is left behind on disk.

@@ -48,8 +48,12 @@ use std::hash::BuildHasher;
 use std::io::{self, Write};
 
 use serde::Serialize;
-use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
+
+mod places;
+mod resolve;
+mod scan;
+
+pub use resolve::{RefError, resolve_refs};
 
 /// The fewest bytes of compact JSON an object or array has for a repeat of
 /// it to be written as a reference.
@@ -136,15 +140,6 @@ enum Edit {
     OpenLiteral { at: usize },
     /// Insert `}` at `at`.
     CloseLiteral { at: usize },
-}
-
-impl Edit {
-    fn at(&self) -> usize {
-        match *self {
-            Edit::Reference { start, .. } => start,
-            Edit::OpenLiteral { at } | Edit::CloseLiteral { at } => at,
-        }
-    }
 }
 
 /// Writes the pieces of one JSON document, each value that repeats one
@@ -278,57 +273,25 @@ impl RefEncoder {
             let pos = self.scan.scanned;
             let byte = self.scan.text[pos - self.scan.base];
             self.scan.scanned += 1;
-            let scan = &mut self.scan;
-            if scan.in_string && !scan.escaped && byte != b'"' && byte != b'\\' {
-                // Most of a piece is string contents: skip to their next quote or escape.
-                let rest = &scan.text[pos + 1 - scan.base..];
-                scan.scanned = memchr::memchr2(b'"', b'\\', rest).map_or(end, |i| pos + 1 + i);
-                continue;
-            }
-            if scan.in_string {
-                if scan.escaped {
-                    scan.escaped = false;
-                } else if byte == b'\\' {
-                    scan.escaped = true;
-                } else if byte == b'"' {
-                    scan.in_string = false;
-                    if scan.string_is_name {
-                        scan.name_read(pos);
-                    }
-                }
+            if self.scan.in_string {
+                self.scan.string_byte(pos, byte, end);
                 continue;
             }
             match byte {
-                b'{' | b'[' => scan.open_value(pos, byte == b'{'),
-                b'}' | b']' => {
-                    if let Some(closed) = scan.open.pop() {
-                        self.close(closed, pos + 1, at, remember);
-                    }
-                }
-                b',' => {
-                    if let Some(top) = scan.open.last_mut() {
-                        top.before += 1;
-                        top.want_name = top.object;
-                    }
-                }
-                b'"' => {
-                    scan.in_string = true;
-                    scan.string_start = pos;
-                    scan.string_is_name = false;
-                    if let Some(top) = scan.open.last_mut()
-                        && top.want_name
-                    {
-                        top.want_name = false;
-                        scan.string_is_name = true;
-                    }
-                }
+                b'{' | b'[' => self.scan.open_value(pos, byte != b'['),
+                b'}' | b']' => self.close(pos + 1, at, remember),
+                b',' => self.scan.next_entry(),
+                b'"' => self.scan.open_string(pos),
                 _ => {}
             }
         }
     }
 
-    /// Handles the object or array `closed` that ends at `end`.
-    fn close(&mut self, closed: Open, end: usize, at: &[&str], remember: bool) {
+    /// Handles the innermost open object or array, which ends at `end`.
+    fn close(&mut self, end: usize, at: &[&str], remember: bool) {
+        let Some(closed) = self.scan.open.pop() else {
+            return;
+        };
         let start = closed.start;
         let shared = (MIN_SHARED_BYTES..=MAX_SHARED_BYTES).contains(&(end - start));
         let parent_holds = self
@@ -388,261 +351,6 @@ impl RefEncoder {
             pointer,
         });
     }
-
-    /// The place of the value just closed: the piece's own, or one step from
-    /// the value still open around it.
-    fn place_of_closed(&mut self, at: &[&str]) -> u32 {
-        match self.scan.open.len() {
-            0 => self.piece_place(at),
-            depth => {
-                let parent = self.place_of_open(at, depth - 1);
-                let step = self.step(depth - 1);
-                self.new_place(parent, step)
-            }
-        }
-    }
-
-    /// The place of the open value at `depth` (0: the piece's outermost).
-    fn place_of_open(&mut self, at: &[&str], depth: usize) -> u32 {
-        if let Some(place) = self.scan.open[depth].place {
-            return place;
-        }
-        let place = match depth {
-            0 => self.piece_place(at),
-            _ => {
-                let parent = self.place_of_open(at, depth - 1);
-                let step = self.step(depth - 1);
-                self.new_place(parent, step)
-            }
-        };
-        self.scan.open[depth].place = Some(place);
-        place
-    }
-
-    /// The step from the open value at `depth` to its current member or element.
-    fn step(&mut self, depth: usize) -> Step {
-        let open = &self.scan.open[depth];
-        if !open.object {
-            return Step::Index(open.before);
-        }
-        let raw = &self.scan.open_names[open.name_from..open.name_from + open.name_len];
-        let name: String = match std::str::from_utf8(raw) {
-            Ok(plain) if !plain.contains('\\') => plain.to_string(),
-            _ => {
-                let mut quoted = Vec::with_capacity(raw.len() + 2);
-                quoted.push(b'"');
-                quoted.extend_from_slice(raw);
-                quoted.push(b'"');
-                serde_json::from_slice(&quoted).unwrap_or_default()
-            }
-        };
-        Step::Member(self.name_id(name))
-    }
-
-    fn name_id(&mut self, name: String) -> u32 {
-        if let Some(&id) = self.name_ids.get(name.as_str()) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        let name: Box<str> = name.into();
-        self.names.push(name.clone());
-        self.name_ids.insert(name, id);
-        id
-    }
-
-    fn piece_place(&mut self, at: &[&str]) -> u32 {
-        if let Some(place) = self.scan.place {
-            return place;
-        }
-        let mut place = 0;
-        for token in at {
-            let step = match token.parse::<u32>() {
-                Ok(index) if index < INDEX_STEP => Step::Index(index),
-                _ => Step::Member(self.name_id(token.to_string())),
-            };
-            place = self.new_place(place, step);
-        }
-        self.scan.place = Some(place);
-        place
-    }
-
-    fn new_place(&mut self, parent: u32, step: Step) -> u32 {
-        let step = match step {
-            Step::Index(index) => index | INDEX_STEP,
-            Step::Member(id) => id,
-        };
-        self.places.push(Place { parent, step });
-        (self.places.len() - 1) as u32
-    }
-
-    /// The JSON Pointer of `place`.
-    fn pointer(&self, mut place: u32) -> String {
-        let mut steps = Vec::new();
-        while place != 0 {
-            let Place { parent, step } = self.places[place as usize];
-            steps.push(step);
-            place = parent;
-        }
-        let mut pointer = String::new();
-        for step in steps.iter().rev() {
-            pointer.push('/');
-            match *step {
-                index if index & INDEX_STEP != 0 => {
-                    pointer.push_str(&(index & !INDEX_STEP).to_string())
-                }
-                id => push_token(&mut pointer, &self.names[id as usize]),
-            }
-        }
-        pointer
-    }
-}
-
-impl Scan {
-    fn reset(&mut self) {
-        self.text.clear();
-        self.base = 0;
-        self.written = 0;
-        self.scanned = 0;
-        self.in_string = false;
-        self.escaped = false;
-        self.open.clear();
-        self.open_names.clear();
-        self.descendants.clear();
-        self.descendants_done = 0;
-        self.edits.clear();
-        self.edits_done = 0;
-        self.remembered.clear();
-        self.remembered_done = 0;
-        self.place = None;
-    }
-
-    fn open_value(&mut self, pos: usize, object: bool) {
-        self.open.push(Open {
-            start: pos,
-            object,
-            before: 0,
-            name_from: self.open_names.len(),
-            name_len: 0,
-            want_name: object,
-            literal: false,
-            place: None,
-            descendants_from: self.descendants_done + self.descendants.len(),
-            edits_from: self.edits_done + self.edits.len(),
-            remembered_from: self.remembered_done + self.remembered.len(),
-        });
-    }
-
-    /// Takes the member name whose closing quote is at `pos`.
-    fn name_read(&mut self, pos: usize) {
-        let Some(top) = self.open.last_mut() else {
-            return;
-        };
-        let name = &self.text[self.string_start + 1 - self.base..pos - self.base];
-        self.open_names.truncate(top.name_from);
-        self.open_names.extend_from_slice(name);
-        top.name_len = name.len();
-        if top.before == 0 && (name == b"$ref" || name == b"$literal") {
-            top.literal = true;
-            self.edits.push_back(Edit::OpenLiteral { at: top.start });
-        }
-    }
-
-    /// The digest of the value `closed` that ends at `end`: its text, each
-    /// descendant of shared size standing as `0xFF` and its digest.
-    fn fingerprint(&self, salt: &[u8; 16], closed: &Open, end: usize) -> Fingerprint {
-        let mut hash = Sha256::new();
-        hash.update(salt);
-        let mut from = closed.start;
-        let first = closed.descendants_from - self.descendants_done;
-        for descendant in self.descendants.range(first..) {
-            hash.update(&self.text[from - self.base..descendant.start - self.base]);
-            hash.update([0xFF]);
-            hash.update(descendant.fingerprint.to_le_bytes());
-            from = descendant.end;
-        }
-        hash.update(&self.text[from - self.base..end - self.base]);
-        let digest: [u8; 32] = hash.finalize().into();
-        let mut first = [0; 8];
-        first.copy_from_slice(&digest[..8]);
-        u64::from_le_bytes(first)
-    }
-
-    /// Where the bytes that may still change start: at the outermost open
-    /// value small enough to become a reference, or at a member name being
-    /// read.
-    fn hold(&self) -> usize {
-        let end = self.base + self.text.len();
-        let open = self
-            .open
-            .iter()
-            .find(|open| end - open.start <= MAX_SHARED_BYTES)
-            .map_or(end, |open| open.start);
-        match self.in_string && self.string_is_name {
-            true => open.min(self.string_start),
-            false => open,
-        }
-    }
-
-    /// Writes out the bytes up to `upto` with their edits.
-    fn write_out(&mut self, out: &mut impl Write, upto: usize) -> io::Result<()> {
-        let mut from = self.written;
-        // An edit at `upto` belongs to the bytes after it, but for the end of a
-        // closed literal.
-        let due = |edit: &Edit| match *edit {
-            Edit::CloseLiteral { at } => at <= upto,
-            _ => edit.at() < upto,
-        };
-        while self.edits.front().is_some_and(due) {
-            let Some(edit) = self.edits.pop_front() else {
-                break;
-            };
-            self.edits_done += 1;
-            out.write_all(&self.text[from - self.base..edit.at() - self.base])?;
-            from = match edit {
-                Edit::Reference { end, pointer, .. } => {
-                    out.write_all(b"{\"$ref\":")?;
-                    serde_json::to_writer(&mut *out, &pointer)?;
-                    out.write_all(b"}")?;
-                    end
-                }
-                Edit::OpenLiteral { at } => {
-                    out.write_all(b"{\"$literal\":")?;
-                    at
-                }
-                Edit::CloseLiteral { at } => {
-                    out.write_all(b"}")?;
-                    at
-                }
-            };
-        }
-        out.write_all(&self.text[from - self.base..upto - self.base])?;
-        self.written = upto;
-        // What starts before `upto` is not inside a value that may still
-        // become a reference or be hashed, so it is never taken back or needed.
-        while self
-            .remembered
-            .front()
-            .is_some_and(|&(start, _)| start < upto)
-        {
-            self.remembered.pop_front();
-            self.remembered_done += 1;
-        }
-        while self.descendants.front().is_some_and(|d| d.start < upto) {
-            self.descendants.pop_front();
-            self.descendants_done += 1;
-        }
-        // Let go of the written bytes once they are most of the text, keeping
-        // a member name being read.
-        let keep = match self.in_string {
-            true => self.string_start.min(upto),
-            false => upto,
-        };
-        if keep - self.base >= WRITE_OUT_BYTES && keep - self.base >= self.text.len() / 2 {
-            self.text.drain(..keep - self.base);
-            self.base = keep;
-        }
-        Ok(())
-    }
 }
 
 /// Appends `token` to `pointer`, `~` and `/` escaped as RFC 6901 says.
@@ -654,204 +362,10 @@ fn push_token(pointer: &mut String, token: &str) {
     }
 }
 
-/// Why a report's references could not be resolved.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RefError {
-    /// An object whose only member is `$ref` or `$literal` holds something
-    /// else than a pointer or an object.
-    #[error(
-        "{at}: `{member}` must hold {expected}; an object of the data with only this member is written as {{\"$literal\": …}}"
-    )]
-    Malformed {
-        /// Where, as a JSON Pointer.
-        at: String,
-        /// `$ref` or `$literal`.
-        member: &'static str,
-        /// What the member must hold.
-        expected: &'static str,
-    },
-    /// A reference's pointer names no value written before it.
-    #[error("{at}: reference to {pointer}: {reason}")]
-    Unresolved {
-        /// Where the reference is, as a JSON Pointer.
-        at: String,
-        /// The pointer it holds.
-        pointer: String,
-        /// What is wrong with it.
-        reason: &'static str,
-    },
-}
-
-/// How many references a resolution may follow inside one another: a
-/// report's references never nest, so this only stops a loop.
-const MAX_REF_DEPTH: usize = 64;
-
-/// The report `report` with every reference replaced by a copy of what it
-/// refers to and every `$literal` wrapper unwrapped: the report as written
-/// without references. A report without references comes back as it is.
-pub fn resolve_refs(report: &Value) -> Result<Value, RefError> {
-    Resolver {
-        root: report,
-        resolved: HashMap::new(),
-        path: Vec::new(),
-        following: 0,
-    }
-    .resolve(report)
-}
-
-/// What an object of a report with references stands for.
-enum Shape<'a> {
-    Reference(&'a str),
-    Literal(&'a Map<String, Value>),
-    Object(&'a Map<String, Value>),
-}
-
-/// A step of the path to the value being resolved, written out only for an
-/// error.
-#[derive(Clone, Copy)]
-enum Token<'a> {
-    Name(&'a str),
-    Index(usize),
-    /// A token of a pointer the report holds, escaped already.
-    Escaped(&'a str),
-}
-
-struct Resolver<'a> {
-    root: &'a Value,
-    /// Targets already resolved, by pointer.
-    resolved: HashMap<String, Value>,
-    /// Where the value being resolved is.
-    path: Vec<Token<'a>>,
-    following: usize,
-}
-
-impl<'a> Resolver<'a> {
-    fn resolve(&mut self, value: &'a Value) -> Result<Value, RefError> {
-        match value {
-            Value::Object(map) => match self.shape(map)? {
-                Shape::Reference(pointer) => self.follow(pointer),
-                Shape::Literal(map) | Shape::Object(map) => {
-                    let mut out = Map::with_capacity(map.len());
-                    for (name, member) in map {
-                        self.path.push(Token::Name(name));
-                        let member = self.resolve(member);
-                        self.path.pop();
-                        out.insert(name.clone(), member?);
-                    }
-                    Ok(Value::Object(out))
-                }
-            },
-            Value::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (index, item) in items.iter().enumerate() {
-                    self.path.push(Token::Index(index));
-                    let item = self.resolve(item);
-                    self.path.pop();
-                    out.push(item?);
-                }
-                Ok(Value::Array(out))
-            }
-            scalar => Ok(scalar.clone()),
-        }
-    }
-
-    fn shape(&self, map: &'a Map<String, Value>) -> Result<Shape<'a>, RefError> {
-        if map.len() != 1 {
-            return Ok(Shape::Object(map));
-        }
-        match map.iter().next() {
-            Some((name, held)) if name == "$ref" => match held {
-                Value::String(pointer) => Ok(Shape::Reference(pointer)),
-                _ => Err(self.malformed("$ref", "a JSON Pointer string")),
-            },
-            Some((name, held)) if name == "$literal" => match held {
-                Value::Object(map) => Ok(Shape::Literal(map)),
-                _ => Err(self.malformed("$literal", "an object")),
-            },
-            _ => Ok(Shape::Object(map)),
-        }
-    }
-
-    fn malformed(&self, member: &'static str, expected: &'static str) -> RefError {
-        RefError::Malformed {
-            at: self.here(),
-            member,
-            expected,
-        }
-    }
-
-    fn here(&self) -> String {
-        let mut at = String::new();
-        for token in &self.path {
-            at.push('/');
-            match *token {
-                Token::Name(name) => push_token(&mut at, name),
-                Token::Index(index) => at.push_str(&index.to_string()),
-                Token::Escaped(token) => at.push_str(token),
-            }
-        }
-        at
-    }
-
-    fn follow(&mut self, pointer: &'a str) -> Result<Value, RefError> {
-        if let Some(done) = self.resolved.get(pointer) {
-            return Ok(done.clone());
-        }
-        let unresolved = |reason| RefError::Unresolved {
-            at: self.here(),
-            pointer: pointer.to_string(),
-            reason,
-        };
-        if self.following == MAX_REF_DEPTH {
-            return Err(unresolved("the references refer to each other in a loop"));
-        }
-        let target = self.find(pointer).map_err(unresolved)?;
-        self.following += 1;
-        let saved = std::mem::replace(
-            &mut self.path,
-            pointer.split('/').skip(1).map(Token::Escaped).collect(),
-        );
-        let value = self.resolve(target);
-        self.path = saved;
-        self.following -= 1;
-        let value = value?;
-        self.resolved.insert(pointer.to_string(), value.clone());
-        Ok(value)
-    }
-
-    /// The written value `pointer` names in the resolved report.
-    fn find(&self, pointer: &str) -> Result<&'a Value, &'static str> {
-        let tokens = pointer
-            .strip_prefix('/')
-            .ok_or("a pointer starts with `/`")?;
-        let mut here = self.root;
-        for token in tokens.split('/') {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            here = match here {
-                Value::Object(map) => {
-                    let map = match self.shape(map) {
-                        Ok(Shape::Literal(map) | Shape::Object(map)) => map,
-                        Ok(Shape::Reference(_)) => return Err("it goes through a reference"),
-                        Err(_) => return Err("it goes through a malformed wrapper"),
-                    };
-                    map.get(&token).ok_or("no such member")?
-                }
-                Value::Array(items) => token
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|index| items.get(index))
-                    .ok_or("no such element")?,
-                _ => return Err("it goes into a string, number, boolean or null"),
-            };
-        }
-        Ok(here)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn long(n: usize) -> String {
         "x".repeat(n)

@@ -33,6 +33,11 @@ use serde_json::Value;
 
 use crate::Placed;
 
+mod search;
+
+pub(crate) use search::same;
+use search::{Candidates, Step, big, find, measure};
+
 /// Kept values per runtime; older ones are dropped, and cross again when used.
 pub(crate) const CAPACITY: usize = 512;
 
@@ -133,6 +138,10 @@ pub(crate) struct Kept<'v> {
     /// ([`Call::copied`](crate::Call::copied)), neither frozen nor handed out.
     pub copied: bool,
 }
+
+/// A value a call may share: its `Arc`, its measure when the engine does not
+/// keep it yet, and whether it is copied ([`Kept::copied`]).
+type Candidate<'v> = (&'v Arc<Value>, Option<Measure>, bool);
 
 impl Sharing<'_> {
     /// Whether the call involves no kept value at all.
@@ -276,8 +285,47 @@ impl Keeper {
         copied: &'v [Arc<Value>],
     ) -> Sharing<'v> {
         let mut sharing = Sharing::default();
-        // Each value once, with its measure when it is not kept yet.
-        let mut candidates: Vec<(&Arc<Value>, Option<Measure>, bool)> = Vec::new();
+        let candidates = self.candidates(shared, copied);
+        if candidates.is_empty() {
+            return sharing;
+        }
+        let mut found = Vec::new();
+        let values: Vec<&Value> = candidates.iter().map(|(value, ..)| &***value).collect();
+        let lookup = Candidates::new(&values);
+        match arg {
+            Value::Object(members) if !placed.is_empty() => {
+                for (key, value) in crate::crossing::members_placing(members, placed) {
+                    find(value, &lookup, &mut vec![Step::Key(key)], &mut found);
+                }
+            }
+            _ => find(arg, &lookup, &mut Vec::new(), &mut found),
+        }
+        let mut next_id = self.next_id;
+        for (node, path, index) in found {
+            let id = self.id_of(&mut sharing, &mut next_id, candidates[index]);
+            sharing.holes.push(node);
+            sharing.refs.push(Ref {
+                id,
+                path: Value::Array(path),
+            });
+        }
+        sharing.holes.sort_unstable();
+        if !sharing.refs.is_empty() {
+            sharing.drop = self.drops(&sharing);
+            self.number_paths(&mut sharing);
+        }
+        sharing
+    }
+
+    /// The values of `shared` and `copied` the engine keeps or may keep, each
+    /// once: kept ones, and those worth keeping that fit the budget, with
+    /// their measure.
+    fn candidates<'v>(
+        &self,
+        shared: &'v [Arc<Value>],
+        copied: &'v [Arc<Value>],
+    ) -> Vec<Candidate<'v>> {
+        let mut candidates: Vec<Candidate<'v>> = Vec::new();
         let flagged = shared
             .iter()
             .map(|v| (v, false))
@@ -298,57 +346,38 @@ impl Keeper {
                 }
             }
         }
-        if candidates.is_empty() {
-            return sharing;
+        candidates
+    }
+
+    /// The id `candidate` fills a hole with: the one this call already uses
+    /// it under, the one the engine keeps it under, or the next new id
+    /// (`next_id`), the value then kept by this call.
+    fn id_of<'v>(
+        &self,
+        sharing: &mut Sharing<'v>,
+        next_id: &mut u32,
+        (candidate, measured, copied): Candidate<'v>,
+    ) -> u32 {
+        if let Some((id, _)) = sharing.used.iter().find(|(_, v)| Arc::ptr_eq(v, candidate)) {
+            return *id;
         }
-        let mut found = Vec::new();
-        let values: Vec<&Value> = candidates.iter().map(|(value, ..)| &***value).collect();
-        let lookup = Candidates::new(&values);
-        match arg {
-            Value::Object(members) if !placed.is_empty() => {
-                for (key, value) in crate::crossing::members_placing(members, placed) {
-                    find(value, &lookup, &mut vec![Step::Key(key)], &mut found);
-                }
+        let id = match self.entries.get(&Arc::as_ptr(candidate)) {
+            Some(entry) => entry.id,
+            None => {
+                let id = *next_id;
+                *next_id += 1;
+                let measure = measured.unwrap_or_else(|| measure(candidate));
+                sharing.keep.push(Kept {
+                    id,
+                    value: candidate,
+                    measure,
+                    copied,
+                });
+                id
             }
-            _ => find(arg, &lookup, &mut Vec::new(), &mut found),
-        }
-        let mut next_id = self.next_id;
-        for (node, path, index) in found {
-            let (candidate, measured, copied) = candidates[index];
-            let id = match sharing.used.iter().find(|(_, v)| Arc::ptr_eq(v, candidate)) {
-                Some((id, _)) => *id,
-                None => {
-                    let id = match self.entries.get(&Arc::as_ptr(candidate)) {
-                        Some(entry) => entry.id,
-                        None => {
-                            let id = next_id;
-                            next_id += 1;
-                            let measure = measured.unwrap_or_else(|| measure(candidate));
-                            sharing.keep.push(Kept {
-                                id,
-                                value: candidate,
-                                measure,
-                                copied,
-                            });
-                            id
-                        }
-                    };
-                    sharing.used.push((id, candidate));
-                    id
-                }
-            };
-            sharing.holes.push(node);
-            sharing.refs.push(Ref {
-                id,
-                path: Value::Array(path),
-            });
-        }
-        sharing.holes.sort_unstable();
-        if !sharing.refs.is_empty() {
-            sharing.drop = self.drops(&sharing);
-            self.number_paths(&mut sharing);
-        }
-        sharing
+        };
+        sharing.used.push((id, candidate));
+        id
     }
 
     /// Numbers each ref's path: as the engine's table does, or anew (the
@@ -507,204 +536,6 @@ fn path_key(path: &Value) -> Vec<u8> {
         }
     }
     key
-}
-
-/// Whether `value` has at least [`MIN_NODES`] nodes.
-fn big(value: &Value) -> bool {
-    fn count(value: &Value, budget: &mut usize) {
-        if *budget == 0 {
-            return;
-        }
-        *budget -= 1;
-        match value {
-            Value::Array(items) => items.iter().for_each(|v| count(v, budget)),
-            Value::Object(members) => members.values().for_each(|v| count(v, budget)),
-            _ => {}
-        }
-    }
-    let mut budget = MIN_NODES;
-    count(value, &mut budget);
-    budget == 0
-}
-
-/// The size of `value`.
-fn measure(value: &Value) -> Measure {
-    fn walk(value: &Value, m: &mut Measure, depth: usize) {
-        m.nodes += 1;
-        m.depth = m.depth.max(depth);
-        match value {
-            Value::Number(n) => {
-                let exact = n
-                    .as_i64()
-                    .or_else(|| n.as_u64().and_then(|u| i64::try_from(u).ok()));
-                m.canonical &= exact.is_some_and(|i| i.unsigned_abs() <= 1 << 53);
-            }
-            Value::Array(items) => {
-                m.depth = m.depth.max(depth + 1);
-                items.iter().for_each(|v| walk(v, m, depth + 1));
-            }
-            Value::Object(members) => {
-                m.depth = m.depth.max(depth + 1);
-                for (key, item) in members {
-                    m.canonical &= key.is_empty() || !key.bytes().all(|b| b.is_ascii_digit());
-                    walk(item, m, depth + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut m = Measure {
-        nodes: 0,
-        bytes: 0,
-        depth: 0,
-        canonical: true,
-    };
-    walk(value, &mut m, 0);
-    // Once per kept value; its text is as long as what crossing it writes,
-    // counted as it is written rather than kept.
-    let mut counted = Counted(0);
-    m.bytes = match serde_json::to_writer(&mut counted, value) {
-        Ok(()) => counted.0,
-        Err(_) => 0,
-    };
-    m
-}
-
-/// A writer that keeps only how many bytes were written to it.
-struct Counted(usize);
-
-impl std::io::Write for Counted {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0 += bytes.len();
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// One step into a value, borrowed while it is searched.
-#[derive(Clone, Copy)]
-enum Step<'v> {
-    Key(&'v str),
-    Index(usize),
-}
-
-/// What tells values apart at a glance: object or array, length, first key.
-type Shape<'v> = (bool, usize, Option<&'v str>);
-
-fn shape(value: &Value) -> Shape<'_> {
-    match value {
-        Value::Object(members) => (
-            true,
-            members.len(),
-            members.keys().next().map(String::as_str),
-        ),
-        Value::Array(items) => (false, items.len(), None),
-        _ => (false, usize::MAX, None),
-    }
-}
-
-/// A call's shared values, as the search looks them up: by scanning a few, by
-/// shape when there are many (an aggregate's children), so that the search
-/// stays linear in the argument's size.
-enum Candidates<'c> {
-    Few(&'c [&'c Value]),
-    Many(HashMap<Shape<'c>, Vec<(usize, &'c Value)>>),
-}
-
-impl<'c> Candidates<'c> {
-    /// Up to this many are scanned.
-    const FEW: usize = 8;
-
-    fn new(values: &'c [&'c Value]) -> Candidates<'c> {
-        if values.len() <= Self::FEW {
-            return Candidates::Few(values);
-        }
-        let mut index: HashMap<Shape<'c>, Vec<(usize, &'c Value)>> = HashMap::new();
-        for (i, value) in values.iter().enumerate() {
-            index.entry(shape(value)).or_default().push((i, value));
-        }
-        Candidates::Many(index)
-    }
-
-    /// The index of the candidate `value` equals, if any.
-    fn matching(&self, value: &Value) -> Option<usize> {
-        match self {
-            Candidates::Few(values) => values.iter().position(|candidate| same(value, candidate)),
-            Candidates::Many(index) => index.get(&shape(value)).and_then(|alike| {
-                alike
-                    .iter()
-                    .find(|(_, candidate)| same(value, candidate))
-                    .map(|(i, _)| *i)
-            }),
-        }
-    }
-}
-
-/// Collects the nodes of `value` equal to a candidate, with their path (as
-/// JSON: keys and indexes) and the candidate's index; does not look inside a
-/// node it collected.
-fn find<'v>(
-    value: &'v Value,
-    candidates: &Candidates<'_>,
-    path: &mut Vec<Step<'v>>,
-    found: &mut Vec<(*const Value, Vec<Value>, usize)>,
-) {
-    let matched = match value {
-        Value::Object(_) | Value::Array(_) => candidates.matching(value),
-        _ => None,
-    };
-    if let Some(index) = matched {
-        let json = path
-            .iter()
-            .map(|step| match step {
-                Step::Key(key) => Value::from(*key),
-                Step::Index(i) => Value::from(*i),
-            })
-            .collect();
-        found.push((value as *const Value, json, index));
-        return;
-    }
-    match value {
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                path.push(Step::Index(i));
-                find(item, candidates, path, found);
-                path.pop();
-            }
-        }
-        Value::Object(members) => {
-            for (key, item) in members {
-                path.push(Step::Key(key));
-                find(item, candidates, path, found);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Equal as the engine would build them: the same keys in the same order. A
-/// value is the same as itself at a glance (a placed member that is a shared
-/// value).
-pub(crate) fn same(a: &Value, b: &Value) -> bool {
-    if std::ptr::eq(a, b) {
-        return true;
-    }
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((kx, vx), (ky, vy))| kx == ky && same(vx, vy))
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(vx, vy)| same(vx, vy))
-        }
-        _ => a == b,
-    }
 }
 
 #[cfg(test)]

@@ -8,23 +8,24 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use deno_core::error::CoreError;
-use deno_core::{JsRuntime, ModuleId, PollEventLoopOptions, RuntimeOptions, v8};
-use serde_json::json;
+use deno_core::{JsRuntime, ModuleId, PollEventLoopOptions, v8};
 
-use super::boot;
-use super::breach::HeapCap;
+use super::Limits;
 use super::coverage;
 use super::crossing;
 use super::errors::{self, Answer};
 use super::host::HostBreach;
 use super::live::{Handed, LiveSpecs};
-use super::loader::{Jail, JailLoader};
-use super::ops::{CallState, hookrun_sandbox};
+use super::loader::Jail;
+use super::ops::CallState;
 use super::outcome::{CallResult, LogEntry, LogLevel, Outcome, Usage};
 use super::shared::{Keeper, Sharing};
-use super::startup::Startup;
 use super::watchdog::Watchdog;
-use super::{Limits, SandboxError, SandboxOptions};
+
+mod modules;
+mod start;
+
+use modules::Export;
 
 /// Which limit, if any, ended the current call.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -74,42 +75,6 @@ impl Drop for Engine {
     }
 }
 
-/// A loaded module's export, ready to be called.
-struct Export {
-    function: v8::Global<v8::Function>,
-}
-
-/// The prelude's functions the engine calls (`js/prelude.js`, `configure`).
-struct Prelude {
-    invoke: v8::Global<v8::Function>,
-    exports_of: v8::Global<v8::Function>,
-    take_settled: v8::Global<v8::Function>,
-}
-
-/// A runtime from the `prepared` snapshot (if any), its modules jailed under `jail`.
-fn start_runtime(
-    jail: &Rc<Jail>,
-    limits: &Limits,
-    startup: &Startup,
-    prepared: &boot::Prepared,
-    inspector: bool,
-) -> Result<JsRuntime, SandboxError> {
-    let create_params = v8::CreateParams::default().heap_limits(0, limits.max_heap_bytes as usize);
-    let mut runtime = JsRuntime::try_new(RuntimeOptions {
-        module_loader: Some(Rc::new(JailLoader(Rc::clone(jail)))),
-        extensions: vec![hookrun_sandbox::init(limits.max_log_bytes, startup.fault)],
-        create_params: Some(create_params),
-        startup_snapshot: prepared.snapshot,
-        inspector,
-        ..Default::default()
-    })
-    .map_err(|e| SandboxError::Engine(e.to_string()))?;
-    runtime
-        .v8_isolate()
-        .set_prepare_stack_trace_callback(errors::hook_stack_trace);
-    Ok(runtime)
-}
-
 /// `[description, ...kept values, ...new paths]` of `sharing` as one engine array
 /// (`undefined` when the call shares nothing); `None` when the engine cannot
 /// build it. A call's `argBytes` leaves it out: what a runtime already keeps
@@ -128,132 +93,7 @@ fn cross_sharing<'s>(
     crossing::cross_list(scope, &list)
 }
 
-/// Ends any call that reaches the heap cap; the flag it returns is set when
-/// one did.
-fn cap_heap(runtime: &mut JsRuntime, isolate: v8::IsolateHandle) -> Rc<Cell<bool>> {
-    let memory_hit = Rc::new(Cell::new(false));
-    let hit = Rc::clone(&memory_hit);
-    let mut cap = {
-        deno_core::scope!(scope, runtime);
-        HeapCap::new(&scope.get_current_context())
-    };
-    runtime.add_near_heap_limit_callback(move |current, _initial| {
-        hit.set(true);
-        isolate.terminate_execution();
-        cap.on_breach(current)
-    });
-    memory_hit
-}
-
-/// Runs the prelude's `configure` (globals removed, web globals and the
-/// animator installed, determinism if asked) and takes the functions it returns.
-fn configure(
-    runtime: &mut JsRuntime,
-    startup: &Startup,
-    prepared: &boot::Prepared,
-    determinism: Option<super::Determinism>,
-    shared_marker: &str,
-) -> Result<Prelude, SandboxError> {
-    let engine_error = |message: &str| SandboxError::Engine(message.to_string());
-    let boot::Boot {
-        configure,
-        animator,
-        web,
-    } = boot::take(runtime, startup, prepared)?;
-    let config = json!({
-        "deterministic": determinism.map(|d| json!({"nowMs": d.now_ms, "seed": d.seed})),
-        "sharedMarker": shared_marker,
-    });
-    deno_core::scope!(scope, runtime);
-    let configure = v8::Local::new(scope, configure);
-    let configure = v8::Local::<v8::Function>::try_from(configure)
-        .map_err(|_| engine_error("prelude did not return a function"))?;
-    let config = deno_core::serde_v8::to_v8(scope, &config)
-        .map_err(|e| SandboxError::Engine(e.to_string()))?;
-    let animator = v8::Local::new(scope, animator);
-    let web = v8::Local::new(scope, web);
-    let undefined = v8::undefined(scope).into();
-    let api = configure
-        .call(scope, undefined, &[config, animator, web])
-        .ok_or_else(|| engine_error("prelude configuration threw"))?;
-    let api = v8::Local::<v8::Object>::try_from(api)
-        .map_err(|_| engine_error("prelude returned no API object"))?;
-    let get = |scope: &mut v8::PinScope, name: &str| {
-        let key = v8::String::new(scope, name)?;
-        let f = api.get(scope, key.into())?;
-        let f = v8::Local::<v8::Function>::try_from(f).ok()?;
-        Some(v8::Global::new(scope, f))
-    };
-    match (
-        get(scope, "invoke"),
-        get(scope, "exportsOf"),
-        get(scope, "takeSettled"),
-    ) {
-        (Some(invoke), Some(exports_of), Some(take_settled)) => Ok(Prelude {
-            invoke,
-            exports_of,
-            take_settled,
-        }),
-        _ => Err(engine_error("prelude API is incomplete")),
-    }
-}
-
 impl Engine {
-    pub fn new(root: PathBuf, options: SandboxOptions) -> Result<Engine, SandboxError> {
-        let SandboxOptions {
-            limits,
-            determinism,
-            measure_heap,
-            isolation: _,
-            coverage,
-            startup,
-        } = options;
-        super::disable_engine_disk_cache();
-        let jail = Rc::new(Jail::new(root));
-        let prepared = boot::prepare(startup)?;
-        let mut runtime = start_runtime(&jail, &limits, startup, prepared, coverage)?;
-        let coverage = coverage.then(|| coverage::Session::start(&runtime));
-        let isolate = runtime.v8_isolate().thread_safe_handle();
-        // Host calls end the call through it when the host reports a write limit.
-        runtime.op_state().borrow_mut().put(isolate.clone());
-        let memory_hit = cap_heap(&mut runtime, isolate.clone());
-        let watchdog = Watchdog::start(isolate).map_err(|e| SandboxError::Engine(e.to_string()))?;
-        let tokio = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .map_err(|e| SandboxError::Engine(e.to_string()))?;
-        // Kept values may weigh a sixteenth of the heap cap (JSON text and
-        // 40 bytes per value), a few times that as engine values.
-        let keeper = Keeper::new((limits.max_heap_bytes / 16) as usize);
-        let prelude = configure(
-            &mut runtime,
-            startup,
-            prepared,
-            determinism,
-            keeper.marker(),
-        )?;
-        Ok(Engine {
-            runtime,
-            jail,
-            invoke: prelude.invoke,
-            exports_of: prelude.exports_of,
-            take_settled: prelude.take_settled,
-            modules: HashMap::new(),
-            entries: HashMap::new(),
-            namespaces: HashMap::new(),
-            watchdog,
-            memory_hit,
-            tokio,
-            limits,
-            measure_heap,
-            animates: startup.animator.is_some(),
-            keeper,
-            live_specs: LiveSpecs::default(),
-            poisoned: false,
-            coverage,
-        })
-    }
-
     /// Runs one call; `encoded` is its argument in the engine's encoding when the
     /// caller made it ahead (`call.arg` is then not read).
     pub fn call(&mut self, call: super::Call<'_>, encoded: Option<&[u8]>) -> Outcome {
@@ -363,39 +203,6 @@ impl Engine {
         };
         call.host = None;
         (logs, usage)
-    }
-
-    /// Lists the exports of `module` (name, is-function) without calling any.
-    pub fn exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
-        self.start_clock();
-        let listed = self.list_exports(module);
-        let timed_out = self.watchdog.disarm();
-        if let Some(outcome) = self.limit_outcome(timed_out) {
-            self.poisoned = true;
-            return Err(outcome);
-        }
-        listed
-    }
-
-    fn list_exports(&mut self, module: &Path) -> Result<Vec<(String, bool)>, CallResult> {
-        let (id, _) = self.load(module)?;
-        let namespace = self.namespace(id)?;
-        let text = {
-            deno_core::scope!(scope, &mut self.runtime);
-            let f = v8::Local::new(scope, &self.exports_of);
-            let ns = v8::Local::new(scope, namespace);
-            let undefined = v8::undefined(scope).into();
-            f.call(scope, undefined, &[ns.into()])
-                .map(|v| v.to_rust_string_lossy(scope))
-        };
-        let text = text.ok_or_else(|| {
-            CallResult::LoadError(errors::plain("Error", "cannot list the module's exports"))
-        })?;
-        let list: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
-        Ok(list
-            .iter()
-            .filter_map(|e| Some((e["name"].as_str()?.to_string(), e["isFunction"].as_bool()?)))
-            .collect())
     }
 
     /// Arms the watchdog for one call's time, and gives ops the same deadline
@@ -548,80 +355,5 @@ impl Engine {
             sharing.resolve(value, answer.shared_refs, self.keeper.marker());
         }
         answer
-    }
-
-    /// Loads and evaluates `module` once per engine; later calls reuse it.
-    /// Returns the module id and its root-relative name.
-    fn load(&mut self, module: &Path) -> Result<(ModuleId, String), CallResult> {
-        if let Some(entry) = self.entries.get(module) {
-            return Ok(entry.clone());
-        }
-        let entry = self.load_new(module)?;
-        self.entries.insert(module.to_path_buf(), entry.clone());
-        Ok(entry)
-    }
-
-    fn load_new(&mut self, module: &Path) -> Result<(ModuleId, String), CallResult> {
-        let specifier = self
-            .jail
-            .admit_path(module)
-            .map_err(|e| CallResult::LoadError(errors::plain("ImportError", &e.to_string())))?;
-        let admitted = self.jail.lookup(specifier.as_str());
-        let (path, name) = match admitted {
-            Some(m) => (m.path, m.relative),
-            None => (module.to_path_buf(), module.display().to_string()),
-        };
-        if let Some(id) = self.modules.get(&path) {
-            return Ok((*id, name));
-        }
-        let load_error = |e: CoreError| CallResult::LoadError(errors::from_core(&e));
-        let runtime = &mut self.runtime;
-        let id = self
-            .tokio
-            .block_on(runtime.load_side_es_module(&specifier))
-            .map_err(load_error)?;
-        let evaluation = runtime.mod_evaluate(id);
-        let evaluated = self.tokio.block_on(async {
-            runtime
-                .run_event_loop(PollEventLoopOptions::default())
-                .await?;
-            evaluation.await
-        });
-        evaluated.map_err(load_error)?;
-        self.modules.insert(path, id);
-        Ok((id, name))
-    }
-
-    /// The namespace object of module `id`, a live view of its exports.
-    fn namespace(&mut self, id: ModuleId) -> Result<v8::Global<v8::Object>, CallResult> {
-        if let Some(namespace) = self.namespaces.get(&id) {
-            return Ok(namespace.clone());
-        }
-        let namespace = self
-            .runtime
-            .get_module_namespace(id)
-            .map_err(|e| CallResult::LoadError(errors::from_core(&e)))?;
-        self.namespaces.insert(id, namespace.clone());
-        Ok(namespace)
-    }
-
-    fn export(&mut self, id: ModuleId, module: &str, name: &str) -> Result<Export, CallResult> {
-        let namespace = self.namespace(id)?;
-        deno_core::scope!(scope, &mut self.runtime);
-        let namespace = v8::Local::new(scope, namespace);
-        let missing = || {
-            CallResult::LoadError(errors::plain(
-                "ExportError",
-                &format!(
-                    "{module} has no exported function named {name}; export it with `export function {name}(…)` or `export async function {name}(…)`"
-                ),
-            ))
-        };
-        let key = v8::String::new(scope, name).ok_or_else(missing)?;
-        let value = namespace.get(scope, key.into()).ok_or_else(missing)?;
-        let function = v8::Local::<v8::Function>::try_from(value).map_err(|_| missing())?;
-        Ok(Export {
-            function: v8::Global::new(scope, function),
-        })
     }
 }
