@@ -218,8 +218,6 @@ pub struct HookEnv<'a> {
     pub host: Rc<RefCell<Bridge>>,
     /// The workflow.
     pub workflow: &'a Workflow,
-    /// Call-independent runtime fields.
-    pub runtime: &'a RuntimeInfo,
     /// Records of the calls made since the runner last took them, in order.
     pub records: Vec<HookRecord>,
     /// Give each unit a fresh runtime: the runtime is reset whenever a call is
@@ -278,7 +276,6 @@ impl<'a> HookEnv<'a> {
             sandbox,
             host,
             workflow,
-            runtime,
             records: Vec::new(),
             fresh_per_unit,
             last_unit: None,

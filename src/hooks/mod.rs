@@ -1,19 +1,17 @@
 //! Typed calls of the four hooks (`preflight`, `buildRequest`,
 //! `normalizeSettings`, `applyResult`) and validation of what they return.
 
-pub mod bridge;
-pub mod call;
+pub(crate) mod bridge;
+mod call;
 pub mod check;
-pub mod live;
+mod live;
 pub mod preflight;
 mod startup;
 
-pub use call::{
-    CallUnit, FailureOutcome, HookEnv, HookFailure, HookRecord, InvocationMode, RuntimeInfo,
-    hook_arg,
-};
+pub(crate) use call::{CallUnit, HookEnv, hook_arg};
+pub use call::{FailureOutcome, HookFailure, HookRecord, InvocationMode, RuntimeInfo};
 pub use check::{CheckReport, CheckedWorkflow, check, check_hooks, check_library};
-pub use live::{Live, Step};
+pub(crate) use live::{Live, Step};
 pub use preflight::{
     Aggregate, PreflightOutcome, ReplacementUnit, ShortCircuitApply, parse_outcome,
 };
