@@ -244,10 +244,7 @@ fn warm_arg() -> Value {
 fn time_warm_call(isolation: Isolation, arg: &Value) -> (Duration, Sandbox) {
     let root = repo().join("fixtures/sandbox");
     let module = root.join("bench.mjs");
-    let options = SandboxOptions {
-        isolation,
-        ..SandboxOptions::default()
-    };
+    let options = SandboxOptions::default().isolation(isolation);
     let mut sandbox = Sandbox::new(&root, options).expect("sandbox");
     sandbox.call(&module, "summarise", arg);
     let took = time(2_000, || {
@@ -401,14 +398,9 @@ impl Workload {
             settings: Settings::default(),
             answers: Default::default(),
         };
-        let options = RunOptions {
-            jobs,
-            sandbox: SandboxOptions {
-                isolation,
-                ..SandboxOptions::default()
-            },
-            ..RunOptions::default()
-        };
+        let options = RunOptions::default()
+            .jobs(jobs)
+            .sandbox(SandboxOptions::default().isolation(isolation));
         let report = run(&self.workflow, input, &mut NoResults, &options);
         let elapsed = start.elapsed();
         assert!(report.ok(), "{:?}", report.errors);

@@ -61,15 +61,13 @@ fn main() {
                 // A fresh sandbox each: a timed-out runtime is replaced anyway.
                 let mut sandbox = Sandbox::new(
                     root.clone(),
-                    SandboxOptions {
-                        limits: Limits {
-                            timeout_ms,
-                            max_heap_bytes: heap_mib * 1024 * 1024,
-                            ..Limits::default()
-                        },
-                        isolation,
-                        ..hookrun::hooks::sandbox_options(SandboxOptions::default())
-                    },
+                    hookrun::hooks::sandbox_options(SandboxOptions::default())
+                        .limits(
+                            Limits::default()
+                                .timeout_ms(timeout_ms)
+                                .max_heap_bytes(heap_mib * 1024 * 1024),
+                        )
+                        .isolation(isolation),
                 )
                 .expect("sandbox");
                 let started = Instant::now();

@@ -44,10 +44,9 @@ fn workflow_run(
         .ok_or_else(|| format!("no workflow in {}", dir.display()))?;
     let case = Case::load(&dir.join("cases").join(case))?;
     let input = case.input(None)?;
-    let options = RunOptions {
-        sandbox: hookrun::hooks::sandbox_options(hookrun::sandbox::SandboxOptions::default()),
-        ..RunOptions::default()
-    };
+    let options = RunOptions::default().sandbox(hookrun::hooks::sandbox_options(
+        hookrun::sandbox::SandboxOptions::default(),
+    ));
     Ok(run_async(
         workflow,
         input,

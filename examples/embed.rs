@@ -64,23 +64,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         world,
         answers: Default::default(),
     };
-    let options = RunOptions {
-        sandbox: SandboxOptions {
-            limits: Limits {
-                timeout_ms: 2_000,
-                ..Limits::default()
-            },
-            determinism: None,
-            measure_heap: false,
-            // `Isolation::process()` runs hooks in worker processes instead (the
-            // `hookrun` binary; see `set_worker_binary`): an engine crash then costs
-            // one call, never this process.
-            isolation: Isolation::InProcess,
-            // The run gives its sandboxes the hooks' startup (the host facade).
-            ..SandboxOptions::default()
-        },
-        ..RunOptions::default()
-    };
+    // `Isolation::process()` runs hooks in worker processes instead (the
+    // `hookrun` binary; see `set_worker_binary`): an engine crash then costs
+    // one call, never this process. The run gives its sandboxes the hooks'
+    // startup (the host facade).
+    let sandbox = SandboxOptions::default()
+        .limits(Limits::default().timeout_ms(2_000))
+        .isolation(Isolation::InProcess);
+    let options = RunOptions::default().sandbox(sandbox);
     let mut backend = Backend {
         bundles: &fixtures.join("workflows/mineru-package/pdf-split/cases/bundles"),
     };

@@ -204,11 +204,7 @@ fn objects_of_one_layout_stay_apart_when_one_changes() {
 #[test]
 fn an_argument_larger_than_the_heap_cap_ends_the_call_at_the_cap() {
     let cap = 16 * 1024 * 1024;
-    let mut sb = sandbox_with(Limits {
-        timeout_ms: 5_000,
-        max_heap_bytes: cap,
-        ..Limits::default()
-    });
+    let mut sb = sandbox_with(Limits::default().timeout_ms(5_000).max_heap_bytes(cap));
     let items: Vec<String> = (0..40_000).map(|i| format!("{i:0>1000}")).collect();
     let outcome = call(&mut sb, "happy.mjs", "nothing", json!({ "items": items }));
     assert_eq!(outcome.result, CallResult::MemoryLimit { limit_bytes: cap });

@@ -44,13 +44,9 @@ impl Write for Written {
 }
 
 fn options() -> RunOptions {
-    RunOptions {
-        sandbox: hookrun::sandbox::SandboxOptions {
-            determinism: Some(hookrun::sandbox::Determinism::default()),
-            ..common::sandbox_options()
-        },
-        ..common::run_options()
-    }
+    common::run_options().sandbox(
+        common::sandbox_options().determinism(Some(hookrun::sandbox::Determinism::default())),
+    )
 }
 
 /// Two workflows at once on one host thread: each report is the report of a

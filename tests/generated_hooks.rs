@@ -9,7 +9,7 @@ use crate::common;
 
 use std::path::Path;
 
-use hookrun::sandbox::{CallResult, Limits, Sandbox, SandboxOptions};
+use hookrun::sandbox::{CallResult, Limits, Sandbox};
 use hookrun_hostile::Blocks;
 use serde_json::{Value, json};
 
@@ -34,14 +34,11 @@ fn generated_hostile_hooks_end_in_typed_outcomes() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
     }
-    let options = SandboxOptions {
-        limits: Limits {
-            timeout_ms: 500,
-            max_heap_bytes: 64 * 1024 * 1024,
-            ..Limits::default()
-        },
-        ..common::sandbox_options()
-    };
+    let options = common::sandbox_options().limits(
+        Limits::default()
+            .timeout_ms(500)
+            .max_heap_bytes(64 * 1024 * 1024),
+    );
     let blocks = Blocks::load(&common::fixture("sandbox/corpus/blocks.json"));
     let mut rng = Lcg(0x5eed);
     for case in 0..120 {

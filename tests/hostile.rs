@@ -382,11 +382,9 @@ fn forged_stack_lines_naming_host_paths_or_internals_are_dropped() {
 /// log closes, later calls cost nothing, and the call ends well within its timeout.
 #[test]
 fn log_floods_of_empty_entries_are_capped_by_entry_count() {
-    let limits = hookrun::sandbox::Limits {
-        timeout_ms: 5_000,
-        max_log_bytes: 64 * 1024,
-        ..hookrun::sandbox::Limits::default()
-    };
+    let limits = hookrun::sandbox::Limits::default()
+        .timeout_ms(5_000)
+        .max_log_bytes(64 * 1024);
     for export in [
         "emptyLogs",
         "emptyStrings",

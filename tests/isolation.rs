@@ -13,10 +13,10 @@ use std::path::Path;
 
 use hookrun::manifest::Workflow;
 use hookrun::run::{
-    BundleSource, Case, JobRequest, ProviderResult, ResultSource, RunInput, RunOptions, RunReport,
+    BundleSource, Case, JobRequest, ProviderResult, ResultSource, RunInput, RunReport,
     run,
 };
-use hookrun::sandbox::{Limits, SandboxOptions};
+use hookrun::sandbox::Limits;
 use serde_json::Map;
 
 /// Answers every request with a bundle whose result lacks what `applyResult` needs.
@@ -48,13 +48,7 @@ fn run_with(
     source: &mut dyn ResultSource,
     limits: Limits,
 ) -> RunReport {
-    let options = RunOptions {
-        sandbox: SandboxOptions {
-            limits,
-            ..common::sandbox_options()
-        },
-        ..common::run_options()
-    };
+    let options = common::run_options().sandbox(common::sandbox_options().limits(limits));
     run(workflow, input, source, &options)
 }
 
@@ -132,17 +126,12 @@ fn failing_runs_share_no_state_and_leave_no_threads_or_temporary_directories() {
     ))
     .unwrap();
     let bundle = broken_bundle();
-    let limits = Limits {
-        timeout_ms: 100,
-        max_heap_bytes: 32 * 1024 * 1024,
-        ..Limits::default()
-    };
+    let limits = Limits::default()
+        .timeout_ms(100)
+        .max_heap_bytes(32 * 1024 * 1024);
     // The memory bomb gets time enough to reach the heap cap on a loaded machine:
     // its outcome must be the cap, never the clock.
-    let hoarding_limits = Limits {
-        timeout_ms: 5_000,
-        ..limits
-    };
+    let hoarding_limits = limits.timeout_ms(5_000);
     let clean_slate = r#"{"calls":1,"global":null,"prototype":null,"afterReturn":null}"#;
     let failing_run = |i: usize| {
         let (workflow, limits, expected) = match i % 40 {

@@ -8,28 +8,20 @@ use std::sync::{Arc, Mutex};
 
 use assert_cmd::Command;
 use hookrun::run::{Case, Phase, Progress, ProgressHook, RunOptions, RunReport, run};
-use hookrun::sandbox::{Determinism, SandboxOptions};
+use hookrun::sandbox::Determinism;
 use serde_json::{Value, json};
 
 fn options(jobs: usize) -> RunOptions {
-    RunOptions {
-        sandbox: SandboxOptions {
-            determinism: Some(Determinism::default()),
-            ..common::sandbox_options()
-        },
-        jobs,
-        ..common::run_options()
-    }
+    common::run_options()
+        .sandbox(common::sandbox_options().determinism(Some(Determinism::default())))
+        .jobs(jobs)
 }
 
 fn run_case(workflow: &Path, case: &Path, jobs: usize) -> RunReport {
     let found = hookrun::manifest::discover(workflow);
     let workflow = &found.workflows[0];
     let case = Case::load(case).unwrap();
-    let options = RunOptions {
-        mode: case.mode().unwrap(),
-        ..options(jobs)
-    };
+    let options = options(jobs).mode(case.mode().unwrap());
     run(
         workflow,
         case.input(None).unwrap(),
@@ -203,12 +195,9 @@ fn assert_progress_counts(jobs: usize, units: usize) {
     let sink = Arc::clone(&seen);
     let dir = tempfile::tempdir().unwrap();
     let workflow = common::probe_workflow(dir.path(), &[("applyResult", COUNTING_APPLY)]);
-    let options = RunOptions {
-        progress: Some(ProgressHook(Arc::new(move |p| {
-            sink.lock().unwrap().push(p)
-        }))),
-        ..options(jobs)
-    };
+    let options = options(jobs).progress(Some(ProgressHook(Arc::new(move |p| {
+        sink.lock().unwrap().push(p)
+    }))));
     let titles: Vec<String> = (0..units).map(|i| format!("t{i}")).collect();
     let titles: Vec<&str> = titles.iter().map(String::as_str).collect();
     let report = run(
@@ -336,10 +325,7 @@ fn results_are_fetched_in_unit_order_while_workers_apply() {
     let titles: Vec<&str> = titles.iter().map(String::as_str).collect();
     let asked = |jobs: usize, window: usize| {
         let mut source = Asked::default();
-        let options = RunOptions {
-            window,
-            ..options(jobs)
-        };
+        let options = options(jobs).window(window);
         let report = run(
             workflow,
             common::probe_input(&titles),

@@ -28,19 +28,14 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 
 fn process_options(limits: Limits, process: ProcessLimits) -> SandboxOptions {
     hookrun::sandbox::set_worker_binary(env!("CARGO_BIN_EXE_hookrun"));
-    SandboxOptions {
-        limits,
-        isolation: Isolation::Process(process),
-        ..SandboxOptions::default()
-    }
+    SandboxOptions::default()
+        .limits(limits)
+        .isolation(Isolation::Process(process))
 }
 
 fn long_calls() -> SandboxOptions {
     process_options(
-        Limits {
-            timeout_ms: 20_000,
-            ..Limits::default()
-        },
+        Limits::default().timeout_ms(20_000),
         ProcessLimits::default(),
     )
 }
@@ -128,16 +123,10 @@ fn a_run_goes_on_after_its_worker_dies() {
     );
     let input = common::probe_input(&["loops", "finishes"]);
     // Options no idle worker was started with, so the run starts a worker of its own.
-    let options = RunOptions {
-        sandbox: process_options(
-            Limits {
-                timeout_ms: 20_001,
-                ..Limits::default()
-            },
-            ProcessLimits::default(),
-        ),
-        ..RunOptions::default()
-    };
+    let options = RunOptions::default().sandbox(process_options(
+        Limits::default().timeout_ms(20_001),
+        ProcessLimits::default(),
+    ));
     let before = workers();
     let killer = std::thread::spawn(move || {
         for _ in 0..200 {
@@ -188,10 +177,7 @@ fn a_hook_past_the_address_space_limit_ends_typed() {
     // No margin: the worker's own mappings already use part of the heap cap's worth
     // of address space, so the hook's buffers run out of it before the cap.
     let options = process_options(
-        Limits {
-            max_heap_bytes: 768 * 1024 * 1024,
-            ..Limits::default()
-        },
+        Limits::default().max_heap_bytes(768 * 1024 * 1024),
         ProcessLimits {
             address_space_margin_bytes: 0,
             ..ProcessLimits::default()

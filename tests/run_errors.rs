@@ -3,8 +3,8 @@
 
 use crate::common;
 
-use hookrun::run::{NoResults, RunOptions, RunReport, UnitStatus, run};
-use hookrun::sandbox::{Limits, SandboxOptions};
+use hookrun::run::{NoResults, RunReport, UnitStatus, run};
+use hookrun::sandbox::Limits;
 
 use serde_json::json;
 
@@ -14,15 +14,12 @@ fn run_titles(
     limits: Limits,
 ) -> RunReport {
     let input = common::probe_input(titles);
-    let options = RunOptions {
-        sandbox: SandboxOptions {
-            limits,
-            determinism: None,
-            measure_heap: false,
-            ..common::sandbox_options()
-        },
-        ..common::run_options()
-    };
+    let options = common::run_options().sandbox(
+        common::sandbox_options()
+            .limits(limits)
+            .determinism(None)
+            .measure_heap(false),
+    );
     run(workflow, input, &mut NoResults, &options)
 }
 
@@ -143,11 +140,9 @@ fn hostile_hooks_fail_their_unit_and_the_run_goes_on() {
         dir.path(),
         &[("preflight", preflight), ("applyResult", APPLY)],
     );
-    let limits = Limits {
-        timeout_ms: 300,
-        max_heap_bytes: 64 * 1024 * 1024,
-        ..Limits::default()
-    };
+    let limits = Limits::default()
+        .timeout_ms(300)
+        .max_heap_bytes(64 * 1024 * 1024);
     let report = run_titles(
         &wf,
         &["loop", "fine", "bomb", "throw", "mutate", "also fine"],
@@ -207,10 +202,7 @@ fn recorded_writes_past_the_run_limit_end_the_call() {
 }"#;
     let wf = common::probe_workflow(dir.path(), &[("applyResult", apply)]);
     let limit = 400 * 1000;
-    let options = RunOptions {
-        max_write_bytes: Some(limit as u64),
-        ..common::run_options()
-    };
+    let options = common::run_options().max_write_bytes(Some(limit as u64));
     let report = run(
         &wf,
         common::probe_input(&["a", "b"]),

@@ -399,7 +399,7 @@ fn streamed_reports_are_the_reports_json() {
 
 #[test]
 fn progress_is_reported_after_each_unit_of_each_phase() {
-    use hookrun::run::{Case, Phase, Progress, ProgressHook, RunOptions, run};
+    use hookrun::run::{Case, Phase, Progress, ProgressHook, run};
     use std::sync::{Arc, Mutex};
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = Arc::clone(&seen);
@@ -408,12 +408,9 @@ fn progress_is_reported_after_each_unit_of_each_phase() {
         "workflows/export-summary/cases/grouped-two-papers.json",
     ))
     .unwrap();
-    let options = RunOptions {
-        progress: Some(ProgressHook(Arc::new(move |p| {
-            sink.lock().unwrap().push(p)
-        }))),
-        ..common::run_options()
-    };
+    let options = common::run_options().progress(Some(ProgressHook(Arc::new(move |p| {
+        sink.lock().unwrap().push(p)
+    }))));
     let report = run(
         &workflow,
         case.input(None).unwrap(),
@@ -441,7 +438,7 @@ fn progress_is_reported_after_each_unit_of_each_phase() {
 
 #[test]
 fn module_state_is_shared_by_a_run_unless_each_unit_gets_a_fresh_runtime() {
-    use hookrun::run::{Case, RunOptions, run};
+    use hookrun::run::{Case, run};
     let dir = tempfile::tempdir().unwrap();
     let workflow_dir = dir.path().join("counter");
     std::fs::create_dir_all(workflow_dir.join("hooks")).unwrap();
@@ -462,10 +459,7 @@ fn module_state_is_shared_by_a_run_unless_each_unit_gets_a_fresh_runtime() {
     ))
     .unwrap();
     let counts = |fresh: bool| -> Vec<Value> {
-        let options = RunOptions {
-            fresh_runtime_per_unit: fresh,
-            ..common::run_options()
-        };
+        let options = common::run_options().fresh_runtime_per_unit(fresh);
         let report = run(
             workflow,
             case.input(None).unwrap(),

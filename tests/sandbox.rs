@@ -8,7 +8,7 @@ use std::path::Path;
 use common::sandbox::{
     assert_healthy, assert_output_too_large, call, hook_error, load_error, sandbox, sandbox_with,
 };
-use hookrun::sandbox::{CallResult, Determinism, Limits, LogLevel, Sandbox, SandboxOptions};
+use hookrun::sandbox::{CallResult, Determinism, Limits, LogLevel, Sandbox};
 use serde_json::{Value, json};
 
 #[test]
@@ -97,36 +97,19 @@ fn a_call_sees_the_export_a_module_has_now() {
 fn limits_no_runtime_can_start_under_are_refused_up_front() {
     use hookrun::sandbox::SandboxError;
     for limits in [
-        Limits {
-            max_heap_bytes: 1,
-            ..Limits::default()
-        },
-        Limits {
-            max_heap_bytes: Limits::MIN_HEAP_BYTES - 1,
-            ..Limits::default()
-        },
-        Limits {
-            timeout_ms: 0,
-            ..Limits::default()
-        },
+        Limits::default().max_heap_bytes(1),
+        Limits::default().max_heap_bytes(Limits::MIN_HEAP_BYTES - 1),
+        Limits::default().timeout_ms(0),
     ] {
-        let options = SandboxOptions {
-            limits,
-            ..common::sandbox_options()
-        };
+        let options = common::sandbox_options().limits(limits);
         let refused = Sandbox::new(common::fixture("sandbox"), options);
         assert!(
             matches!(refused, Err(SandboxError::Limits(_))),
             "{limits:?}"
         );
     }
-    let options = SandboxOptions {
-        limits: Limits {
-            max_heap_bytes: Limits::MIN_HEAP_BYTES,
-            ..Limits::default()
-        },
-        ..common::sandbox_options()
-    };
+    let options =
+        common::sandbox_options().limits(Limits::default().max_heap_bytes(Limits::MIN_HEAP_BYTES));
     let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
     assert_healthy(&mut sb);
 }
@@ -142,10 +125,7 @@ fn undefined_becomes_null() {
 
 #[test]
 fn determinism_freezes_the_clock_and_seeds_random() {
-    let options = SandboxOptions {
-        determinism: Some(Determinism::default()),
-        ..common::sandbox_options()
-    };
+    let options = common::sandbox_options().determinism(Some(Determinism::default()));
     let run = || {
         let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
         call(&mut sb, "happy.mjs", "clockAndDice", Value::Null).result
@@ -247,10 +227,7 @@ fn a_getter_looping_during_serialisation_times_out() {
 
 #[test]
 fn a_timeout_never_leaks_into_the_next_call() {
-    let mut sb = sandbox_with(Limits {
-        timeout_ms: 200,
-        ..Limits::default()
-    });
+    let mut sb = sandbox_with(Limits::default().timeout_ms(200));
     assert!(matches!(
         call(&mut sb, "hostile.mjs", "endlessLoop", Value::Null).result,
         CallResult::Timeout { .. }
@@ -442,11 +419,7 @@ fn polluted_prototypes_do_not_break_the_prelude() {
 
 #[test]
 fn log_floods_are_truncated_with_a_marker() {
-    let mut sb = sandbox_with(Limits {
-        max_log_bytes: 10_000,
-        timeout_ms: 30_000,
-        ..Limits::default()
-    });
+    let mut sb = sandbox_with(Limits::default().max_log_bytes(10_000).timeout_ms(30_000));
     let outcome = call(&mut sb, "hostile.mjs", "floodLogs", Value::Null);
     assert_eq!(outcome.result, CallResult::Ok(json!("flooded")));
     let kept: usize = outcome.logs.iter().map(|l| l.message.len()).sum();

@@ -10,17 +10,13 @@ use hookrun::sandbox::{CallResult, Limits, PoolOptions, PoolStats, SandboxOption
 use serde_json::{Value, json};
 
 fn options(timeout_ms: u64) -> SandboxOptions {
-    SandboxOptions {
-        limits: Limits {
-            timeout_ms,
-            ..Limits::default()
-        },
-        determinism: None,
-        measure_heap: false,
-        isolation: common::isolation(),
-        coverage: false,
-        startup: &hookrun::hooks::STARTUP,
-    }
+    SandboxOptions::default()
+        .limits(Limits::default().timeout_ms(timeout_ms))
+        .determinism(None)
+        .measure_heap(false)
+        .isolation(common::isolation())
+        .coverage(false)
+        .startup(&hookrun::hooks::STARTUP)
 }
 
 /// One loan calling `counter.mjs#next`: how many calls its runtime has served.
@@ -209,7 +205,7 @@ fn idle_runtimes_expire() {
 #[test]
 fn a_pooled_run_reuses_the_runtime_of_the_previous_run() {
     use hookrun::host::world::HostWorld;
-    use hookrun::run::{NoResults, RunInput, RunOptions, Settings, run};
+    use hookrun::run::{NoResults, RunInput, Settings, run};
     use hookrun::selection::SelectionContext;
 
     let workflow = common::workflow("bench/pass-through");
@@ -222,10 +218,7 @@ fn a_pooled_run_reuses_the_runtime_of_the_previous_run() {
     )
     .unwrap();
     let pool = SandboxPool::new(PoolOptions::default());
-    let options = RunOptions {
-        pool: Some(pool.clone()),
-        ..common::run_options()
-    };
+    let options = common::run_options().pool(Some(pool.clone()));
     for _ in 0..2 {
         let input = RunInput {
             world: HostWorld::from_selection(&selection),

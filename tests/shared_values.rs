@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::sandbox::{sandbox, sandbox_with};
-use hookrun::sandbox::{Call, CallResult, Isolation, Limits, Outcome, Sandbox, SandboxOptions};
+use hookrun::sandbox::{Call, CallResult, Isolation, Limits, Outcome, Sandbox};
 use serde_json::{Value, json};
 
 fn selection(key: &str) -> Arc<Value> {
@@ -97,10 +97,7 @@ fn a_value_kept_by_an_earlier_call_crosses_back_by_content() {
 #[test]
 fn references_weigh_what_they_refer_to() {
     let limit = 256 * 1024;
-    let mut sb = sandbox_with(Limits {
-        max_output_bytes: limit,
-        ..Limits::default()
-    });
+    let mut sb = sandbox_with(Limits::default().max_output_bytes(limit));
     let shared = [selection("A")];
     let arg = json!({"selection": *shared[0]});
     let outcome = run(&mut sb, "amplify", &arg, &shared);
@@ -174,11 +171,11 @@ fn polluted_prototypes_do_not_reach_the_kept_values() {
 fn kept_values_leave_the_calls_their_heap() {
     // 400 live values of about 24 KB of JSON each: keeping them all would take
     // more than the whole 16 MiB heap; the runtime keeps what fits its budget.
-    let mut sb = sandbox_with(Limits {
-        max_heap_bytes: 16 * 1024 * 1024,
-        timeout_ms: 5_000,
-        ..Limits::default()
-    });
+    let mut sb = sandbox_with(
+        Limits::default()
+            .max_heap_bytes(16 * 1024 * 1024)
+            .timeout_ms(5_000),
+    );
     let values: Vec<Arc<Value>> = (0..400)
         .map(|i| {
             let tags: Vec<Value> = (0..400)
@@ -197,10 +194,7 @@ fn kept_values_leave_the_calls_their_heap() {
 #[test]
 fn under_process_isolation_shared_parts_cross_as_copies() {
     hookrun::sandbox::set_worker_binary(env!("CARGO_BIN_EXE_hookrun"));
-    let options = SandboxOptions {
-        isolation: Isolation::process(),
-        ..common::sandbox_options()
-    };
+    let options = common::sandbox_options().isolation(Isolation::process());
     let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
     let shared = [selection("A")];
     let arg = json!({"selection": *shared[0], "copy": *shared[0]});
@@ -227,10 +221,7 @@ fn copied_values_reach_each_call_as_fresh_copies() {
     let placed: &[(&str, &Value)] = &[("manifest", &*manifest), ("again", &*manifest)];
     for isolation in [Isolation::InProcess, Isolation::process()] {
         hookrun::sandbox::set_worker_binary(env!("CARGO_BIN_EXE_hookrun"));
-        let options = SandboxOptions {
-            isolation,
-            ..common::sandbox_options()
-        };
+        let options = common::sandbox_options().isolation(isolation);
         let mut sb = Sandbox::new(common::fixture("sandbox"), options).unwrap();
         for _ in 0..3 {
             let outcome = sb.run(

@@ -15,18 +15,13 @@ use hookrun::run::{
     Case, EncodedUnit, JsonReportWriter, NoResults, RunError, RunObserver, RunOptions, RunReport,
     SettingsReport, Summary, UnitEncoder, UnitReport, run, run_observed,
 };
-use hookrun::sandbox::{Determinism, SandboxOptions};
+use hookrun::sandbox::Determinism;
 
 fn options(jobs: usize, window: usize) -> RunOptions {
-    RunOptions {
-        sandbox: SandboxOptions {
-            determinism: Some(Determinism::default()),
-            ..common::sandbox_options()
-        },
-        jobs,
-        window,
-        ..common::run_options()
-    }
+    common::run_options()
+        .sandbox(common::sandbox_options().determinism(Some(Determinism::default())))
+        .jobs(jobs)
+        .window(window)
 }
 
 /// The case's report, collected and written at the end, and written as it
@@ -35,10 +30,7 @@ fn both_ways(workflow: &Path, case: &Path, options: &RunOptions) -> (Vec<u8>, Ve
     let found = hookrun::manifest::discover(workflow);
     let workflow = &found.workflows[0];
     let case = Case::load(case).unwrap();
-    let options = RunOptions {
-        mode: case.mode().unwrap(),
-        ..options.clone()
-    };
+    let options = options.clone().mode(case.mode().unwrap());
     let report = run(
         workflow,
         case.input(None).unwrap(),
@@ -90,10 +82,7 @@ fn every_fixture_cases_report_with_refs_resolves_to_its_report() {
         let mut counts = Vec::new();
         for jobs in [1, 2] {
             let (collected, _) = both_ways(&path, &case, &options(jobs, 2));
-            let options = RunOptions {
-                mode: loaded.mode().unwrap(),
-                ..options(jobs, 2)
-            };
+            let options = (options(jobs, 2)).mode(loaded.mode().unwrap());
             let mut writer = JsonReportWriter::new(Vec::new(), &workflow.id, true).with_refs();
             run_observed(
                 workflow,

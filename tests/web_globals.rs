@@ -7,7 +7,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use hookrun::sandbox::{CallResult, Limits, Sandbox, SandboxOptions};
+use hookrun::sandbox::{CallResult, Limits, Sandbox};
 use serde_json::{Value, json};
 
 /// The `tests` directory of the `url` crate this build uses.
@@ -42,13 +42,7 @@ const FIELDS: [&str; 10] = [
 fn run_hook(source: &str, export: &str, arg: Value) -> Value {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("hook.mjs"), source).unwrap();
-    let options = SandboxOptions {
-        limits: Limits {
-            timeout_ms: 60_000,
-            ..Limits::default()
-        },
-        ..common::sandbox_options()
-    };
+    let options = common::sandbox_options().limits(Limits::default().timeout_ms(60_000));
     let mut sb = Sandbox::new(dir.path(), options).unwrap();
     match sb.call(Path::new("hook.mjs"), export, &arg).result {
         CallResult::Ok(value) => value,

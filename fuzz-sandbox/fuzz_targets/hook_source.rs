@@ -40,14 +40,10 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(&module, setup.blocks.source(data)).expect("hook source");
     // The bare startup: the first sandbox makes its snapshot in this instrumented
     // process (docs/engine-patches.md, snapshot writing).
-    let options = SandboxOptions {
-        limits: Limits {
-            timeout_ms: 200,
-            max_heap_bytes: 64 * 1024 * 1024,
-            ..Limits::default()
-        },
-        ..SandboxOptions::default()
-    };
+    let limits = Limits::default()
+        .timeout_ms(200)
+        .max_heap_bytes(64 * 1024 * 1024);
+    let options = SandboxOptions::default().limits(limits);
     let mut sandbox = Sandbox::new(setup.dir.path(), options).expect("sandbox root");
     let _ = sandbox.call(Path::new("hook.mjs"), "hook", &serde_json::Value::Null);
 });

@@ -72,12 +72,11 @@ pub enum IsolateArg {
 impl LimitArgs {
     /// The limits these flags describe.
     pub fn limits(&self) -> Result<Limits> {
-        let limits = Limits {
-            timeout_ms: self.timeout_ms,
-            max_heap_bytes: self.max_heap_mb.saturating_mul(1024 * 1024),
-            max_output_bytes: self.max_output_bytes,
-            max_log_bytes: self.max_log_bytes,
-        };
+        let limits = Limits::default()
+            .timeout_ms(self.timeout_ms)
+            .max_heap_bytes(self.max_heap_mb.saturating_mul(1024 * 1024))
+            .max_output_bytes(self.max_output_bytes)
+            .max_log_bytes(self.max_log_bytes);
         if let Err(e) = limits.check() {
             bail!("--timeout-ms / --max-heap-mb: {e}");
         }
@@ -98,14 +97,12 @@ impl LimitArgs {
         determinism: Option<Determinism>,
         measure_heap: bool,
     ) -> Result<SandboxOptions> {
-        Ok(SandboxOptions {
-            limits: self.limits()?,
-            determinism,
-            measure_heap,
-            isolation: self.isolation(),
-            coverage: false,
-            startup: &hookrun::hooks::STARTUP,
-        })
+        Ok(SandboxOptions::default()
+            .limits(self.limits()?)
+            .determinism(determinism)
+            .measure_heap(measure_heap)
+            .isolation(self.isolation())
+            .startup(&hookrun::hooks::STARTUP))
     }
 }
 

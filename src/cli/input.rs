@@ -84,5 +84,6 @@ pub fn read_selection(path: &Path) -> Result<Result<SelectionContext, SelectionE
                 path.display()
             )
         }),
+        Err(other) => Err(other).with_context(|| format!("cannot read {}", path.display())),
     }
 }

@@ -30,6 +30,7 @@ const VSCODE_TASKS: &str = ".vscode/tasks.json";
 
 /// Providers the scaffold can target.
 #[derive(Clone, Copy, ValueEnum)]
+#[non_exhaustive]
 pub enum Provider {
     /// Runs locally; `applyResult` receives the unit's selection back.
     PassThrough,
@@ -287,10 +288,7 @@ fn record_expectations(dir: &Path, case_path: &Path) -> Result<()> {
     match run_case(
         workflow,
         case_path,
-        SandboxOptions {
-            determinism: Some(Determinism::default()),
-            ..SandboxOptions::default()
-        },
+        SandboxOptions::default().determinism(Some(Determinism::default())),
         true,
         false,
     ) {

@@ -68,24 +68,22 @@ pub struct RunArgs {
 pub fn run_command(args: RunArgs) -> Result<u8> {
     let (workflow, mut case) = args.target.load()?;
     let input = case.take_input(args.target.case.convert.map(Into::into))?;
-    let options = RunOptions {
-        mode: case.mode()?,
-        sandbox: args
-            .limits
-            .options(args.deterministic.then(Determinism::default), false)?,
-        fresh_runtime_per_unit: args.fresh_runtime,
-        jobs: usize::from(args.jobs),
-        pool: None,
-        runtime: RuntimeInfo {
-            locale: args.locale,
-            invocation_mode: case.invocation(args.interactive),
-            ..RuntimeInfo::default()
-        },
-        progress: super::progress::terminal_bar(),
-        max_write_bytes: Some(args.max_write_bytes),
-        max_host_call_bytes: Some(args.max_host_call_bytes),
-        window: 0,
-    };
+    let options = RunOptions::default()
+        .mode(case.mode()?)
+        .sandbox(
+            args.limits
+                .options(args.deterministic.then(Determinism::default), false)?,
+        )
+        .fresh_runtime_per_unit(args.fresh_runtime)
+        .jobs(usize::from(args.jobs))
+        .runtime(
+            RuntimeInfo::default()
+                .locale(args.locale)
+                .invocation_mode(case.invocation(args.interactive)),
+        )
+        .progress(super::progress::terminal_bar())
+        .max_write_bytes(Some(args.max_write_bytes))
+        .max_host_call_bytes(Some(args.max_host_call_bytes));
     let mut fixture_results = args.target.fixture.is_some().then(|| case.result_source());
     let results: &mut dyn ResultSource = match &mut fixture_results {
         Some(source) => source,

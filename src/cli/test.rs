@@ -252,11 +252,7 @@ pub(super) fn run_case(
         Ok(mode) => mode,
         Err(e) => return (Verdict::Invalid(e.to_string()), None),
     };
-    let mut options = RunOptions {
-        mode,
-        sandbox,
-        ..RunOptions::default()
-    };
+    let mut options = RunOptions::default().mode(mode).sandbox(sandbox);
     options.runtime.invocation_mode = case.invocation(interactive);
     let report = run(workflow, input, &mut case.result_source(), &options);
     let verdict = if bless {

@@ -47,6 +47,7 @@ impl InvocationMode {
 /// How hooks see the host (`runtime.*` fields that do not depend on the call).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct RuntimeInfo {
     /// `runtime.locale`.
     pub locale: String,
@@ -57,6 +58,13 @@ pub struct RuntimeInfo {
     /// `runtime.workflowSourceKind`.
     pub workflow_source_kind: String,
 }
+
+hookrun_sandbox::option_setters!(RuntimeInfo {
+    locale: String,
+    invocation_mode: InvocationMode,
+    debug_mode: bool,
+    workflow_source_kind: String,
+});
 
 impl Default for RuntimeInfo {
     fn default() -> RuntimeInfo {
@@ -72,6 +80,7 @@ impl Default for RuntimeInfo {
 /// Why a hook's call failed: the sandbox's outcome, or a value that broke the
 /// hook's contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FailureOutcome {
     /// The call itself failed (`hook-error`, `timeout`, …).
     Call(OutcomeKind),

@@ -33,6 +33,14 @@ pub struct CheckReport {
 }
 
 /// Discovers the workflows at `path` and loads every declared hook module.
+///
+/// ```
+/// use hookrun::hooks::check;
+///
+/// let report = check("fixtures/workflows/export-summary".as_ref(), Default::default());
+/// assert_eq!(report.workflows.len(), 1);
+/// assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+/// ```
 pub fn check(path: &Path, options: SandboxOptions) -> CheckReport {
     check_discovery(discover(path), options)
 }

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 /// A validated preflight outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum PreflightOutcome {
     /// Build one request for the unit.
     Continue {

@@ -31,10 +31,7 @@ const SNAPSHOT: Option<&[u8]> = None;
 
 /// `options` for a sandbox that runs workflow hooks: with [`STARTUP`].
 pub fn sandbox_options(options: SandboxOptions) -> SandboxOptions {
-    SandboxOptions {
-        startup: &STARTUP,
-        ..options
-    }
+    options.startup(&STARTUP)
 }
 
 /// The contract's error for a host call the sandbox answers itself.

@@ -22,8 +22,15 @@ pub struct RunInput {
     pub answers: HostAnswers,
 }
 
-/// How a run behaves.
+/// How a run behaves: [`RunOptions::default`] and its setters.
+///
+/// ```
+/// use hookrun::run::RunOptions;
+/// let options = RunOptions::default().jobs(2).window(64);
+/// assert_eq!((options.jobs, options.window), (2, 64));
+/// ```
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct RunOptions {
     /// Planning mode (`execute` for confirmed runs).
     pub mode: Mode,
@@ -73,3 +80,16 @@ pub struct RunOptions {
     /// units calls its hooks in exactly the contract's phase order.
     pub window: usize,
 }
+
+hookrun_sandbox::option_setters!(RunOptions {
+    mode: Mode,
+    sandbox: SandboxOptions,
+    fresh_runtime_per_unit: bool,
+    jobs: usize,
+    pool: Option<SandboxPool>,
+    runtime: RuntimeInfo,
+    progress: Option<ProgressHook>,
+    max_write_bytes: Option<u64>,
+    max_host_call_bytes: Option<u64>,
+    window: usize,
+});

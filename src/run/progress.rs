@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 /// The phase a run is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Phase {
     /// `preflight`, once per unit.
     Preflight,

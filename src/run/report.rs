@@ -107,6 +107,7 @@ pub struct UnitReport {
 
 /// Where in a run an error happened. Reports name it by [`Stage::as_str`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Stage {
     /// Starting or driving the run (the sandbox, worker threads).
     Run,
@@ -322,6 +323,7 @@ pub(crate) fn drop_figures(hook: &mut Value) {
 
 /// What a job does. Reports name it `request` or `short-circuit`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum JobKind {
     /// A provider request.
     Request,

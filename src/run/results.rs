@@ -50,6 +50,7 @@ pub enum BundleSource {
 
 /// The provider's answer to one request.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ProviderResult {
     /// The request succeeded.
     Succeeded {

@@ -31,6 +31,20 @@ use crate::selection::SelectionContext;
 /// Runs `workflow` over `input`, asking `results` for the result of every
 /// request the pass-through provider does not answer, and collects the whole
 /// report. [`run_observed`] hands it over in parts instead.
+///
+/// ```
+/// use hookrun::manifest::discover;
+/// use hookrun::run::{Case, RunOptions, run};
+///
+/// let found = discover("fixtures/workflows/export-summary".as_ref());
+/// let workflow = &found.workflows[0];
+/// let case = Case::load("fixtures/workflows/export-summary/cases/grouped-two-papers.json".as_ref())?;
+/// let options = RunOptions::default().mode(case.mode()?);
+/// let report = run(workflow, case.input(None)?, &mut case.result_source(), &options);
+/// assert!(report.ok());
+/// assert_eq!(report.summary.units, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run(
     workflow: &Workflow,
     input: RunInput,
@@ -47,6 +61,22 @@ pub fn run(
 /// the order); besides the plan, the run holds the states and reports of one
 /// window of units at a time.
 /// Returns the run's counts, which `observer` also received last.
+///
+/// ```
+/// use hookrun::manifest::discover;
+/// use hookrun::run::{Case, JsonReportWriter, RunOptions, run_observed};
+///
+/// let found = discover("fixtures/workflows/export-summary".as_ref());
+/// let workflow = &found.workflows[0];
+/// let case = Case::load("fixtures/workflows/export-summary/cases/grouped-two-papers.json".as_ref())?;
+/// let options = RunOptions::default().mode(case.mode()?);
+/// // The report's JSON, written unit by unit as the run goes.
+/// let mut writer = JsonReportWriter::new(Vec::new(), &workflow.id, false);
+/// let summary = run_observed(workflow, case.input(None)?, &mut case.result_source(), &options, &mut writer);
+/// let report: serde_json::Value = serde_json::from_slice(&writer.into_inner()?)?;
+/// assert_eq!(report["summary"]["units"], summary.units);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_observed(
     workflow: &Workflow,
     input: RunInput,

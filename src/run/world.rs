@@ -10,6 +10,7 @@ use crate::selection::{SelectionContext, SelectionError};
 
 /// Why the world of a run could not be built.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WorldSpecError {
     /// `convert` asked for the canonical shape, which the selection cannot take.
     #[error("the selection cannot be converted to the canonical shape: {0}")]
@@ -24,6 +25,7 @@ pub enum WorldSpecError {
 
 /// A SelectionContext shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Shape {
     /// The canonical flat shape (`items: [{kind, ref, …}]`).
     Canonical,

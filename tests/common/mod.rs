@@ -19,18 +19,14 @@ pub fn isolation() -> hookrun::sandbox::Isolation {
 
 /// The default sandbox options with the isolation under test.
 pub fn sandbox_options() -> hookrun::sandbox::SandboxOptions {
-    hookrun::hooks::sandbox_options(hookrun::sandbox::SandboxOptions {
-        isolation: isolation(),
-        ..hookrun::sandbox::SandboxOptions::default()
-    })
+    hookrun::hooks::sandbox_options(
+        hookrun::sandbox::SandboxOptions::default().isolation(isolation()),
+    )
 }
 
 /// The default run options with the isolation under test.
 pub fn run_options() -> hookrun::run::RunOptions {
-    hookrun::run::RunOptions {
-        sandbox: sandbox_options(),
-        ..hookrun::run::RunOptions::default()
-    }
+    hookrun::run::RunOptions::default().sandbox(sandbox_options())
 }
 
 /// The `hookrun` binary, run in `fixtures/`.
@@ -83,19 +79,14 @@ pub fn workflow(rel: &str) -> hookrun::manifest::Workflow {
 /// Runs the case `fixtures/<case>` of the workflow `fixtures/<workflow>`
 /// through the library, deterministically.
 pub fn run_case(workflow_rel: &str, case_rel: &str) -> hookrun::run::RunReport {
-    use hookrun::run::{Case, RunOptions, run};
-    use hookrun::sandbox::{Determinism, SandboxOptions};
+    use hookrun::run::{Case, run};
+    use hookrun::sandbox::Determinism;
     let workflow = workflow(workflow_rel);
     let case = Case::load(&fixture(case_rel)).unwrap();
     let input = case.input(None).unwrap();
-    let options = RunOptions {
-        mode: case.mode().unwrap(),
-        sandbox: SandboxOptions {
-            determinism: Some(Determinism::default()),
-            ..sandbox_options()
-        },
-        ..run_options()
-    };
+    let options = run_options()
+        .mode(case.mode().unwrap())
+        .sandbox(sandbox_options().determinism(Some(Determinism::default())));
     run(&workflow, input, &mut case.result_source(), &options)
 }
 
@@ -223,15 +214,7 @@ pub fn effect_units(report: &hookrun::run::RunReport) -> Vec<(u64, String)> {
 
 /// Run options whose heap limit no runtime can start with, on `jobs` threads.
 pub fn unstartable_run_options(jobs: usize) -> hookrun::run::RunOptions {
-    hookrun::run::RunOptions {
-        sandbox: hookrun::sandbox::SandboxOptions {
-            limits: hookrun::sandbox::Limits {
-                max_heap_bytes: 1,
-                ..Default::default()
-            },
-            ..sandbox_options()
-        },
-        jobs,
-        ..run_options()
-    }
+    run_options()
+        .sandbox(sandbox_options().limits(hookrun::sandbox::Limits::default().max_heap_bytes(1)))
+        .jobs(jobs)
 }

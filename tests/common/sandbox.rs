@@ -2,30 +2,28 @@
 
 use std::path::Path;
 
-use hookrun::sandbox::{CallResult, JsFailure, Limits, Outcome, Sandbox, SandboxOptions};
+use hookrun::sandbox::{CallResult, JsFailure, Limits, Outcome, Sandbox};
 use serde_json::{Value, json};
 
 /// A sandbox over `fixtures/sandbox` with `limits`.
 pub fn sandbox_with(limits: Limits) -> Sandbox {
     Sandbox::new(
         super::fixture("sandbox"),
-        SandboxOptions {
-            limits,
-            determinism: None,
-            measure_heap: true,
-            ..super::sandbox_options()
-        },
+        super::sandbox_options()
+            .limits(limits)
+            .determinism(None)
+            .measure_heap(true),
     )
     .unwrap()
 }
 
 /// A sandbox over `fixtures/sandbox` with a 500 ms timeout and a 64 MiB heap.
 pub fn sandbox() -> Sandbox {
-    sandbox_with(Limits {
-        timeout_ms: 500,
-        max_heap_bytes: 64 * 1024 * 1024,
-        ..Limits::default()
-    })
+    sandbox_with(
+        Limits::default()
+            .timeout_ms(500)
+            .max_heap_bytes(64 * 1024 * 1024),
+    )
 }
 
 /// Calls `export` of `module` (relative to `fixtures/sandbox`).
@@ -67,10 +65,7 @@ pub fn load_error(outcome: &Outcome) -> &JsFailure {
 /// Asserts that `export` of `module` ends with `output-too-large` under a 1 MiB
 /// output limit, and that the sandbox stays healthy.
 pub fn assert_output_too_large(module: &str, export: &str) {
-    let mut sb = sandbox_with(Limits {
-        max_output_bytes: 1024 * 1024,
-        ..Limits::default()
-    });
+    let mut sb = sandbox_with(Limits::default().max_output_bytes(1024 * 1024));
     let outcome = call(&mut sb, module, export, Value::Null);
     assert_eq!(
         outcome.result,

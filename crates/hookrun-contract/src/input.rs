@@ -28,6 +28,7 @@ const O_NONBLOCK: i32 = 0o4000;
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum InputError {
     /// Not a regular file.
     #[error("is a {0}, not a regular file")]

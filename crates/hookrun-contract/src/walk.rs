@@ -40,6 +40,7 @@ pub struct WalkEntry {
 
 /// Why a walk stopped. Messages name paths relative to the root only.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WalkError {
     /// The tree is deeper than [`WalkLimits::max_depth`].
     #[error("{relative}: the directory tree is deeper than {max} levels")]

@@ -38,6 +38,7 @@ pub trait HostBridge {
 /// A limit a host call passed; it ends the hook call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
+#[non_exhaustive]
 pub enum HostBreach {
     /// A write was refused: the run's recorded writes would pass this many bytes.
     Writes {

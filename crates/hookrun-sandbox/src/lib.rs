@@ -65,8 +65,37 @@ pub use worker::{WORKER_ARG, set_worker_binary};
 
 use engine::Engine;
 
+/// Chainable setters for the public fields of an options struct marked
+/// `#[non_exhaustive]`, so callers outside its crate write
+/// `Options::default().field(value)` instead of a struct literal.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! option_setters {
+    ($ty:ty { $($field:ident: $t:ty),* $(,)? }) => {
+        impl $ty {
+            $(
+                #[doc = concat!("This value with `", stringify!($field), "` set to `value`.")]
+                #[must_use]
+                pub fn $field(mut self, value: $t) -> Self {
+                    self.$field = value;
+                    self
+                }
+            )*
+        }
+    };
+}
+
 /// Per-call limits. A breach ends the call with a typed outcome.
+///
+/// Made from [`Limits::default`] and its setters, so that a limit added later
+/// breaks no caller:
+///
+/// ```
+/// let limits = hookrun_sandbox::Limits::default().timeout_ms(250);
+/// assert_eq!(limits.timeout_ms, 250);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Limits {
     /// Wall-clock limit per call, module loading included.
     pub timeout_ms: u64,
@@ -132,8 +161,17 @@ impl Default for Determinism {
     }
 }
 
-/// How a [`Sandbox`] is set up.
+/// How a [`Sandbox`] is set up: [`SandboxOptions::default`] and its setters.
+///
+/// ```
+/// use hookrun_sandbox::{Determinism, Limits, SandboxOptions};
+/// let options = SandboxOptions::default()
+///     .limits(Limits::default().max_heap_bytes(64 << 20))
+///     .determinism(Some(Determinism::default()));
+/// assert!(options.determinism.is_some());
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SandboxOptions {
     /// Limits applied to every call.
     pub limits: Limits,
@@ -156,8 +194,25 @@ pub struct SandboxOptions {
     pub startup: &'static Startup,
 }
 
+option_setters!(Limits {
+    timeout_ms: u64,
+    max_heap_bytes: u64,
+    max_output_bytes: u64,
+    max_log_bytes: u64,
+});
+
+option_setters!(SandboxOptions {
+    limits: Limits,
+    determinism: Option<Determinism>,
+    measure_heap: bool,
+    isolation: Isolation,
+    coverage: bool,
+    startup: &'static Startup,
+});
+
 /// Where a sandbox's engine runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Isolation {
     /// In the calling process: fastest; an engine defect can take the process down.
     #[default]
@@ -205,6 +260,7 @@ impl Default for ProcessLimits {
 
 /// Errors setting up a sandbox (as opposed to outcomes of calls).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SandboxError {
     /// The root directory cannot be used.
     #[error("sandbox root {path}: {source}")]

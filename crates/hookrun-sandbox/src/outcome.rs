@@ -31,6 +31,7 @@ pub struct JsFailure {
 
 /// How a call ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum CallResult {
     /// The export returned (or resolved to) this value.
     Ok(Value),
@@ -85,6 +86,7 @@ pub enum CallResult {
 /// `--json` output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum OutcomeKind {
     /// [`CallResult::Ok`].
     Ok,

@@ -37,7 +37,7 @@
 //!
 //! let dir = tempfile::tempdir()?;
 //! std::fs::write(dir.path().join("echo.mjs"), "export const echo = (x) => x;")?;
-//! let options = SandboxOptions { startup: &STARTUP, ..SandboxOptions::default() };
+//! let options = SandboxOptions::default().startup(&STARTUP);
 //! let mut sandbox = Sandbox::new(dir.path(), options)?;
 //! let live = json!({"kind": "tag"});
 //! let outcome = sandbox.run(Call::new("echo.mjs".as_ref(), "echo", &json!(1)).live(&live));

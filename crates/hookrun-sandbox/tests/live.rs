@@ -36,10 +36,7 @@ static PLAIN: Startup = Startup {
 fn sandbox(startup: &'static Startup) -> (tempfile::TempDir, Sandbox) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("echo.mjs"), "export const echo = (x) => x;").unwrap();
-    let options = SandboxOptions {
-        startup,
-        ..SandboxOptions::default()
-    };
+    let options = SandboxOptions::default().startup(startup);
     let sandbox = Sandbox::new(dir.path(), options).unwrap();
     (dir, sandbox)
 }

@@ -8,6 +8,7 @@ use super::push_token;
 
 /// Why a report's references could not be resolved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RefError {
     /// An object whose only member is `$ref` or `$literal` holds something
     /// else than a pointer or an object.

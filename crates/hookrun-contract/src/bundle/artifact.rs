@@ -27,6 +27,7 @@ pub struct ArtifactRequest {
 /// Where an artifact was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ArtifactSourceKind {
     /// A local file.
     LocalPath,

@@ -8,6 +8,7 @@ use thiserror::Error;
 /// the contract message `Unsafe zip entry path: <name>` unchanged; the others are `hookrun`
 /// additions and append a short explanation to the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UnsafePathReason {
     /// The name is empty (or made only of separators).
     Empty,
@@ -48,6 +49,7 @@ impl UnsafePathReason {
 /// The `Display` text of each variant is the message hooks see; contract literals are
 /// reproduced exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum BundleError {
     /// A zip entry name, or an entry path asked of the zip reader, is unsafe.
     #[error("Unsafe zip entry path: {}{}", printable(.name), .reason.suffix())]

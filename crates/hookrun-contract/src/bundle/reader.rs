@@ -12,6 +12,7 @@ use crate::bundle::zip_reader::{ZipBundle, ZipOptions};
 /// Which kind of reader a [`BundleReader`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum BundleReaderKind {
     /// A zip archive, extracted on first use.
     Zip,

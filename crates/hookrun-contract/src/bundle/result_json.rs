@@ -19,6 +19,7 @@ pub const DEFAULT_RESULT_JSON_ENTRY: &str = "result/result.json";
 /// Where the result JSON came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ResultJsonSourceKind {
     /// `runResult.resultJson`.
     RunResult,

@@ -26,6 +26,7 @@ pub struct HostPath {
 
 /// Why a text is not a host path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PathError {
     /// Nothing but separators and `.` segments, where a path was needed.
     #[error("the path is empty")]

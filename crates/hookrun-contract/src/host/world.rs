@@ -82,6 +82,7 @@ fn mentioned(entry: &GroupedEntry) -> usize {
 
 /// A host read failure; [`HostWorldError::code`] gives the contract host error code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum HostWorldError {
     /// No item (or file) with this ref or path.
     #[error("{kind} {key} was not found")]

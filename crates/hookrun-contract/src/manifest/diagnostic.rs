@@ -8,6 +8,7 @@ use serde::Serialize;
 /// Severity of a [`Diagnostic`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Level {
     /// Something was skipped; the rest still loaded.
     Warning,
@@ -28,6 +29,7 @@ impl Level {
 /// What kind of problem a [`Diagnostic`] reports, serialised as the contract's literal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Category {
     /// Invalid JSON.
     ManifestParseError,

@@ -91,6 +91,17 @@ impl Discovery {
 /// scanned in one pass in the reference host's order (names compared as `localeCompare`
 /// does, packages and single workflows together; a child with a `workflow-package.json`
 /// is a package). One broken workflow never stops the others.
+///
+/// ```
+/// use hookrun_contract::manifest::discover;
+///
+/// let found = discover("../../fixtures/workflows".as_ref());
+/// assert!(found.workflows.iter().any(|w| w.id == "export-summary"));
+/// // What could not be loaded is reported, not fatal.
+/// for problem in &found.diagnostics {
+///     eprintln!("{problem:?}");
+/// }
+/// ```
 pub fn discover(path: &Path) -> Discovery {
     scan(path).finish()
 }

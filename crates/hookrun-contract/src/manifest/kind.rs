@@ -7,6 +7,7 @@ use super::workflow::PASS_THROUGH_KIND;
 
 /// One of the seven dispatchable request kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RequestKind {
     /// `pass-through.run.v1`.
     PassThrough,

@@ -65,6 +65,7 @@ pub struct Resolution<'a> {
 
 /// Why a workflow name did not resolve. Each message lists what exists.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ResolveError {
     /// The version part is neither a version nor a semver range.
     #[error("{spec}: {reason}; name a workflow as <id>, <id>@<version> or <id>@<range>")]

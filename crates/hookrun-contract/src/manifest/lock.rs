@@ -46,6 +46,7 @@ pub struct Locked {
 
 /// Why a lock could not be read or no longer holds.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LockError {
     /// A path the lock would name is not UTF-8, which a lock (JSON text) cannot
     /// hold exactly.

@@ -205,6 +205,7 @@ impl Selector {
 /// A filter's `phase`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Phase {
     /// Runs during preview and confirmed runs.
     Availability,

@@ -88,6 +88,7 @@ impl Serialize for Provider {
 /// How a workflow's request is built (§9.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "strategy", rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum BuildStrategy {
     /// The `buildRequest` hook builds it; `request.kind` (if any) validates its output.
     Hook,

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 /// A failure that aborts planning (as opposed to a disabled plan).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PlanError {
     /// A managed note reported `invalid_artifact` or `legacy_artifact_requires_migration`.
     #[error("note {note} cannot be planned: managed-note issue {issue}")]

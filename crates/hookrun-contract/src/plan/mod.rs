@@ -36,6 +36,7 @@ use filters::FilterEnv;
 /// The planning mode (contract §2.1).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Mode {
     /// Menu enablement and preview: execute-phase filters are skipped.
     Menu,
@@ -83,6 +84,23 @@ fn apply_verdicts(
 /// `params` are the `workflowParams` read by execute-mode filters
 /// (`artifact-absent` with `translator-markdown`). A disabled plan is a normal
 /// result; only a managed-note issue that the contract makes fatal is an error.
+///
+/// ```
+/// use hookrun_contract::host::world::HostWorld;
+/// use hookrun_contract::manifest::discover;
+/// use hookrun_contract::plan::{Mode, PlanState, plan};
+/// use hookrun_contract::selection::SelectionContext;
+///
+/// let found = discover("../../fixtures/workflows/export-summary".as_ref());
+/// let workflow = &found.workflows[0];
+/// let text = std::fs::read_to_string("../../fixtures/selections/canonical-parent.json")?;
+/// let selection = SelectionContext::from_text(&text)?;
+/// let world = HostWorld::from_selection(&selection);
+/// let planned = plan(&workflow.planning, &selection, Mode::Execute, &Default::default(), &world)?;
+/// assert_eq!(planned.state, PlanState::Enabled);
+/// assert_eq!(planned.units.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn plan(
     spec: &PlanningSpec,
     selection: &SelectionContext,

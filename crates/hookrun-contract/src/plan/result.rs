@@ -35,6 +35,7 @@ impl PlanState {
 /// `reasonCode` (contract §9.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ReasonCode {
     /// `no-selection`
     NoSelection,

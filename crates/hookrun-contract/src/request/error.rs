@@ -4,6 +4,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// `category` of a [`ProviderRequestContractError`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ContractCategory {
     /// `request_kind_unsupported`.
     RequestKindUnsupported,
@@ -29,6 +30,7 @@ impl ContractCategory {
 
 /// `reason` of a [`ProviderRequestContractError`]; each reason belongs to one category.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ContractReason {
     /// `request_kind_missing` (category `request_kind_unsupported`).
     RequestKindMissing,
@@ -149,6 +151,7 @@ impl Serialize for ProviderRequestContractError {
 /// Why a request could not be built or finished. Each variant's message is the contract
 /// text; [`RequestError::name`] is the JavaScript error name for reports.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RequestError {
     /// The request violates its kind's contract, or its kind is unknown.
     #[error(transparent)]

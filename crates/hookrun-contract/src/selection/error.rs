@@ -2,6 +2,7 @@
 
 /// Why a JSON value is not an acceptable SelectionContext.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SelectionError {
     /// The value has neither an `items` array nor the grouped `items` object.
     #[error("Canonical locked selection is required")]

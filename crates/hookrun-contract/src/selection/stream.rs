@@ -23,6 +23,7 @@ use super::refs::ItemKind;
 
 /// Why JSON text is not a SelectionContext.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The text is not JSON, or could not be read.
     #[error("invalid JSON: {0}")]

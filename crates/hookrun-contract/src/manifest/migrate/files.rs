@@ -86,6 +86,7 @@ impl FileMigration {
 
 /// Why files could not be looked at.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum MigrateError {
     /// The path does not exist or cannot be read.
     #[error("cannot read {path}: {message}")]

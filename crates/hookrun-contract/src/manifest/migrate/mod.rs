@@ -43,6 +43,7 @@ pub use text::render_like;
 
 /// The contract generation a manifest was written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub enum Generation {
     /// No `provider`; `backend {skillId, engine}`, `request.create.parameter`,
     /// `request.result.fetch`.
