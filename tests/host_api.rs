@@ -338,14 +338,14 @@ fn library_writes_are_seen_by_later_reads_and_repeats_are_unchanged() {
   const same = await api.notes.updateContent({ operationId: "n2", noteRef: note.result.note.ref,
     content: { format: "html", value: "<h1>Summary</h1><p>cats</p>" } });
   const updated = await api.mutations.execute({ operation: "item.updateMetadata", operationId: "m1",
-    itemRef: parent, patch: { fields: { ISBN: "978-0-00", DOI: "10.1000/cats" }, creators: [{ creatorType: "author", firstName: "Ada", lastName: "Lovelace" }] } });
+    itemRef: parent, patch: { fields: { ISBN: "978-0-00", issue: "7" }, creators: [{ creatorType: "author", firstName: "Ada", lastName: "Lovelace" }] } });
   const detail = (await api.library.getItemDetail(parent)).item;
   const preview = await api.mutations.preview({ operation: "item.updateMetadata", itemRef: parent, patch: { fields: { ISBN: "978-0-00" } } });
   const settled = await api.mutations.getOperation({ operationId: "m1" });
   return { first: [first.outcome, first.result.added], again: [again.outcome, again.result.unchanged], tags,
     noteTitle: note.result.note.title, notes, same: same.outcome, receipt: note.receipt.schema,
     updated: [updated.outcome, updated.result.item.fields.ISBN, updated.result.item.creators],
-    isbn: detail.fields.ISBN, doi: detail.fields.DOI ?? null, creators: detail.creators, revision: detail.revision,
+    isbn: detail.fields.ISBN, issue: detail.fields.issue ?? null, creators: detail.creators, revision: detail.revision,
     preview: preview.outcome, settled: settled.state, policyKeys: Object.keys(policy).length };
 }"#,
     );
@@ -369,9 +369,9 @@ fn library_writes_are_seen_by_later_reads_and_repeats_are_unchanged() {
     );
     assert_eq!(found["isbn"], "978-0-00");
     assert_eq!(
-        found["doi"],
+        found["issue"],
         Value::Null,
-        "a book has no DOI field: Zotero drops it"
+        "a book has no issue field: Zotero drops it"
     );
     assert_eq!(found["creators"][0]["representation"], "two_field");
     assert_eq!(found["revision"], "3", "two writes changed the item");
@@ -583,11 +583,9 @@ const describe = (runtime) => ({
                "interactionMode": "non_interactive", "frozen": true})
     };
     for (fresh, jobs) in [(false, 1), (true, 1), (false, 2)] {
-        let options = RunOptions {
-            fresh_runtime_per_unit: fresh,
-            jobs,
-            ..common::run_options()
-        };
+        let options = common::run_options()
+            .fresh_runtime_per_unit(fresh)
+            .jobs(jobs);
         let report = run(
             &workflow,
             common::probe_input(&["Cats", "Dogs", "Eels"]),

@@ -592,7 +592,14 @@ fn attachments_created_from_a_stored_file_are_listed_and_available() {
 
 #[test]
 fn item_mutations_change_fields_tags_and_type() {
-    let mut w = paper_world();
+    // A journal article with a field book sections lack (PMID; DOI they have since
+    // schema 41).
+    let mut w = HostWorld::default()
+        .with_library(&json!({"items": [
+            {"key": "PAPER001", "itemType": "journalArticle", "title": "Cats", "DOI": "10.1/cats",
+             "PMID": "12345", "publicationTitle": "Feline Review", "tags": ["status:need-analysis"]}
+        ]}))
+        .unwrap();
     let mut keys = Keys { used: 0 };
     let item = json!({"libraryId": 1, "key": "PAPER001"});
     let tags = write(
@@ -618,11 +625,12 @@ fn item_mutations_change_fields_tags_and_type() {
         detail["item"]["fields"]["bookTitle"], "Feline Review",
         "same base field"
     );
+    assert_eq!(detail["item"]["fields"]["DOI"], "10.1/cats", "{detail}");
     assert!(
         detail["item"]["fields"]["extra"]
             .as_str()
             .unwrap()
-            .contains("DOI: 10.1/cats"),
+            .contains("PMID: 12345"),
         "{detail}"
     );
     assert_eq!(typed.operation, "item.changeType");

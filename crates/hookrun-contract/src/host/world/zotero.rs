@@ -2,8 +2,11 @@
 //! creators, tags, collections, relations and dates.
 //!
 //! The item types and their fields are Zotero's schema (`zotero-fields.json`,
-//! derived from the `zotero-schema` repository's `schema.json`, version 22): a library fixture
-//! naming a field Zotero does not know is refused with its pointer.
+//! derived from the `zotero-schema` repository's `schema.json`, version 41, the
+//! schema of Zotero 7 and later: it has `PMID`, `PMCID`, `eventPlace`,
+//! `originalDate`, …): a library fixture naming a field Zotero does not know is
+//! refused with its pointer. The file keeps the item types in name order, each with
+//! its fields in Zotero's order, and each type-specific field's base field.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -247,6 +250,11 @@ fn read_item(item: Option<&ItemJson>) -> ZoteroData {
         .unwrap_or_default()
 }
 
+/// The refusal of member `key` of the item at `ptr`.
+fn bad(ptr: &str, key: &str, what: &str) -> HostWorldError {
+    HostWorldError::InvalidRequest(format!("{ptr}/{key}: {what}"))
+}
+
 /// What Zotero's JSON export says about an item besides its identity.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct ZoteroData {
@@ -271,29 +279,48 @@ impl ZoteroData {
     /// Reads the export members of `obj` (others are the caller's): fields under
     /// `fields` or at the top level; a name under `fields` must be a Zotero field.
     pub(super) fn parse(obj: &Map<String, Value>, ptr: &str) -> HostResult<ZoteroData> {
-        let bad =
-            |key: &str, what: &str| HostWorldError::InvalidRequest(format!("{ptr}/{key}: {what}"));
         let mut data = ZoteroData::default();
-        let mut take_field = |name: &str, value: &Value, at: &str| -> HostResult<()> {
-            match value {
-                Value::String(_) => {
-                    data.fields.insert(name.to_owned(), value.clone());
-                    Ok(())
-                }
-                Value::Number(n) => {
-                    data.fields.insert(name.to_owned(), n.to_string().into());
-                    Ok(())
-                }
-                Value::Null => Ok(()),
-                _ => Err(HostWorldError::InvalidRequest(format!(
-                    "{at}: a field value is a string"
-                ))),
+        data.read_fields(obj, ptr)?;
+        data.read_creators(obj, ptr)?;
+        data.read_tags(obj, ptr)?;
+        data.read_collections(obj, ptr)?;
+        if let Some(relations) = obj.get("relations") {
+            data.relations = relations
+                .as_object()
+                .cloned()
+                .ok_or_else(|| bad(ptr, "relations", "expected {predicate: uri | [uri]}"))?;
+        }
+        data.read_scalars(obj, ptr)?;
+        Ok(data)
+    }
+
+    /// Keeps field `name`'s `value` (a string, a number as its text; `null` is no
+    /// value); `at` points at it.
+    fn take_field(&mut self, name: &str, value: &Value, at: &str) -> HostResult<()> {
+        match value {
+            Value::String(_) => {
+                self.fields.insert(name.to_owned(), value.clone());
             }
-        };
+            Value::Number(n) => {
+                self.fields.insert(name.to_owned(), n.to_string().into());
+            }
+            Value::Null => {}
+            _ => {
+                return Err(HostWorldError::InvalidRequest(format!(
+                    "{at}: a field value is a string"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The fields under `fields` (each must be a Zotero field), then those at the
+    /// top level.
+    fn read_fields(&mut self, obj: &Map<String, Value>, ptr: &str) -> HostResult<()> {
         if let Some(fields) = obj.get("fields") {
             let fields = fields
                 .as_object()
-                .ok_or_else(|| bad("fields", "expected an object of Zotero fields"))?;
+                .ok_or_else(|| bad(ptr, "fields", "expected an object of Zotero fields"))?;
             for (name, value) in fields {
                 let at = crate::pointer::child(&format!("{ptr}/fields"), name);
                 if !is_field(name) {
@@ -301,82 +328,104 @@ impl ZoteroData {
                         "{at}: {name} is not a Zotero field"
                     )));
                 }
-                take_field(name, value, &at)?;
+                self.take_field(name, value, &at)?;
             }
         }
         for (name, value) in obj {
             if is_field(name) {
-                take_field(name, value, &crate::pointer::child(ptr, name))?;
+                self.take_field(name, value, &crate::pointer::child(ptr, name))?;
             }
         }
-        if let Some(creators) = obj.get("creators") {
-            let list = creators
-                .as_array()
-                .ok_or_else(|| bad("creators", "expected a list of creators"))?;
-            for (i, c) in list.iter().enumerate() {
-                data.creators
-                    .push(Creator::parse(c, &format!("{ptr}/creators/{i}"))?);
-            }
+        Ok(())
+    }
+
+    /// `creators`: a list of creators.
+    fn read_creators(&mut self, obj: &Map<String, Value>, ptr: &str) -> HostResult<()> {
+        let Some(creators) = obj.get("creators") else {
+            return Ok(());
+        };
+        let list = creators
+            .as_array()
+            .ok_or_else(|| bad(ptr, "creators", "expected a list of creators"))?;
+        for (i, c) in list.iter().enumerate() {
+            self.creators
+                .push(Creator::parse(c, &format!("{ptr}/creators/{i}"))?);
         }
-        if let Some(tags) = obj.get("tags") {
-            let list = tags
-                .as_array()
-                .ok_or_else(|| bad("tags", "expected a list of tags"))?;
-            for (i, tag) in list.iter().enumerate() {
-                let name = tag
-                    .as_str()
-                    .or_else(|| tag.get("tag").and_then(Value::as_str))
-                    .ok_or_else(|| {
-                        bad(
-                            &format!("tags/{i}"),
-                            "expected \"name\" or {\"tag\": \"name\"}",
-                        )
-                    })?;
-                data.tags.push(name.to_owned());
-            }
+        Ok(())
+    }
+
+    /// `tags`: names, or `{"tag": name}` objects.
+    fn read_tags(&mut self, obj: &Map<String, Value>, ptr: &str) -> HostResult<()> {
+        let Some(tags) = obj.get("tags") else {
+            return Ok(());
+        };
+        let list = tags
+            .as_array()
+            .ok_or_else(|| bad(ptr, "tags", "expected a list of tags"))?;
+        for (i, tag) in list.iter().enumerate() {
+            let name = tag
+                .as_str()
+                .or_else(|| tag.get("tag").and_then(Value::as_str))
+                .ok_or_else(|| {
+                    bad(
+                        ptr,
+                        &format!("tags/{i}"),
+                        "expected \"name\" or {\"tag\": \"name\"}",
+                    )
+                })?;
+            self.tags.push(name.to_owned());
         }
-        if let Some(collections) = obj.get("collections") {
-            let list = collections
-                .as_array()
-                .ok_or_else(|| bad("collections", "expected a list of collection keys"))?;
-            for (i, key) in list.iter().enumerate() {
-                let key = key
-                    .as_str()
-                    .ok_or_else(|| bad(&format!("collections/{i}"), "expected a collection key"))?;
-                data.collections.push(key.to_owned());
-            }
+        Ok(())
+    }
+
+    /// `collections`: collection keys.
+    fn read_collections(&mut self, obj: &Map<String, Value>, ptr: &str) -> HostResult<()> {
+        let Some(collections) = obj.get("collections") else {
+            return Ok(());
+        };
+        let list = collections
+            .as_array()
+            .ok_or_else(|| bad(ptr, "collections", "expected a list of collection keys"))?;
+        for (i, key) in list.iter().enumerate() {
+            let key = key.as_str().ok_or_else(|| {
+                bad(
+                    ptr,
+                    &format!("collections/{i}"),
+                    "expected a collection key",
+                )
+            })?;
+            self.collections.push(key.to_owned());
         }
-        if let Some(relations) = obj.get("relations") {
-            data.relations = relations
-                .as_object()
-                .cloned()
-                .ok_or_else(|| bad("relations", "expected {predicate: uri | [uri]}"))?;
-        }
+        Ok(())
+    }
+
+    /// The dates, the attachment's link mode and charset, `version` and `deleted`.
+    fn read_scalars(&mut self, obj: &Map<String, Value>, ptr: &str) -> HostResult<()> {
         let text = |key: &str| -> HostResult<Option<String>> {
             match obj.get(key) {
                 None | Some(Value::Null) => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(_) => Err(bad(key, "expected a string")),
+                Some(_) => Err(bad(ptr, key, "expected a string")),
             }
         };
-        data.date_added = text("dateAdded")?;
-        data.date_modified = text("dateModified")?;
-        data.link_mode = text("linkMode")?;
-        data.charset = text("charset")?;
-        data.version = match obj.get("version") {
+        self.date_added = text("dateAdded")?;
+        self.date_modified = text("dateModified")?;
+        self.link_mode = text("linkMode")?;
+        self.charset = text("charset")?;
+        self.version = match obj.get("version") {
             None | Some(Value::Null) => None,
             Some(v) => Some(
                 v.as_u64()
-                    .ok_or_else(|| bad("version", "expected a number"))?,
+                    .ok_or_else(|| bad(ptr, "version", "expected a number"))?,
             ),
         };
-        data.deleted = match obj.get("deleted") {
+        self.deleted = match obj.get("deleted") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
             Some(Value::Number(n)) => n.as_u64() == Some(1),
-            Some(_) => return Err(bad("deleted", "expected a boolean")),
+            Some(_) => return Err(bad(ptr, "deleted", "expected a boolean")),
         };
-        Ok(data)
+        Ok(())
     }
 
     /// A field's value, through its base field (`publicationTitle` of a book
@@ -480,6 +529,68 @@ mod tests {
         assert_eq!(year_of("May 2020").as_deref(), Some("2020"));
         assert_eq!(year_of("12345"), None);
         assert_eq!(year_of(""), None);
+    }
+
+    #[test]
+    fn fields_of_newer_zotero_schemas_are_known() {
+        let version: Value = serde_json::from_str(include_str!("zotero-fields.json")).unwrap();
+        assert_eq!(version["version"], 41);
+        for field in ["PMID", "PMCID", "eventPlace", "originalDate", "partTitle"] {
+            assert!(is_field(field), "{field}");
+        }
+        assert!(
+            fields_of("journalArticle")
+                .unwrap()
+                .contains(&"PMID".to_string())
+        );
+        assert_eq!(base_of("sessionTitle"), "publicationTitle");
+        let obj = json!({"itemType": "conferencePaper", "eventPlace": "Vienna",
+            "fields": {"PMID": "12345", "PMCID": "PMC1"}});
+        let data = ZoteroData::parse(obj.as_object().unwrap(), "/items/0").unwrap();
+        assert_eq!(data.field("eventPlace"), Some("Vienna"));
+        assert_eq!(data.field("PMID"), Some("12345"));
+    }
+
+    #[test]
+    fn each_member_is_refused_with_its_pointer() {
+        for (obj, message) in [
+            (
+                json!({"fields": []}),
+                "/i/fields: expected an object of Zotero fields",
+            ),
+            (
+                json!({"title": true}),
+                "/i/title: a field value is a string",
+            ),
+            (
+                json!({"creators": {}}),
+                "/i/creators: expected a list of creators",
+            ),
+            (
+                json!({"tags": [1]}),
+                "/i/tags/0: expected \"name\" or {\"tag\": \"name\"}",
+            ),
+            (
+                json!({"collections": [1]}),
+                "/i/collections/0: expected a collection key",
+            ),
+            (
+                json!({"relations": []}),
+                "/i/relations: expected {predicate: uri | [uri]}",
+            ),
+            (json!({"dateAdded": 1}), "/i/dateAdded: expected a string"),
+            (json!({"version": "1"}), "/i/version: expected a number"),
+            (json!({"deleted": "yes"}), "/i/deleted: expected a boolean"),
+        ] {
+            let err = ZoteroData::parse(obj.as_object().unwrap(), "/i").unwrap_err();
+            assert_eq!(err.to_string(), message);
+        }
+        let obj = json!({"url": 5, "volume": null, "deleted": 1, "version": 3});
+        let data = ZoteroData::parse(obj.as_object().unwrap(), "/i").unwrap();
+        assert_eq!(data.field("url"), Some("5"));
+        assert_eq!(data.field("volume"), None);
+        assert!(data.deleted);
+        assert_eq!(data.version, Some(3));
     }
 
     #[test]
