@@ -365,7 +365,8 @@ impl HostWorld {
             .children
             .of(index)
             .filter_map(|i| self.records.get(i))
-            .filter(|r| r.kind == Some(kind))
+            // A trashed child leaves its parent's lists, as Zotero's do.
+            .filter(|r| r.kind == Some(kind) && !r.zotero.get().deleted)
             .collect())
     }
 

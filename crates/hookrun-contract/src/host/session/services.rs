@@ -8,7 +8,9 @@ use serde_json::{Map, Value, json};
 use super::{HookHost, Plan, unsupported};
 use crate::host::HostError;
 use crate::host::members::Member;
-use crate::host::members::request::{Canonical, Checked, Open, OperationLookup, schema_refusal};
+use crate::host::members::request::{
+    Canonical, Checked, Open, OperationLookup, canonical_refusal, schema_refusal,
+};
 use crate::host::world::{Keys, STATUS_KEYS};
 
 /// The runtime log's largest message, in bytes.
@@ -204,10 +206,24 @@ impl HookHost {
                 let mut keys = Keys {
                     used: self.effects.created(),
                 };
-                let prepared =
-                    self.world
-                        .prepare_write(Member::MutationsExecute, &with_id, &mut keys)?;
+                let prepared = self
+                    .world
+                    .prepare_write(Member::MutationsExecute, &with_id, &mut keys)
+                    .map_err(|mut error| {
+                        // The preview's own schema refuses what the execute schema would.
+                        if error.message == canonical_refusal(None).message {
+                            error.message = schema_refusal(member, None).message;
+                        }
+                        error
+                    })?;
                 let operation = request["operation"].clone();
+                if let Some(plan) = &prepared.plan {
+                    return Ok(json!({"schema": "zotero-agents.mutation-preview.v1",
+                        "operation": operation,
+                        "outcome": if prepared.changed { "would_change" } else { "unchanged" },
+                        "observedAt": self.now_iso(),
+                        "domainPlanDigest": crate::host::world::digest(plan), "plan": plan}));
+                }
                 let mut plan = json!({"operation": operation,
                     "targets": prepared.changes.iter().map(|c| json!({"entity": c["entity"], "state": "active"})).collect::<Vec<_>>()});
                 if let Some(before) = prepared

@@ -76,7 +76,7 @@ impl Collection {
         })
     }
 
-    fn revision(&self) -> String {
+    pub(super) fn revision(&self) -> String {
         (1 + self.edits).to_string()
     }
 }
@@ -192,7 +192,7 @@ impl HostWorld {
     }
 
     /// The collection `request[field]` names, which must exist.
-    fn existing_collection(
+    pub(super) fn existing_collection(
         &self,
         op: &str,
         request: &Value,
@@ -309,29 +309,6 @@ impl HostWorld {
         }
         prepared.result = json!({"collection": self.collection_json(&collection),
             "addedRefs": added, "removedRefs": removed});
-        Ok(())
-    }
-
-    /// `collection.remove`: the collection goes, its items leave it.
-    fn collection_remove(
-        &self,
-        op: &str,
-        request: &Value,
-        prepared: &mut Prepared,
-    ) -> Result<(), HostError> {
-        let collection = self.existing_collection(op, request, "collectionRef")?;
-        let key = &collection.reference.key;
-        let members = self
-            .records
-            .iter()
-            .filter(|r| r.zotero.get().collections.contains(key));
-        for record in members {
-            let mut after = record.clone();
-            after.zotero.get_mut().collections.retain(|k| k != key);
-            prepared.put(Some(record), after);
-        }
-        prepared.result = json!({"removedRef": collection.reference.to_value()});
-        prepared.drop_collection(collection);
         Ok(())
     }
 

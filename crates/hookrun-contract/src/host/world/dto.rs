@@ -94,7 +94,7 @@ impl HostWorld {
     /// How many children of `kind` the item has.
     fn child_count(&self, record: &Record, kind: DetailKind) -> usize {
         self.child_records(record)
-            .filter(|r| r.kind == Some(kind))
+            .filter(|r| r.kind == Some(kind) && !r.zotero.get().deleted)
             .count()
     }
 

@@ -637,7 +637,7 @@ fn item_mutations_change_fields_tags_and_type() {
     let err = w
         .prepare_write(
             Member::MutationsExecute,
-            &json!({"operation": "item.remove", "operationId": "x"}),
+            &json!({"operation": "literature.ingest", "operationId": "x"}),
             &mut keys,
         )
         .unwrap_err();

@@ -83,6 +83,10 @@ impl HostWorld {
             "item.updateTags" => return self.item_tags(operation, request),
             "item.create" => return self.item_create(operation, request, keys),
             "item.changeType" => return self.item_change_type(operation, request),
+            "item.remove" => return self.item_remove(operation, request),
+            "item.addRelated" => return self.item_relate(operation, request, true),
+            "item.removeRelated" => return self.item_relate(operation, request, false),
+            "trash.setItemsState" => return self.trash_state(operation, request),
             "collection.create"
             | "collection.update"
             | "collection.updateMembership"

@@ -11,6 +11,9 @@ mod attachments;
 mod items;
 mod managed;
 mod notes;
+mod relations;
+mod removal;
+mod trash;
 
 use serde_json::{Value, json};
 
@@ -76,6 +79,9 @@ pub struct Prepared {
     /// Why the write failed once admitted: the reference host answers such a write
     /// with a failed attempt instead of throwing.
     pub failure: Option<HostError>,
+    /// The plan `mutations.preview` answers for an operation with a domain plan of
+    /// its own (removals, relations, trash); others are previewed by their targets.
+    pub plan: Option<Value>,
     upserts: Vec<Record>,
     removals: Vec<PortableItemRef>,
     /// Collections written (`true`: removed).
@@ -91,6 +97,7 @@ impl Prepared {
             changes: Vec::new(),
             files: Vec::new(),
             failure: None,
+            plan: None,
             upserts: Vec::new(),
             removals: Vec::new(),
             collections: Vec::new(),
@@ -121,27 +128,34 @@ impl Prepared {
 
     /// Records that `collection` is removed.
     pub(super) fn drop_collection(&mut self, collection: Collection) {
-        self.changes.push(
-            json!({"entity": {"kind": "collection", "ref": collection.reference.to_value()},
-            "effect": "deleted", "before": {"state": "active"}, "after": {"state": "deleted"}}),
-        );
+        let reference = collection.reference.to_value();
+        let gone = digest(&json!({"ref": reference, "state": "deleted"}));
+        self.changes
+            .push(json!({"entity": {"kind": "collection", "ref": reference},
+            "effect": "deleted", "before": {"revision": collection.revision(), "state": "active"},
+            "after": {"revision": gone, "state": "deleted"}}));
         self.changed = true;
         self.collections.push((collection, true));
     }
 
     /// Records `after` (created when `before` is `None`) and its receipt change.
-    pub(super) fn put(&mut self, before: Option<&Record>, mut after: Record) {
+    pub(super) fn put(&mut self, before: Option<&Record>, after: Record) {
+        self.put_as(before, after, "updated");
+    }
+
+    /// [`put`](Self::put), a change of an existing item being `effect` (`updated`,
+    /// `trashed`).
+    pub(super) fn put_as(&mut self, before: Option<&Record>, mut after: Record, effect: &str) {
         let changed = before.is_none_or(|b| *b != after);
         if let Some(b) = before
             && changed
         {
             after.edits = b.edits.saturating_add(1);
         }
-        let version = |r: &Record| json!({"revision": r.revision(), "state": "active"});
         self.changes.push(json!({
             "entity": {"kind": "item", "ref": after.reference.as_ref().map(PortableItemRef::to_value)},
-            "effect": match (before, changed) { (None, _) => "created", (Some(_), true) => "updated", _ => "unchanged" },
-            "before": before.map(version), "after": version(&after),
+            "effect": match (before, changed) { (None, _) => "created", (Some(_), true) => effect, _ => "unchanged" },
+            "before": before.map(item_version), "after": item_version(&after),
         }));
         self.changed |= changed;
         if changed {
@@ -158,15 +172,43 @@ impl Prepared {
         (prepared, after)
     }
 
-    fn remove(&mut self, record: &Record) {
+    pub(super) fn remove(&mut self, record: &Record) {
         let Some(reference) = record.reference.clone() else {
             return;
         };
         self.changes.push(json!({"entity": {"kind": "item", "ref": reference.to_value()},
-            "effect": "deleted", "before": {"revision": record.revision(), "state": "active"},
+            "effect": "deleted", "before": item_version(record),
             "after": {"revision": digest(&json!({"ref": reference.to_value(), "state": "deleted"})), "state": "deleted"}}));
         self.changed = true;
         self.removals.push(reference);
+    }
+}
+
+/// An item's `{revision, state}` as receipts show it (`state`: `active` or `trashed`).
+pub(super) fn item_version(record: &Record) -> Value {
+    json!({"revision": record.revision(), "state": state_of(record)})
+}
+
+/// An item's state: `trashed` when it is in the trash, else `active`.
+pub(super) fn state_of(record: &Record) -> &'static str {
+    if record.zotero.get().deleted {
+        "trashed"
+    } else {
+        "active"
+    }
+}
+
+/// Refuses a member of `request` that its operation's canonical schema does not
+/// declare (`operation` and `operationId` are every operation's).
+pub(super) fn closed(request: &Value, declared: &[&str]) -> Result<(), HostError> {
+    let extra = request.as_object().and_then(|o| {
+        o.keys().find(|k| {
+            !["operation", "operationId"].contains(&k.as_str()) && !declared.contains(&k.as_str())
+        })
+    });
+    match extra {
+        Some(extra) => Err(canonical_refusal(Some(&format!("/{extra}")))),
+        None => Ok(()),
     }
 }
 
@@ -366,3 +408,6 @@ impl HostWorld {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

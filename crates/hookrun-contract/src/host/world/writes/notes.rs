@@ -170,7 +170,14 @@ impl HostWorld {
         let placement = self.placement(op, request)?;
         let (library_id, parent, collections) = match placement {
             Placement::Child(parent) => {
-                self.of_kind(op, &parent, DetailKind::Regular)?;
+                let record = self.of_kind(op, &parent, DetailKind::Regular)?;
+                if record.zotero.get().deleted {
+                    return Err(HostError::capability(
+                        "invalid_ref",
+                        "parent item is not active",
+                        json!({"kind": "item", "reason": "wrong_kind"}),
+                    ));
+                }
                 (parent.library_id, Some(parent), Vec::new())
             }
             Placement::TopLevel {
