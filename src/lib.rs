@@ -4,6 +4,8 @@
 pub mod hooks;
 pub mod run;
 mod trace;
+#[cfg(feature = "zotero")]
+pub mod zotero;
 
 /// The sandbox the hooks run in, from its own crate (generic: it knows nothing
 /// of workflows; [`hooks::STARTUP`] adds the host facade).

@@ -33,3 +33,5 @@ mod sandbox_pool;
 mod shared_values;
 mod streaming;
 mod web_globals;
+#[cfg(feature = "zotero")]
+mod zotero;

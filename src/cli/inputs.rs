@@ -2,12 +2,14 @@
 //! command-line flags override, each with an error naming the file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 
 use hookrun::manifest::{Category, Library, Workflow};
-use hookrun::run::{Case, CaseSelection, Shape};
+use hookrun::run::{Case, CaseSelection, Shape, SharedSource};
+use hookrun::zotero::{LibraryChoice, SelectSpec, ZoteroSource, ZoteroWorld};
 
 use super::input::{one_stdin, read_json, read_selection};
 use super::library::LibraryArgs;
@@ -72,11 +74,29 @@ pub struct CaseArgs {
     /// Convert the selection to this shape before planning.
     #[arg(long, value_enum)]
     pub convert: Option<ShapeArg>,
+    /// A Zotero data directory to read the world from, read-only and lazily:
+    /// its zotero.sqlite and storage/ (say what to select with --select).
+    #[arg(long, value_name = "DATA_DIR", conflicts_with_all = ["selection", "library", "files"])]
+    pub zotero: Option<PathBuf>,
+    /// What to select in the Zotero library, as Zotero's item tree would:
+    /// item:<KEY> (an attachment or note comes with its parent),
+    /// collection:<KEY or name>, tag:<name>; library:<ID> picks a group
+    /// library. Repeat it to combine.
+    #[arg(long = "select", value_name = "SPEC", requires = "zotero")]
+    pub select: Vec<String>,
 }
 
 impl CaseArgs {
     /// The fixture at `fixture` (or an empty case) with these flags applied.
     pub fn case(&self, fixture: Option<&Path>) -> Result<Case> {
+        self.case_and_source(fixture).map(|(case, _)| case)
+    }
+
+    /// [`case`](Self::case), with the Zotero library it reads (`--zotero`).
+    pub fn case_and_source(
+        &self,
+        fixture: Option<&Path>,
+    ) -> Result<(Case, Option<Arc<ZoteroSource>>)> {
         one_stdin(&[
             ("--selection", self.selection.as_deref()),
             ("--settings", self.settings.as_deref()),
@@ -85,6 +105,10 @@ impl CaseArgs {
         let mut case = match fixture {
             Some(path) => Case::load(path)?,
             None => Case::default(),
+        };
+        let source = match &self.zotero {
+            Some(dir) => Some(zotero_case(&mut case, dir, &self.select)?),
+            None => None,
         };
         // A selection that is JSON but not a SelectionContext is reported
         // after the other inputs are read, where the case's own would be.
@@ -109,10 +133,46 @@ impl CaseArgs {
             case.selection = Some(CaseSelection::Read(selection));
         }
         if case.selection.is_none() {
-            bail!("give a selection with --selection, or a fixture case with a \"selection\"");
+            bail!(
+                "give a selection with --selection (or --zotero with --select), or a fixture case with a \"selection\""
+            );
         }
-        Ok(case)
+        Ok((case, source))
     }
+}
+
+/// Makes `case` read its selection and world from the Zotero data directory
+/// `dir`, selecting what `specs` name.
+fn zotero_case(case: &mut Case, dir: &Path, specs: &[String]) -> Result<Arc<ZoteroSource>> {
+    if specs.is_empty() {
+        bail!(
+            "--zotero {} needs something to select: --select item:<KEY>, collection:<KEY or name> or tag:<name>",
+            dir.display()
+        );
+    }
+    let mut library = LibraryChoice::User;
+    let mut selected = Vec::new();
+    for spec in specs {
+        if spec.starts_with("library:") {
+            library = spec.parse().map_err(|e| anyhow!("--select {spec}: {e}"))?;
+        } else {
+            selected.push(
+                spec.parse::<SelectSpec>()
+                    .map_err(|e| anyhow!("--select {spec}: {e}"))?,
+            );
+        }
+    }
+    let zotero = ZoteroWorld::open(dir, library, &selected).map_err(|e| anyhow!("{e}"))?;
+    if let Some(bytes) = zotero.unread_wal_bytes {
+        eprintln!(
+            "warning: Zotero has {bytes} bytes of changes not yet written into {}; close Zotero (or let it checkpoint) to read them",
+            dir.join("zotero.sqlite").display()
+        );
+    }
+    case.selection = Some(CaseSelection::Read(zotero.selection));
+    case.files = Some(zotero.storage).filter(|dir| dir.is_dir());
+    case.source = Some(SharedSource(zotero.source.clone()));
+    Ok(zotero.source)
 }
 
 /// The workflow and the case `plan` and `run` work on.
@@ -141,6 +201,18 @@ impl TargetArgs {
         let workflow = self.select()?;
         let case = self.case.case(self.fixture.as_deref())?;
         Ok((workflow, case))
+    }
+
+    /// [`load`](Self::load), with the Zotero library the case reads (`--zotero`).
+    pub fn load_with_source(&self) -> Result<(Workflow, Case, Option<Arc<ZoteroSource>>)> {
+        let workflow = self.select()?;
+        let (case, source) = self.case.case_and_source(self.fixture.as_deref())?;
+        Ok((workflow, case, source))
+    }
+
+    /// The fixture case named with --fixture, when there is one.
+    pub fn fixture(&self) -> Option<&Path> {
+        self.fixture.as_deref()
     }
 
     /// The one workflow named: `--workflow`'s, or the only one there is.

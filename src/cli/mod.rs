@@ -1,6 +1,7 @@
 //! Subcommands, human and `--json` output, exit codes.
 
 mod call;
+mod case;
 mod check;
 mod diff;
 mod docs;
@@ -195,6 +196,9 @@ enum Command {
     Test(test::TestArgs),
     /// Create a new workflow with hooks, types and a fixture case.
     New(new::NewArgs),
+    /// Fixture cases: `case capture` writes a run over a Zotero library as a case.
+    #[command(subcommand)]
+    Case(case::CaseCommand),
     /// Bring pre-v2 manifests to schema v2: print a diff, or rewrite with --write.
     Migrate(migrate::MigrateArgs),
     /// List the workflows of one or more roots, overridden ones included.
@@ -225,6 +229,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run_command(args),
         Command::Test(args) => test::run_tests(args),
         Command::New(args) => new::run_new(args),
+        Command::Case(command) => case::run_case_command(command),
         Command::Migrate(args) => migrate::run_migrate(args),
         Command::List(args) => library::run_list(args),
         Command::Lock(args) => library::run_lock(args),

@@ -15,7 +15,7 @@ use crate::plan::Mode;
 use crate::run::options::RunInput;
 use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
 use crate::run::settings::Settings;
-use crate::run::world::{Shape, WorldSpec};
+use crate::run::world::{Shape, SharedSource, WorldSpec};
 use crate::selection::{SelectionContext, SelectionError};
 
 /// Why a case file cannot be used.
@@ -101,6 +101,9 @@ pub struct Case {
     pub files: Option<PathBuf>,
     /// Library description for the host world.
     pub library: Option<Value>,
+    /// A library the world reads on demand (a Zotero database), beside or
+    /// instead of the description.
+    pub source: Option<SharedSource>,
     /// Answers to `metadata.translateIdentifier`, keyed `<type>:<value>`, and to the
     /// Host API members that need a service or a person (`hostAnswers`).
     pub answers: HostAnswers,
@@ -184,6 +187,7 @@ impl Case {
                 .transpose()?,
             files,
             library: reader.json_member("library")?,
+            source: None,
             answers,
             results,
             expect: reader.obj.shift_remove("expect"),
@@ -254,6 +258,7 @@ impl Case {
             files: self.files.clone(),
             library: self.library.clone(),
             convert,
+            source: self.source.clone(),
         };
         let (world, selection) = spec
             .build(selection)

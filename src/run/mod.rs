@@ -49,4 +49,4 @@ pub use results::{
 pub use runner::{run, run_observed};
 pub use settings::{NormalizedParams, Settings, SettingsError, normalize_params};
 pub use stream::JsonReportWriter;
-pub use world::{Shape, WorldSpec, WorldSpecError};
+pub use world::{Shape, SharedSource, WorldSpec, WorldSpecError};

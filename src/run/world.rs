@@ -2,10 +2,11 @@
 //! and a files directory, with an optional explicit shape conversion.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::host::world::{HostWorld, HostWorldError};
+use crate::host::world::{HostWorld, HostWorldError, LibrarySource};
 use crate::selection::{SelectionContext, SelectionError};
 
 /// Why the world of a run could not be built.
@@ -35,6 +36,7 @@ pub enum Shape {
 
 /// What the host world is made of.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct WorldSpec {
     /// Directory attachment paths resolve against.
     pub files: Option<PathBuf>,
@@ -42,6 +44,26 @@ pub struct WorldSpec {
     pub library: Option<Value>,
     /// Convert the selection to this shape first (never done silently).
     pub convert: Option<Shape>,
+    /// A library the world reads on demand (see [`HostWorld::with_source`]).
+    pub source: Option<SharedSource>,
+}
+
+hookrun_sandbox::option_setters!(WorldSpec {
+    files: Option<PathBuf>,
+    library: Option<Value>,
+    convert: Option<Shape>,
+    source: Option<SharedSource>,
+});
+
+/// A library a world reads on demand, shared by the worlds that read it
+/// (equal when it is the same library).
+#[derive(Debug, Clone)]
+pub struct SharedSource(pub Arc<dyn LibrarySource>);
+
+impl PartialEq for SharedSource {
+    fn eq(&self, other: &SharedSource) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl WorldSpec {
@@ -67,6 +89,11 @@ impl WorldSpec {
 
     fn world(&self, selection: &SelectionContext) -> Result<HostWorld, WorldSpecError> {
         let mut world = HostWorld::from_selection(selection);
+        if let Some(source) = &self.source {
+            world = world
+                .with_source(Arc::clone(&source.0))
+                .map_err(WorldSpecError::Library)?;
+        }
         if let Some(library) = &self.library {
             world = world
                 .with_library(library)

@@ -50,6 +50,7 @@ mod paging;
 mod reads;
 mod record;
 mod search;
+mod source;
 #[cfg(test)]
 mod tests;
 mod writes;
@@ -65,6 +66,7 @@ pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
 pub use reads::{ItemCriteria, MAX_PORTABLE_BYTES, MAX_PORTABLE_ITEMS};
 use record::{DetailKind, Record};
 pub use search::{Search, Sources};
+pub use source::LibrarySource;
 pub use writes::{Keys, Prepared, STATUS_KEYS, StoredFile};
 
 use crate::plan::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};
@@ -162,6 +164,8 @@ pub struct HostWorld {
     children: index::ChildIndex,
     collections: Vec<collections::Collection>,
     files_dir: Option<PathBuf>,
+    /// The library read on demand, when there is one.
+    source: Option<source::Source>,
 }
 
 impl HostWorld {

@@ -324,7 +324,12 @@ impl HookHost {
     /// itself.
     fn dispatch(&mut self, member: &str, args: Value) -> Result<Value, HostError> {
         match Member::parse(member) {
-            Some(member) => members::dispatch(self, member, args),
+            Some(member) => {
+                self.world
+                    .load_for(member.name(), &args)
+                    .map_err(|e| world_error(member.name(), &e))?;
+                members::dispatch(self, member, args)
+            }
             None => self.internal(member, args),
         }
     }

@@ -1,0 +1,313 @@
+//! A library the world reads on demand ([`LibrarySource`], e.g. a Zotero
+//! database): the world starts with what the selection names and loads more as
+//! hooks ask for it.
+//!
+//! - An item a read or write names by ref is loaded with its parent and its
+//!   children (an attachment's annotations too) before the member runs.
+//! - A member that reads the library as a whole (listings, traversals,
+//!   searches, snapshots, `synthesis.*`) loads every item once, the first time
+//!   one is called.
+//!
+//! What was loaded stays loaded for the run, and the run's writes apply to the
+//! loaded items as to any other; [`HostWorld::loaded_keys`] names what the
+//! source gave, so that a run can be captured as a fixture.
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::collections::Collection;
+use super::record::Record;
+use super::{HostResult, HostWorld, HostWorldError};
+use crate::selection::PortableItemRef;
+
+/// A library the world reads on demand: items by key in Zotero's JSON export
+/// shape (see [`HostWorld::with_library`]).
+///
+/// Errors are the source's own messages; the world answers them as host
+/// errors naming the library.
+pub trait LibrarySource: Debug + Send + Sync {
+    /// The library's id (`libraryId` of its refs).
+    fn library_id(&self) -> u64;
+
+    /// Every item key of the library, in a stable order.
+    fn keys(&self) -> Result<Vec<String>, String>;
+
+    /// The item `key`, or `None` when the library has none.
+    fn item(&self, key: &str) -> Result<Option<Value>, String>;
+
+    /// The keys of `key`'s children (notes, attachments, annotations).
+    fn children(&self, key: &str) -> Result<Vec<String>, String>;
+
+    /// The library's collections, in the shape of a library description's
+    /// `collections`.
+    fn collections(&self) -> Result<Vec<Value>, String>;
+}
+
+/// The world's source and what it has loaded from it.
+#[derive(Debug, Clone)]
+pub(super) struct Source {
+    library: Arc<dyn LibrarySource>,
+    /// Keys asked for, loaded with their parents and children when the
+    /// library has them.
+    loaded: BTreeSet<String>,
+    /// The keys of the items the library gave.
+    found: BTreeSet<String>,
+    /// Whether every item is loaded.
+    complete: bool,
+}
+
+/// The members that read the library as a whole.
+const LIBRARY_WIDE: &[&str] = &[
+    "library.listItems",
+    "library.traverseItems",
+    "library.searchItems",
+    "library.withItemSnapshot",
+    "library.listCollections",
+    "synthesis.",
+];
+
+/// How deep the refs of a request are looked for, and how many are taken.
+const REF_DEPTH: usize = 4;
+const MAX_REFS: usize = 1_000;
+
+impl HostWorld {
+    /// Reads items on demand from `library`, beginning with its collections and
+    /// the items the world already knows (the selection's), each with its parent
+    /// and children.
+    pub fn with_source(mut self, library: Arc<dyn LibrarySource>) -> HostResult<Self> {
+        let failed = |e: String| source_error(&e);
+        for (i, value) in library.collections().map_err(failed)?.iter().enumerate() {
+            let collection = Collection::from_library(value, &format!("/collections/{i}"))?;
+            self.collections
+                .retain(|x| x.reference != collection.reference);
+            self.collections.push(collection);
+        }
+        let known: Vec<String> = self
+            .records
+            .iter()
+            .filter_map(|r| r.reference.as_ref())
+            .filter(|r| r.library_id == library.library_id())
+            .map(|r| r.key.clone())
+            .collect();
+        self.source = Some(Source {
+            library,
+            loaded: BTreeSet::new(),
+            found: BTreeSet::new(),
+            complete: false,
+        });
+        self.load_keys(known)?;
+        Ok(self)
+    }
+
+    /// Loads what `member` called with `args` may read: the items its refs name,
+    /// or the whole library for a member that reads it as a whole.
+    pub fn load_for(&mut self, member: &str, args: &Value) -> HostResult<()> {
+        let Some(source) = &self.source else {
+            return Ok(());
+        };
+        if source.complete {
+            return Ok(());
+        }
+        if LIBRARY_WIDE.iter().any(|m| member.starts_with(m)) {
+            return self.load_all();
+        }
+        let library_id = source.library.library_id();
+        let mut refs = Vec::new();
+        refs_in(args, REF_DEPTH, &mut refs);
+        let keys = refs
+            .into_iter()
+            .filter(|r| r.library_id == library_id)
+            .map(|r| r.key)
+            .collect();
+        self.load_keys(keys)
+    }
+
+    /// The keys of the items the world read from its source, in key order.
+    pub fn loaded_keys(&self) -> Vec<String> {
+        self.source
+            .as_ref()
+            .map(|s| s.found.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Loads every item of the source not loaded yet.
+    fn load_all(&mut self) -> HostResult<()> {
+        let Some(source) = &self.source else {
+            return Ok(());
+        };
+        let keys = source.library.keys().map_err(|e| source_error(&e))?;
+        self.load_keys(keys)?;
+        if let Some(source) = &mut self.source {
+            source.complete = true;
+        }
+        Ok(())
+    }
+
+    /// Loads `keys` with their parents and children, then indexes the world.
+    fn load_keys(&mut self, keys: Vec<String>) -> HostResult<()> {
+        let mut pending = keys;
+        let mut added = false;
+        while let Some(key) = pending.pop() {
+            let Some(source) = &mut self.source else {
+                return Ok(());
+            };
+            if !source.loaded.insert(key.clone()) {
+                continue;
+            }
+            let library = Arc::clone(&source.library);
+            let Some(item) = library.item(&key).map_err(|e| source_error(&e))? else {
+                continue;
+            };
+            source.found.insert(key.clone());
+            if let Some(parent) = item.get("parentItem").and_then(Value::as_str) {
+                pending.push(parent.to_string());
+            }
+            pending.extend(library.children(&key).map_err(|e| source_error(&e))?);
+            self.upsert(Record::from_library(&item, &format!("/items/{key}"))?);
+            added = true;
+        }
+        if added {
+            self.reindex();
+        }
+        Ok(())
+    }
+}
+
+/// The refs (`{libraryId, key}`) in `value`, to `depth` levels, at most
+/// [`MAX_REFS`] of them.
+fn refs_in(value: &Value, depth: usize, out: &mut Vec<PortableItemRef>) {
+    if out.len() >= MAX_REFS {
+        return;
+    }
+    if let Ok(reference) = PortableItemRef::parse(value, "") {
+        out.push(reference);
+        return;
+    }
+    if depth == 0 {
+        return;
+    }
+    match value {
+        Value::Array(items) => items.iter().for_each(|v| refs_in(v, depth - 1, out)),
+        Value::Object(members) => members.values().for_each(|v| refs_in(v, depth - 1, out)),
+        _ => {}
+    }
+}
+
+/// A source's failure as the world reports it.
+fn source_error(message: &str) -> HostWorldError {
+    HostWorldError::Io {
+        path: "the library".into(),
+        message: message.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::plan::ItemLocator;
+
+    /// A library of two papers, the first with a note, counting its item reads.
+    #[derive(Debug, Default)]
+    struct Papers {
+        reads: Mutex<Vec<String>>,
+    }
+
+    impl LibrarySource for Papers {
+        fn library_id(&self) -> u64 {
+            1
+        }
+        fn keys(&self) -> Result<Vec<String>, String> {
+            Ok(vec![
+                "NOTE0001".into(),
+                "PAPER001".into(),
+                "PAPER002".into(),
+            ])
+        }
+        fn item(&self, key: &str) -> Result<Option<Value>, String> {
+            self.reads
+                .lock()
+                .map_err(|e| e.to_string())?
+                .push(key.into());
+            Ok(match key {
+                "PAPER001" | "PAPER002" => {
+                    Some(json!({"key": key, "itemType": "journalArticle", "title": key}))
+                }
+                "NOTE0001" => Some(
+                    json!({"key": key, "itemType": "note", "parentItem": "PAPER001", "note": "<p>n</p>"}),
+                ),
+                _ => None,
+            })
+        }
+        fn children(&self, key: &str) -> Result<Vec<String>, String> {
+            Ok(if key == "PAPER001" {
+                vec!["NOTE0001".into()]
+            } else {
+                Vec::new()
+            })
+        }
+        fn collections(&self) -> Result<Vec<Value>, String> {
+            Ok(vec![json!({"key": "COLL0001", "name": "To read"})])
+        }
+    }
+
+    fn paper(key: &str) -> PortableItemRef {
+        PortableItemRef {
+            library_id: 1,
+            key: key.into(),
+        }
+    }
+
+    #[test]
+    fn items_load_when_named_and_everything_when_the_library_is_read_whole() {
+        let papers = Arc::new(Papers::default());
+        let mut world = HostWorld::default()
+            .with_source(Arc::clone(&papers) as Arc<dyn LibrarySource>)
+            .unwrap();
+        assert!(world.find(&ItemLocator::Ref(paper("PAPER001"))).is_none());
+        world
+            .load_for(
+                "library.getItemNotes",
+                &json!([{"libraryId": 1, "key": "NOTE0001"}]),
+            )
+            .unwrap();
+        // The note came with its parent; the parent with its children.
+        assert!(world.find(&ItemLocator::Ref(paper("PAPER001"))).is_some());
+        assert_eq!(world.loaded_keys(), ["NOTE0001", "PAPER001"]);
+        assert!(world.find(&ItemLocator::Ref(paper("PAPER002"))).is_none());
+        world.load_for("library.listItems", &json!([{}])).unwrap();
+        assert!(world.find(&ItemLocator::Ref(paper("PAPER002"))).is_some());
+        assert_eq!(world.loaded_keys().len(), 3);
+        // Nothing is read twice, and a complete world reads nothing more.
+        world.load_for("library.listItems", &json!([{}])).unwrap();
+        world
+            .load_for(
+                "library.getItemDetail",
+                &json!([{"libraryId": 1, "key": "PAPER001"}]),
+            )
+            .unwrap();
+        assert_eq!(papers.reads.lock().unwrap().len(), 3);
+        assert_eq!(world.collections.len(), 1);
+    }
+
+    #[test]
+    fn refs_of_other_libraries_and_unknown_keys_load_nothing() {
+        let mut world = HostWorld::default()
+            .with_source(Arc::new(Papers::default()))
+            .unwrap();
+        world
+            .load_for(
+                "library.getItemDetail",
+                &json!([{"libraryId": 2, "key": "PAPER001"}, {"libraryId": 1, "key": "MISSING1"}]),
+            )
+            .unwrap();
+        assert!(world.find(&ItemLocator::Ref(paper("PAPER001"))).is_none());
+        assert!(world.loaded_keys().is_empty());
+    }
+}
