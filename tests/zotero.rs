@@ -33,6 +33,15 @@ fn library(dir: &Path) -> TestDb {
         .insert()
         .unwrap();
     write_storage_file(dir, "PDF23456", "cats.pdf", b"%PDF-1.4 cats").unwrap();
+    // A linked file, outside the storage directory.
+    let linked = dir.join("elsewhere/dogs.txt");
+    std::fs::create_dir_all(linked.parent().unwrap()).unwrap();
+    std::fs::write(&linked, "woof").unwrap();
+    db.item("LINK2345", "attachment")
+        .parent("PAPER345")
+        .attachment(2, Some("text/plain"), linked.to_str())
+        .insert()
+        .unwrap();
     db.item("NOTE2345", "note")
         .parent("PAPER234")
         .note("<p>Purr</p>")
@@ -116,8 +125,16 @@ fn a_collection_runs_from_the_database_which_is_left_as_it_was() {
     assert_eq!(written.len(), 2, "{report}");
     let text = report.to_string();
     assert!(
-        text.contains("cats.pdf"),
-        "the stored PDF is listed: {text}"
+        text.contains("cats.pdf (available)"),
+        "the stored PDF: {text}"
+    );
+    assert!(
+        text.contains("dogs.txt (available)"),
+        "the linked file: {text}"
+    );
+    assert!(
+        !text.contains("elsewhere"),
+        "no host path reaches a hook: {text}"
     );
     assert!(!text.contains("Gone") && !text.contains("Fish"), "{text}");
     // No journal, WAL or shared-memory file, and the same bytes.
@@ -324,6 +341,11 @@ fn a_captured_case_reproduces_the_run_without_the_database() {
     assert!(
         workflow
             .join("cases/captured-files/PDF23456/cats.pdf")
+            .is_file()
+    );
+    assert!(
+        workflow
+            .join("cases/captured-files/LINK2345/dogs.txt")
             .is_file()
     );
     // Without --force an existing capture is kept.

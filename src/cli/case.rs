@@ -11,7 +11,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
-use hookrun::host::world::LibrarySource;
+use hookrun::host::world::{LibrarySource, linked_file};
 use hookrun::run::expect::actual;
 use hookrun::run::{RunOptions, run};
 use hookrun::sandbox::Determinism;
@@ -87,8 +87,8 @@ fn capture(args: CaptureArgs) -> Result<u8> {
         &mut case.result_source(),
         &options,
     );
-    let library = captured_library(&source)?;
-    let copied = copy_files(&source, &library, &files_dir, args.force)?;
+    let (library, files) = captured_library(&source)?;
+    let copied = copy_files(&files, &files_dir, args.force)?;
     let mut out = kept_members(args.target.fixture())?;
     out.insert("selection".into(), selection);
     out.insert("library".into(), library);
@@ -133,56 +133,58 @@ fn kept_members(fixture: Option<&Path>) -> Result<Map<String, Value>> {
         .collect())
 }
 
-/// The items the run read, as the database has them, and the library's collections.
-fn captured_library(source: &Arc<ZoteroSource>) -> Result<Value> {
-    let mut items = Vec::new();
-    for key in source.served_keys() {
-        if let Some(item) = source.item(&key).map_err(|e| anyhow!(e))? {
-            items.push(item);
-        }
-    }
-    let collections = source.collections().map_err(|e| anyhow!(e))?;
-    Ok(json!({"items": items, "collections": collections}))
-}
-
-/// Copies the stored files of the captured attachments (`path` relative to the
-/// library's storage) into `dir`; how many were copied.
-fn copy_files(
-    source: &Arc<ZoteroSource>,
-    library: &Value,
-    dir: &Path,
-    force: bool,
-) -> Result<usize> {
+/// The items the run read, as the database has them (a linked file's path as
+/// hooks see it), the library's collections, and the files they name: where
+/// the case keeps each (`<KEY>/<file name>`) and where it is now.
+fn captured_library(source: &Arc<ZoteroSource>) -> Result<(Value, Vec<(String, PathBuf)>)> {
     let storage = source
         .with_library(|library| Ok(library.storage_dir()))
         .map_err(|e| anyhow!(e))?;
+    let (mut items, mut files) = (Vec::new(), Vec::new());
+    for key in source.served_keys() {
+        let Some(mut item) = source.item(&key).map_err(|e| anyhow!(e))? else {
+            continue;
+        };
+        if let Some((shown, real)) = linked_file(&item) {
+            item["path"] = Value::String(shown.clone());
+            files.push((shown, real));
+        } else if let Some(path) = item["path"].as_str().filter(|p| is_stored_path(p)) {
+            files.push((path.to_string(), storage.join(path)));
+        }
+        items.push(item);
+    }
+    let collections = source.collections().map_err(|e| anyhow!(e))?;
+    Ok((json!({"items": items, "collections": collections}), files))
+}
+
+/// Whether `path` is a stored file's `<KEY>/<file name>`.
+fn is_stored_path(path: &str) -> bool {
+    let relative = Path::new(path);
+    relative.components().count() == 2
+        && relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
+/// Copies `files` (each to `dir/<where the case keeps it>`) that are regular
+/// files, never through a link; how many were copied.
+fn copy_files(files: &[(String, PathBuf)], dir: &Path, force: bool) -> Result<usize> {
     if force && dir.is_dir() {
         std::fs::remove_dir_all(dir)
             .with_context(|| format!("cannot replace {}", dir.display()))?;
     }
-    let items = library["items"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default();
     let mut copied = 0;
-    for path in items.iter().filter_map(|item| item["path"].as_str()) {
-        let relative = Path::new(path);
-        let safe = relative.components().count() == 2
-            && relative
-                .components()
-                .all(|c| matches!(c, std::path::Component::Normal(_)));
-        let from = storage.join(relative);
-        // Only regular files of the storage itself, never through a link.
-        let regular = std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file());
-        if !safe || !regular {
+    for (kept, from) in files {
+        let regular = std::fs::symlink_metadata(from).is_ok_and(|m| m.is_file());
+        if !regular {
             continue;
         }
-        let to = dir.join(relative);
+        let to = dir.join(kept);
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
         }
-        std::fs::copy(&from, &to)
+        std::fs::copy(from, &to)
             .with_context(|| format!("cannot copy {} to {}", from.display(), to.display()))?;
         copied += 1;
     }

@@ -66,7 +66,7 @@ pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
 pub use reads::{ItemCriteria, MAX_PORTABLE_BYTES, MAX_PORTABLE_ITEMS};
 use record::{DetailKind, Record};
 pub use search::{Search, Sources};
-pub use source::LibrarySource;
+pub use source::{LibrarySource, linked_file};
 pub use writes::{Keys, Prepared, STATUS_KEYS, StoredFile};
 
 use crate::plan::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};

@@ -18,9 +18,16 @@ pub const MAX_READ_TEXT_BYTES: u64 = 64 * 1024 * 1024;
 pub const MAX_READ_BYTES: u64 = 256 * 1024 * 1024;
 
 impl HostWorld {
-    /// Resolves `path` inside the files directory (symlinks followed); `None` when
-    /// unsafe, absent, or without a files directory.
+    /// Resolves `path` inside the files directory (symlinks followed), else as a
+    /// linked file of the world's library (see [`LibrarySource`](super::LibrarySource));
+    /// `None` when unsafe, absent, or without a files directory.
     pub fn resolve(&self, path: &str) -> Option<PathBuf> {
+        self.resolve_inside(path)
+            .or_else(|| self.linked_file_at(path))
+    }
+
+    /// Resolves `path` inside the files directory.
+    fn resolve_inside(&self, path: &str) -> Option<PathBuf> {
         let root = fs::canonicalize(self.files_dir.as_ref()?).ok()?;
         let named = !path.is_empty();
         let path = HostPath::parse(path).ok()?;

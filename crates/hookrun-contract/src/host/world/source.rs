@@ -8,12 +8,18 @@
 //!   searches, snapshots, `synthesis.*`) loads every item once, the first time
 //!   one is called.
 //!
+//! A linked file (an attachment whose `linkMode` is `linked_file`, at an
+//! absolute path outside the files directory) is shown to hooks as
+//! `<KEY>/<file name>`, like a stored file, and read from where the library
+//! links it: no host path reaches a hook.
+//!
 //! What was loaded stays loaded for the run, and the run's writes apply to the
 //! loaded items as to any other; [`HostWorld::loaded_keys`] names what the
 //! source gave, so that a run can be captured as a fixture.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -55,6 +61,8 @@ pub(super) struct Source {
     loaded: BTreeSet<String>,
     /// The keys of the items the library gave.
     found: BTreeSet<String>,
+    /// Linked files by the path hooks see (`<KEY>/<file name>`).
+    linked: BTreeMap<String, PathBuf>,
     /// Whether every item is loaded.
     complete: bool,
 }
@@ -96,6 +104,7 @@ impl HostWorld {
             library,
             loaded: BTreeSet::new(),
             found: BTreeSet::new(),
+            linked: BTreeMap::new(),
             complete: false,
         });
         self.load_keys(known)?;
@@ -133,6 +142,16 @@ impl HostWorld {
             .unwrap_or_default()
     }
 
+    /// The file a linked-file attachment of the source shows as `path`, when
+    /// it is one and a regular file.
+    pub(super) fn linked_file_at(&self, path: &str) -> Option<PathBuf> {
+        let real = self.source.as_ref()?.linked.get(path)?;
+        let resolved = std::fs::canonicalize(real).ok()?;
+        std::fs::metadata(&resolved)
+            .is_ok_and(|m| m.is_file())
+            .then_some(resolved)
+    }
+
     /// Loads every item of the source not loaded yet.
     fn load_all(&mut self) -> HostResult<()> {
         let Some(source) = &self.source else {
@@ -158,10 +177,14 @@ impl HostWorld {
                 continue;
             }
             let library = Arc::clone(&source.library);
-            let Some(item) = library.item(&key).map_err(|e| source_error(&e))? else {
+            let Some(mut item) = library.item(&key).map_err(|e| source_error(&e))? else {
                 continue;
             };
             source.found.insert(key.clone());
+            if let Some((shown, real)) = linked_file(&item) {
+                item["path"] = Value::String(shown.clone());
+                source.linked.insert(shown, real);
+            }
             if let Some(parent) = item.get("parentItem").and_then(Value::as_str) {
                 pending.push(parent.to_string());
             }
@@ -174,6 +197,19 @@ impl HostWorld {
         }
         Ok(())
     }
+}
+
+/// A linked-file attachment's path as hooks see it (`<KEY>/<file name>`) and
+/// the file it links, when `item` is one with an absolute path.
+pub fn linked_file(item: &Value) -> Option<(String, PathBuf)> {
+    if item.get("linkMode")?.as_str()? != "linked_file" {
+        return None;
+    }
+    let real = PathBuf::from(item.get("path")?.as_str()?);
+    let name = real.file_name()?.to_str()?;
+    let key = item.get("key")?.as_str()?;
+    real.is_absolute()
+        .then(|| (format!("{key}/{name}"), real.clone()))
 }
 
 /// The refs (`{libraryId, key}`) in `value`, to `depth` levels, at most
