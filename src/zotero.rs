@@ -6,10 +6,10 @@
 //! ```no_run
 //! use hookrun::manifest::discover;
 //! use hookrun::run::{RunOptions, run};
-//! use hookrun::zotero::{LibraryChoice, ZoteroWorld};
+//! use hookrun::zotero::{OpenOptions, ZoteroWorld};
 //!
 //! let specs = ["collection:To read".parse()?, "tag:cats".parse()?];
-//! let zotero = ZoteroWorld::open("/home/me/Zotero".as_ref(), LibraryChoice::User, &specs)?;
+//! let zotero = ZoteroWorld::open("/home/me/Zotero".as_ref(), &OpenOptions::new(), &specs)?;
 //! let found = discover("workflows/summary".as_ref());
 //! let report = run(&found.workflows[0], zotero.run_input()?, &mut hookrun::run::NoResults, &RunOptions::default());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-pub use hookrun_zotero::{Error, Library, LibraryChoice, SelectSpec};
+pub use hookrun_zotero::{Error, Library, LibraryChoice, OpenOptions, SelectSpec};
 
 use crate::host::world::{LibrarySource, iso_from_millis};
 use crate::run::{RunInput, Shape, SharedSource, WorldSpec, WorldSpecError};
@@ -127,15 +127,16 @@ pub struct ZoteroWorld {
 }
 
 impl ZoteroWorld {
-    /// Opens `data_dir` read-only and selects what `specs` name in `library`.
+    /// Opens `data_dir` read-only as `options` say (which library, the base
+    /// directory of linked files) and selects what `specs` name.
     /// The selection's `sampledAt` is the database's last modification, so the
     /// same database gives the same selection.
     pub fn open(
         data_dir: &Path,
-        library: LibraryChoice,
+        options: &OpenOptions,
         specs: &[SelectSpec],
     ) -> Result<ZoteroWorld, Error> {
-        let library = hookrun_zotero::open(data_dir, library)?;
+        let library = options.open(data_dir)?;
         let selected = library.select(specs)?;
         let sampled_at = modified_at(library.database_path());
         let selection = library.selection_context(&selected, &sampled_at)?;

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use hookrun::run::{NoResults, RunOptions, run};
-use hookrun::zotero::{LibraryChoice, ZoteroWorld};
+use hookrun::zotero::{OpenOptions, ZoteroWorld};
 use hookrun_zotero::testdb::{Layout, TestDb, write_storage_file};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -288,7 +288,7 @@ fn hooks_read_the_rest_of_the_library_lazily() {
         )],
     );
     let specs = ["item:PAPER345".parse().unwrap()];
-    let zotero = ZoteroWorld::open(dir.path(), LibraryChoice::User, &specs).unwrap();
+    let zotero = ZoteroWorld::open(dir.path(), &OpenOptions::new(), &specs).unwrap();
     let options = RunOptions::default().sandbox(common::sandbox_options());
     let report = run(
         &workflow,
@@ -362,4 +362,38 @@ fn a_captured_case_reproduces_the_run_without_the_database() {
     assert_eq!(from_case, from_database);
     let (code, tested, stderr) = hookrun(&["test", wf, "--json"]);
     assert_eq!(code, 0, "{tested} {stderr}");
+}
+
+#[test]
+fn linked_files_under_the_base_directory_are_found_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut db = library(dir.path());
+    let base = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(base.path().join("papers")).unwrap();
+    std::fs::write(base.path().join("papers/birds.txt"), "tweet").unwrap();
+    db.item("BASE2345", "attachment")
+        .parent("OTHER234")
+        .attachment(2, Some("text/plain"), Some("attachments:papers/birds.txt"))
+        .insert()
+        .unwrap();
+    drop(db);
+    let data = dir.path().to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "workflows/export-summary",
+            "--zotero",
+            data,
+            "--select",
+            "item:OTHER234",
+            "--json",
+        ];
+        args.extend(extra);
+        let (code, report, stderr) = hookrun(&args);
+        assert_eq!(code, 0, "{stderr}");
+        report.to_string()
+    };
+    assert!(run(&[]).contains("birds.txt (missing)"));
+    let with_base = run(&["--attachment-base", base.path().to_str().unwrap()]);
+    assert!(with_base.contains("birds.txt (available)"), "{with_base}");
 }

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use hookrun::manifest::{Category, Library, Workflow};
 use hookrun::run::{Case, CaseSelection, Shape, SharedSource};
-use hookrun::zotero::{LibraryChoice, SelectSpec, ZoteroSource, ZoteroWorld};
+use hookrun::zotero::{LibraryChoice, OpenOptions, SelectSpec, ZoteroSource, ZoteroWorld};
 
 use super::input::{one_stdin, read_json, read_selection};
 use super::library::LibraryArgs;
@@ -84,6 +84,10 @@ pub struct CaseArgs {
     /// library. Repeat it to combine.
     #[arg(long = "select", value_name = "SPEC", requires = "zotero")]
     pub select: Vec<String>,
+    /// Zotero's "Linked Attachment Base Directory": where linked files stored
+    /// as `attachments:<path>` are.
+    #[arg(long, value_name = "DIR", requires = "zotero")]
+    pub attachment_base: Option<PathBuf>,
 }
 
 impl CaseArgs {
@@ -107,7 +111,13 @@ impl CaseArgs {
             None => Case::default(),
         };
         let source = match &self.zotero {
-            Some(dir) => Some(zotero_case(&mut case, dir, &self.select)?),
+            Some(dir) => {
+                let mut options = OpenOptions::new();
+                if let Some(base) = &self.attachment_base {
+                    options = options.base_attachment_dir(base);
+                }
+                Some(zotero_case(&mut case, dir, options, &self.select)?)
+            }
             None => None,
         };
         // A selection that is JSON but not a SelectionContext is reported
@@ -143,18 +153,24 @@ impl CaseArgs {
 
 /// Makes `case` read its selection and world from the Zotero data directory
 /// `dir`, selecting what `specs` name.
-fn zotero_case(case: &mut Case, dir: &Path, specs: &[String]) -> Result<Arc<ZoteroSource>> {
+fn zotero_case(
+    case: &mut Case,
+    dir: &Path,
+    mut options: OpenOptions,
+    specs: &[String],
+) -> Result<Arc<ZoteroSource>> {
     if specs.is_empty() {
         bail!(
             "--zotero {} needs something to select: --select item:<KEY>, collection:<KEY or name> or tag:<name>",
             dir.display()
         );
     }
-    let mut library = LibraryChoice::User;
     let mut selected = Vec::new();
     for spec in specs {
         if spec.starts_with("library:") {
-            library = spec.parse().map_err(|e| anyhow!("--select {spec}: {e}"))?;
+            let library: LibraryChoice =
+                spec.parse().map_err(|e| anyhow!("--select {spec}: {e}"))?;
+            options = options.library(library);
         } else {
             selected.push(
                 spec.parse::<SelectSpec>()
@@ -162,7 +178,7 @@ fn zotero_case(case: &mut Case, dir: &Path, specs: &[String]) -> Result<Arc<Zote
             );
         }
     }
-    let zotero = ZoteroWorld::open(dir, library, &selected).map_err(|e| anyhow!("{e}"))?;
+    let zotero = ZoteroWorld::open(dir, &options, &selected).map_err(|e| anyhow!("{e}"))?;
     if let Some(bytes) = zotero.unread_wal_bytes {
         eprintln!(
             "warning: Zotero has {bytes} bytes of changes not yet written into {}; close Zotero (or let it checkpoint) to read them",
