@@ -1,6 +1,9 @@
 //! Measures opening and reading a generated library:
 //! `cargo run --release --features test-support --example scale -- 10000`
-//! (regular items, each with a stored PDF attachment, all in one collection).
+//! (regular items, each with a stored PDF attachment, all in one collection);
+//! with a directory after the count, only builds the library there and keeps it
+//! (`… --example scale -- 10000 /tmp/library`), e.g. to time `hookrun plan
+//! --zotero /tmp/library --select collection:Everything`.
 
 use std::time::Instant;
 
@@ -13,6 +16,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|a| a.parse())
         .transpose()?
         .unwrap_or(10_000);
+    if let Some(out) = std::env::args().nth(2) {
+        std::fs::create_dir_all(&out)?;
+        build(std::path::Path::new(&out), n)?;
+        return Ok(());
+    }
     let dir = tempfile::tempdir()?;
     let started = Instant::now();
     build(dir.path(), n)?;

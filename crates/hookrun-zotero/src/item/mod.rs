@@ -241,12 +241,16 @@ impl Library {
     /// attachment's annotations), outside the trash, in the order they were added.
     pub fn children(&self, key: &str) -> Result<Vec<String>> {
         let head = self.required_head(key)?;
+        // Driven by the children's parent indexes, then each child by its id
+        // (`CROSS JOIN` keeps that order): a scan of the library's items per
+        // parent would make reading every parent's children quadratic.
         let sql = format!(
-            "SELECT i.key FROM items i WHERE i.libraryID = ?1 AND i.itemID IN (\
+            "SELECT i.key FROM (\
                SELECT itemID FROM itemNotes WHERE parentItemID = ?2 \
                UNION SELECT itemID FROM itemAttachments WHERE parentItemID = ?2 \
-               UNION SELECT itemID FROM itemAnnotations WHERE parentItemID = ?2) \
-             AND {VISIBLE} {ADDED_ORDER}"
+               UNION SELECT itemID FROM itemAnnotations WHERE parentItemID = ?2) c \
+             CROSS JOIN items i ON i.itemID = c.itemID \
+             WHERE i.libraryID = ?1 AND {VISIBLE} {ADDED_ORDER}"
         );
         self.keys(&sql, (self.library_id, head.id))
     }
