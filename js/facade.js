@@ -288,20 +288,53 @@
       const finish = own(plan, "finish");
       let last;
       let ended = false;
+      // `returns: "finish"`: the member resolves to what the host answers once
+      // told what the callback returned (a tag-audit run settles from it).
+      const settles = own(plan, "returns") === "finish";
+      let returned = false;
       try {
         for (let i = 0; i < calls.length; i++) {
           // A callback still running once its hook call ended goes no further.
           refuseIfEnded(callId, spec.path);
-          const callArgs = spec.scope === "archive"
-            ? [archiveScope(callId, calls[i][0], () => ended)]
-            : calls[i];
+          let callArgs = calls[i];
+          if (spec.scope === "archive") callArgs = [archiveScope(callId, calls[i][0], () => ended)];
+          if (spec.scope === "auditRun") callArgs = [auditWriter(callId, spec.path, finish, () => ended)];
           last = await ReflectApply(callback, undefined, callArgs);
         }
+        returned = true;
       } finally {
         ended = true;
-        if (finish !== undefined && callId === activeCall) hostCall(`${spec.path}#finish`, [finish]);
+        if (finish !== undefined && callId === activeCall && !(settles && returned)) {
+          hostCall(`${spec.path}#finish`, [finish]);
+        }
+      }
+      if (settles) {
+        refuseIfEnded(callId, spec.path);
+        return revive(hostCall(`${spec.path}#finish`, [finish, { returned: last }]));
       }
       return own(plan, "returns") === "callback" ? last : own(plan, "result");
+    }
+
+    // What `synthesis.tags.withAuditRun` hands its callback: a writer whose
+    // `append(entries)` the host checks and records, until the callback settles.
+    function auditWriter(callId, path, token, isEnded) {
+      const writer = ObjectCreate(null);
+      writer.append = function append(entries) {
+        return new PromiseCtor((resolve) => {
+          refuseIfEnded(callId, path);
+          if (isEnded()) {
+            const err = new ErrorCtor("The Synthesis request conflicts with the current state");
+            put(err, "name", "WorkflowHostError");
+            put(err, "code", "conflict");
+            put(err, "retryable", false);
+            put(err, "details", { reason: "ambiguous_state" });
+            throw err;
+          }
+          hostCall(`${path}#append`, [token, entries]);
+          resolve(undefined);
+        });
+      };
+      return ObjectFreeze(writer);
     }
 
     // What `archive.withExtractedZip` hands its callback: the extracted entries,

@@ -236,6 +236,23 @@ export interface WorkflowHostError extends Error {
 /** A host read whose shape the fixture decides (`hostAnswers`). */
 export type FixtureAnswer = Promise<unknown>;
 
+/** The paging members of a Synthesis lexical search (`limit` at most `maxResults`; 25 and 100 by default). */
+export interface SearchRequest {
+  query: string;
+  limit?: number;
+  maxResults?: number;
+  cursor?: string;
+}
+
+/** One item a tag-audit run's writer appends: tags in ascending UTF-16 code-unit order. */
+export interface TagAuditEntry {
+  target: { libraryId: number; itemKey: string };
+  auditedRevision: string;
+  auditedTagDigest: string;
+  auditedTags: string[];
+  evaluation: { state: "compliant" } | { state: "needs_regulation"; nonCompliantTags: string[] };
+}
+
 /** One page of a paged library read. */
 export interface PageInfo {
   limit: number;
@@ -557,9 +574,21 @@ export interface HostApi {
       details?: unknown;
     }): void;
   };
-  /** Every member is answered from the fixture (`hostAnswers`). */
+  /**
+   * Answered from the fixture (`hostAnswers`), else `unavailable` "The Synthesis runtime is
+   * unavailable" as a host without a Synthesis runtime answers. The searches' requests are
+   * checked first (`invalid_request` "The Synthesis request is invalid"); `tags.withAuditRun`
+   * runs its callback on the simulated host.
+   */
   synthesis: {
-    searchEvidence(input: unknown): FixtureAnswer;
+    searchEvidence(request: SearchRequest & {
+      libraryIds?: number[];
+      itemRefs?: { libraryId: number; key: string }[];
+      collectionRef?: { libraryId: number; key: string };
+      tag?: string;
+      itemType?: string;
+      sourceKinds?: ("metadata" | "fulltext" | "analysis")[];
+    }): FixtureAnswer;
     workflowApply: {
       applyLiteratureDigest(input: unknown): FixtureAnswer;
       applyTopicPlan(input: unknown): FixtureAnswer;
@@ -567,7 +596,7 @@ export interface HostApi {
     };
     topics: {
       getReport(input: unknown): FixtureAnswer;
-      search(input: unknown): FixtureAnswer;
+      search(request: SearchRequest & { sections?: string[] }): FixtureAnswer;
       getContext(input: unknown): FixtureAnswer;
     };
     artifacts: {
@@ -581,7 +610,23 @@ export interface HostApi {
       stageSuggestions(input: unknown): FixtureAnswer;
       promoteStagedSuggestions(input: unknown): FixtureAnswer;
       discardStagedSuggestions(input: unknown): FixtureAnswer;
-      withAuditRun(input: unknown, control?: unknown, callback?: unknown): FixtureAnswer;
+      /**
+       * Runs `callback` with a writer whose appends are checked and recorded; the run settles
+       * from the `library.traverseItems` result the callback returns: `published` for one
+       * whole, unfiltered traversal whose every item was appended (the fixture's answer, else
+       * a snapshot of the appends), `conflicted` otherwise, or `canceled` / `resource_limited`
+       * as the traversal ended. A fixture error fails the run before the callback runs.
+       */
+      withAuditRun(
+        input: { libraryId: number; vocabularyHash: string },
+        control: { signal?: unknown },
+        callback: (run: { append(entries: TagAuditEntry[]): Promise<void> }) => unknown,
+      ): Promise<
+        | { outcome: "published"; snapshot: Record<string, unknown> & { auditedItems: number; needsRegulation: number } }
+        | { outcome: "canceled"; auditedItems: number }
+        | { outcome: "resource_limited"; auditedItems: number; limit: "items" | "pages" | "duration" }
+        | { outcome: "conflicted"; auditedItems: number; conflictCount: number; conflicts: unknown[]; retryable: true }
+      >;
       acknowledgeRegulation(input: unknown): FixtureAnswer;
     };
   };

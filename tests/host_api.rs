@@ -324,6 +324,65 @@ fn bytes_callbacks_and_archives_round_trip_through_the_run() {
 }
 
 #[test]
+fn a_tag_audit_run_calls_back_appends_and_settles_from_its_traversal() {
+    let (report, found) = apply(
+        r#"export async function applyResult({ runtime }) {
+  const host = runtime.hostApi;
+  const entryOf = (item, libraryId) => ({ target: { libraryId, itemKey: item.ref.key },
+    auditedRevision: item.revision, auditedTagDigest: item.tagDigest, auditedTags: item.tags,
+    evaluation: { state: "compliant" } });
+  let writer;
+  const outcome = await host.synthesis.tags.withAuditRun({ libraryId: 1, vocabularyHash: "v1" }, {}, (run) => {
+    writer = run;
+    return host.library.traverseItems({ scope: "top-level-regular" }, {}, async (batch) => {
+      await run.append(batch.items.map((item) => entryOf(item, item.ref.libraryId)));
+    });
+  });
+  let late;
+  try { await writer.append([]); } catch (e) { late = e.code; }
+  let foreign;
+  try {
+    await host.synthesis.tags.withAuditRun({ libraryId: 1, vocabularyHash: "v1" }, {}, (run) =>
+      host.library.traverseItems({ scope: "top-level-regular" }, {}, (batch) =>
+        run.append(batch.items.map((item) => entryOf(item, 2)))));
+  } catch (e) { foreign = [e.code, e.message]; }
+  const partial = await host.synthesis.tags.withAuditRun({ libraryId: 1, vocabularyHash: "v1" }, {},
+    () => host.library.traverseItems({ scope: "top-level-regular" }, {}, () => {}));
+  let search;
+  try { await host.synthesis.searchEvidence({ query: " " }); } catch (e) { search = [e.code, e.message]; }
+  return { outcome: outcome.outcome, audited: outcome.snapshot.auditedItems, late, foreign,
+    partial: partial.outcome, search };
+}"#,
+    );
+    assert!(report.ok(), "{:?}", report.errors);
+    assert_eq!(found["outcome"], "published", "{found}");
+    assert_eq!(found["audited"], 1);
+    assert_eq!(found["late"], "conflict");
+    assert_eq!(
+        found["foreign"],
+        json!([
+            "invalid_request",
+            "Tag-audit entry targets a different library"
+        ])
+    );
+    assert_eq!(found["partial"], "conflicted");
+    assert_eq!(
+        found["search"],
+        json!(["invalid_request", "The Synthesis request is invalid"])
+    );
+    let audits: Vec<&Value> = report
+        .effects
+        .iter()
+        .filter(|e| e.call == "synthesis.tags.withAuditRun")
+        .map(|e| &e.result)
+        .collect();
+    assert_eq!(audits.len(), 3, "{audits:?}");
+    assert_eq!(audits[0]["outcome"], "appended");
+    assert_eq!(audits[1]["outcome"], "published");
+    assert_eq!(audits[2]["outcome"], "conflicted");
+}
+
+#[test]
 fn library_writes_are_seen_by_later_reads_and_repeats_are_unchanged() {
     let (report, found) = apply(
         r#"export async function applyResult({ runtime, parent }) {

@@ -62,7 +62,8 @@ pub struct Declaration {
     #[serde(default)]
     pub bytes_arg: Option<usize>,
     /// The object a callback member hands its callback, when the facade builds one
-    /// (`archive`: the extracted archive's scope).
+    /// (`archive`: the extracted archive's scope; `auditRun`: a tag-audit run's
+    /// writer).
     #[serde(default)]
     pub scope: Option<String>,
     /// The `name` of its errors when it is not `WorkflowHostError`.
@@ -169,7 +170,8 @@ mod tests {
             [
                 "library.traverseItems",
                 "library.withItemSnapshot",
-                "archive.withExtractedZip"
+                "archive.withExtractedZip",
+                "synthesis.tags.withAuditRun"
             ]
         );
     }

@@ -21,6 +21,7 @@
 pub mod files;
 pub mod request;
 pub mod search;
+pub mod synthesis;
 
 use serde_json::Value;
 
@@ -30,6 +31,7 @@ use request::{
     Canonical, Checked, Identifier, ItemRead, NoteDetail, NotePayload, Open, OperationLookup,
 };
 use search::SearchRequest;
+use synthesis::{AuditRun, SynthesisSearch};
 
 use crate::host::HostError;
 use crate::host::api::{Answer, Declaration, host_api};
@@ -188,12 +190,12 @@ members! {
     "editor.openSession" => EditorOpenSession: Person, Open, HookHost::person;
     "notifications.toast" => NotificationsToast: Person, Open, HookHost::person;
     "logging.appendRuntimeLog" => LoggingAppendRuntimeLog: Log, Checked, HookHost::runtime_log;
-    "synthesis.searchEvidence" => SynthesisSearchEvidence: Fixture, Open, HookHost::fixture;
+    "synthesis.searchEvidence" => SynthesisSearchEvidence: Fixture, SynthesisSearch, HookHost::synthesis_search;
     "synthesis.workflowApply.applyLiteratureDigest" => SynthesisApplyLiteratureDigest: Fixture, Open, HookHost::fixture;
     "synthesis.workflowApply.applyTopicPlan" => SynthesisApplyTopicPlan: Fixture, Open, HookHost::fixture;
     "synthesis.workflowApply.applyTopicSynthesisResult" => SynthesisApplyTopicSynthesisResult: Fixture, Open, HookHost::fixture;
     "synthesis.topics.getReport" => SynthesisTopicsGetReport: Fixture, Open, HookHost::fixture;
-    "synthesis.topics.search" => SynthesisTopicsSearch: Fixture, Open, HookHost::fixture;
+    "synthesis.topics.search" => SynthesisTopicsSearch: Fixture, SynthesisSearch, HookHost::synthesis_search;
     "synthesis.topics.getContext" => SynthesisTopicsGetContext: Fixture, Open, HookHost::fixture;
     "synthesis.artifacts.readPaperArtifacts" => SynthesisReadPaperArtifacts: Fixture, Open, HookHost::fixture;
     "synthesis.tags.loadVocabulary" => SynthesisTagsLoadVocabulary: Fixture, Open, HookHost::fixture;
@@ -203,7 +205,7 @@ members! {
     "synthesis.tags.stageSuggestions" => SynthesisTagsStageSuggestions: Fixture, Open, HookHost::fixture;
     "synthesis.tags.promoteStagedSuggestions" => SynthesisTagsPromoteStagedSuggestions: Fixture, Open, HookHost::fixture;
     "synthesis.tags.discardStagedSuggestions" => SynthesisTagsDiscardStagedSuggestions: Fixture, Open, HookHost::fixture;
-    "synthesis.tags.withAuditRun" => SynthesisTagsWithAuditRun: Fixture, Open, HookHost::fixture;
+    "synthesis.tags.withAuditRun" => SynthesisTagsWithAuditRun: Fixture, AuditRun, HookHost::audit_run;
     "synthesis.tags.acknowledgeRegulation" => SynthesisTagsAcknowledgeRegulation: Fixture, Open, HookHost::fixture;
 }
 
@@ -228,6 +230,8 @@ pub enum Internal {
     DeferredTake,
     /// `<member>#finish(token)`: a callback member is done.
     Finish(Member),
+    /// `<member>#append(token, entries)`: what a tag-audit run's writer appends.
+    Append(Member),
 }
 
 impl Internal {
@@ -235,6 +239,9 @@ impl Internal {
     pub fn parse(path: &str) -> Option<Internal> {
         if let Some(member) = path.strip_suffix("#finish") {
             return Member::parse(member).map(Internal::Finish);
+        }
+        if let Some(member) = path.strip_suffix("#append") {
+            return Member::parse(member).map(Internal::Append);
         }
         Some(match path {
             "bundle.readText" => Internal::BundleReadText,
@@ -338,7 +345,12 @@ mod sweep {
             Member::LibraryTraverseItems => json!([{"scope": "top-level-regular"}, {}, null]),
             Member::LibraryWithItemSnapshot => json!([{"libraryId": 1}, {}, null]),
             Member::LibraryExportPortableItems => json!([[parent]]),
-            Member::LibrarySearchItems => json!([{"query": "cats"}]),
+            Member::LibrarySearchItems
+            | Member::SynthesisSearchEvidence
+            | Member::SynthesisTopicsSearch => json!([{"query": "cats"}]),
+            Member::SynthesisTagsWithAuditRun => {
+                json!([{"libraryId": 1, "vocabularyHash": "v1"}, {}, null])
+            }
             Member::MetadataTranslateIdentifier => json!([{"type": "DOI", "value": "10.1/x"}]),
             Member::MutationsGetOperation => json!([{"operationId": op}]),
             Member::MutationsPreview => {

@@ -91,6 +91,7 @@ impl HookHost {
                 let (calls, ending) = world
                     .traverse_items(first, &self.budget)
                     .map_err(|e| library_error(name, &e))?;
+                self.audits.witness(first, &ending);
                 return Ok(Plan::result(calls, ending));
             }
             Member::LibraryWithItemSnapshot => return self.item_snapshot(name, &args),

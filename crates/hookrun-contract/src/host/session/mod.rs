@@ -17,6 +17,7 @@
 mod files;
 mod library;
 mod services;
+mod synthesis;
 mod writes;
 
 use std::collections::HashMap;
@@ -92,6 +93,8 @@ pub struct HookHost {
     extractions: u64,
     /// Archives extracted for callbacks that have not finished.
     live_roots: std::collections::HashSet<crate::host::HostPath>,
+    /// Tag-audit runs and the traversal evidence they may consume.
+    audits: synthesis::AuditRuns,
     effects: EffectLog,
     site: CallSite,
     contexts: HashMap<String, ResultContext>,
@@ -115,6 +118,7 @@ impl HookHost {
             locale: "en-US".into(),
             extractions: 0,
             live_roots: Default::default(),
+            audits: Default::default(),
             effects: EffectLog::default(),
             site: CallSite::default(),
             contexts: HashMap::new(),
@@ -159,6 +163,7 @@ impl HookHost {
             locale: self.locale.clone(),
             extractions: self.extractions,
             live_roots: Default::default(),
+            audits: Default::default(),
             effects: self.effects.branch(key_offset),
             site: CallSite::default(),
             contexts: HashMap::new(),
@@ -341,7 +346,14 @@ impl HookHost {
             return Err(unsupported(member));
         };
         match internal {
+            Internal::Finish(Member::SynthesisTagsWithAuditRun) => {
+                self.finish_audit(Member::SynthesisTagsWithAuditRun, &args)
+            }
             Internal::Finish(member) => self.finish_callback(member, &args),
+            Internal::Append(Member::SynthesisTagsWithAuditRun) => {
+                self.append_audit(Member::SynthesisTagsWithAuditRun, &args)
+            }
+            Internal::Append(_) => Err(unsupported(member)),
             Internal::ResolveArtifact | Internal::ResolveArtifactBytes => {
                 self.result(internal, &args)
             }
@@ -408,3 +420,6 @@ fn bundle_error(error: BundleError) -> HostError {
     }
     e
 }
+
+#[cfg(test)]
+mod synthesis_tests;

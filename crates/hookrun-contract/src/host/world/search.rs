@@ -273,7 +273,8 @@ fn analysis_match(
         hit.place(
             json!({"kind": "analysis", "artifactType": kind, "noteRef": child_ref}),
             &child.revision(),
-            json!({"unit": "analysis_field", "field": null}),
+            // The search contract names the analysis field of every such match.
+            json!({"unit": "analysis_field", "field": "content"}),
         )
     })
 }
