@@ -13,8 +13,7 @@ use std::path::Path;
 
 use hookrun::manifest::Workflow;
 use hookrun::run::{
-    BundleSource, Case, JobRequest, ProviderResult, ResultSource, RunInput, RunReport,
-    run,
+    BundleSource, Case, JobRequest, ProviderResult, ResultSource, RunInput, RunReport, run,
 };
 use hookrun::sandbox::Limits;
 use serde_json::Map;
