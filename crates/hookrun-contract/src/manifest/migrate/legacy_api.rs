@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use super::blanking::code_only;
+
 /// One use of a member v2 hosts do not provide.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LegacyUse {
@@ -263,205 +265,6 @@ pub fn scan_source(source: &str) -> Vec<LegacyUse> {
     found
 }
 
-/// Where [`code_only`] is in the source: in code, or in a comment or literal of one kind.
-#[derive(Clone, Copy, PartialEq)]
-enum State {
-    Code,
-    LineComment,
-    BlockComment,
-    Quoted(char),
-    Template,
-    Regex { in_class: bool },
-}
-
-/// `c` blanked out: a line break stays, every other character becomes a space.
-fn blank(c: char) -> char {
-    if c == '\n' { '\n' } else { ' ' }
-}
-
-/// `source` with every comment, string literal, template literal text and regular
-/// expression literal replaced by spaces, character for character (line breaks
-/// kept), so that lines and columns of the code stay where they were.
-fn code_only(source: &str) -> String {
-    let chars: Vec<char> = source.chars().collect();
-    let mut scan = Blanking {
-        out: String::with_capacity(source.len()),
-        state: State::Code,
-        templates: Vec::new(),
-        last_code: None,
-    };
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        let took_next = match scan.state {
-            State::Code => scan.code(c, next),
-            State::LineComment => scan.line_comment(c),
-            State::BlockComment => scan.block_comment(c, next),
-            State::Quoted(quote) => scan.quoted(quote, c, next),
-            State::Template => scan.template(c, next),
-            State::Regex { in_class } => scan.regex(in_class, c, next),
-        };
-        scan.note(c);
-        i += if took_next { 2 } else { 1 };
-    }
-    scan.out
-}
-
-/// The state of [`code_only`]'s scan: what it wrote, and what it must remember of
-/// what it read. Each step reads one character `c` (with `next` after it, which
-/// some steps take too) in its state and says whether it took `next`.
-struct Blanking {
-    out: String,
-    state: State,
-    /// Open `${` of templates: the brace depth inside each, innermost last.
-    templates: Vec<usize>,
-    /// The last character of code that is not white space, to tell a division
-    /// from a regular expression.
-    last_code: Option<char>,
-}
-
-impl Blanking {
-    /// A character of code: kept, unless it starts a comment or a literal or ends a
-    /// template's `${}`.
-    fn code(&mut self, c: char, next: Option<char>) -> bool {
-        match (c, next) {
-            ('/', Some('/')) => {
-                self.state = State::LineComment;
-                self.out.push(' ');
-            }
-            ('/', Some('*')) => {
-                self.state = State::BlockComment;
-                self.out.push_str("  ");
-                return true;
-            }
-            ('/', _)
-                if self
-                    .last_code
-                    .is_none_or(|p| "(,=:[!&|?{};+-*%<>~^".contains(p)) =>
-            {
-                self.state = State::Regex { in_class: false };
-                self.out.push(' ');
-            }
-            ('\'' | '"', _) => {
-                self.state = State::Quoted(c);
-                self.out.push(' ');
-            }
-            ('`', _) => {
-                self.state = State::Template;
-                self.out.push(' ');
-            }
-            ('{', _) => {
-                if let Some(depth) = self.templates.last_mut() {
-                    *depth += 1;
-                }
-                self.out.push(c);
-            }
-            ('}', _) if self.templates.last() == Some(&0) => {
-                self.templates.pop();
-                self.state = State::Template;
-                self.out.push(' ');
-            }
-            ('}', _) => {
-                if let Some(depth) = self.templates.last_mut() {
-                    *depth -= 1;
-                }
-                self.out.push(c);
-            }
-            _ => self.out.push(c),
-        }
-        false
-    }
-
-    /// A character of a `//` comment, which a line break ends.
-    fn line_comment(&mut self, c: char) -> bool {
-        if c == '\n' {
-            self.state = State::Code;
-        }
-        self.out.push(blank(c));
-        false
-    }
-
-    /// A character of a `/* */` comment.
-    fn block_comment(&mut self, c: char, next: Option<char>) -> bool {
-        if c == '*' && next == Some('/') {
-            self.state = State::Code;
-            self.out.push_str("  ");
-            return true;
-        }
-        self.out.push(blank(c));
-        false
-    }
-
-    /// A character of a string literal quoted with `quote`.
-    fn quoted(&mut self, quote: char, c: char, next: Option<char>) -> bool {
-        if c == '\\' && next.is_some_and(|n| n != '\n') {
-            self.out.push_str("  ");
-            return true;
-        }
-        if c == quote || c == '\n' {
-            self.state = State::Code;
-        }
-        self.out.push(blank(c));
-        false
-    }
-
-    /// A character of a regular expression literal.
-    fn regex(&mut self, in_class: bool, c: char, next: Option<char>) -> bool {
-        if c == '\\' && next.is_some_and(|n| n != '\n') {
-            self.out.push_str("  ");
-            return true;
-        }
-        self.state = match c {
-            '\n' => State::Code,
-            '[' => State::Regex { in_class: true },
-            ']' => State::Regex { in_class: false },
-            '/' if !in_class => State::Code,
-            _ => self.state,
-        };
-        self.out.push(blank(c));
-        false
-    }
-
-    /// A character of a template literal's text, which `${` leaves for code.
-    fn template(&mut self, c: char, next: Option<char>) -> bool {
-        if c == '\\'
-            && let Some(escaped) = next
-        {
-            self.out.push(' ');
-            self.out.push(blank(escaped));
-            return true;
-        }
-        if c == '`' {
-            self.state = State::Code;
-            self.out.push(' ');
-            return false;
-        }
-        if c == '$' && next == Some('{') {
-            self.templates.push(0);
-            self.state = State::Code;
-            self.out.push_str("  ");
-            return true;
-        }
-        self.out.push(blank(c));
-        false
-    }
-
-    /// Remembers, after `c` was read, what a following `/` would be.
-    fn note(&mut self, c: char) {
-        if self.state == State::Code && !c.is_whitespace() && !matches!(c, '`' | '\'' | '"') {
-            self.last_code = Some(c);
-        }
-        if matches!(
-            self.state,
-            State::Quoted(_) | State::Template | State::Regex { .. }
-        ) {
-            // A literal is a value: what follows it divides.
-            self.last_code = Some('a');
-        }
-    }
-}
-
 /// The first use of `family` in `line`: byte offset, member as written, replacement.
 fn find(line: &str, family: &Family) -> Option<(usize, String, Option<&'static str>)> {
     let prefix = family.prefix;
@@ -600,6 +403,109 @@ mod tests {
         );
         let uses = scan_source("const q = \"x\"; const i = Zotero.Items.get(2);");
         assert_eq!(uses[0].column, 26, "columns are those of the source");
+    }
+
+    /// `(source, members)`: the legacy members [`scan_source`] names in each source, by
+    /// line. Every source mentions legacy names; only those in code are named.
+    const WARNINGS: &[(&str, &[(usize, &str)])] = &[
+        // Comments, `//` and `/*` in literals, `<!--`.
+        ("// Zotero.Items.get(1)\nx;", &[]),
+        ("/* Zotero.Items.get(1)\n runtime.helpers.x */ y;", &[]),
+        (
+            "a /* c */ / 2; Zotero.Items.get(1);",
+            &[(1, "Zotero.Items.get")],
+        ),
+        ("s = '//'; Zotero.Items.get(1);", &[(1, "Zotero.Items.get")]),
+        (
+            "s = \"/*\"; Zotero.Items.get(1); // */",
+            &[(1, "Zotero.Items.get")],
+        ),
+        ("s = '<!-- Zotero.Items.get(1) -->';", &[]),
+        // Strings: escaped quotes, line continuations.
+        ("s = 'it\\'s Zotero.Items.get(1)';", &[]),
+        ("s = \"say \\\"Zotero.Items.get(1)\\\"\";", &[]),
+        (
+            "s = 'a\\\nZotero.Items.get(1)';\nZotero.Items.get(2);",
+            &[(3, "Zotero.Items.get")],
+        ),
+        ("s = \"a\\\r\nruntime.helpers.x\";\r\n", &[]),
+        (
+            "s = 'a\\\\'; Zotero.Items.get(1);",
+            &[(1, "Zotero.Items.get")],
+        ),
+        // Templates: text is not code, `${}` is, at any depth.
+        ("t = `IOUtils.read ${x}`;", &[]),
+        (
+            "t = `a \\` Zotero.Items.get(1) \\${Zotero.Items.get(2)}`;",
+            &[],
+        ),
+        ("t = `${Zotero.Items.get(1)}`;", &[(1, "Zotero.Items.get")]),
+        (
+            "t = `a ${`b ${`c ${Zotero.Items.get(1)}`}`}`;",
+            &[(1, "Zotero.Items.get")],
+        ),
+        (
+            "t = `a ${`b ${'Zotero.Items.get(1)'}`} Zotero.Items.get(2)`;",
+            &[],
+        ),
+        ("t = `${ {a: 1}.a } Zotero.Items.get(1)`;", &[]),
+        (
+            "t = `${'}'} IOUtils.read`; IOUtils.write(p);",
+            &[(1, "IOUtils.write")],
+        ),
+        (
+            "t = `a\nZotero.Items.get(1)\n${b}`;\nZotero.Items.get(2);",
+            &[(4, "Zotero.Items.get")],
+        ),
+        // Regular expressions and divisions.
+        ("ok = /Zotero.Items.get/.test(s);", &[]),
+        ("function f(s) { return /Zotero.Items.get/.test(s); }", &[]),
+        ("if (ok) /runtime.helpers.x/.test(s);", &[]),
+        ("x = typeof /Zotero.Items/;", &[]),
+        ("x = /[/]Zotero.Items.get/;", &[]),
+        ("x = /\\/*Zotero.Items.get/;", &[]),
+        (
+            "r = a / b / Zotero.Items.get(3);",
+            &[(1, "Zotero.Items.get")],
+        ),
+        (
+            "h = n++ / 2; i = Zotero.Items.get(1);",
+            &[(1, "Zotero.Items.get")],
+        ),
+        (
+            "h = f(n) / 2; i = Zotero.Items.get(1);",
+            &[(1, "Zotero.Items.get")],
+        ),
+        (
+            "h = o.return / 2; i = Zotero.Items.get(1);",
+            &[(1, "Zotero.Items.get")],
+        ),
+        ("x = /`/; Zotero.Items.get(1);", &[(1, "Zotero.Items.get")]),
+        // Left open at the end of the file.
+        (
+            "Zotero.Items.get(1); s = 'Zotero.Items.get(2)",
+            &[(1, "Zotero.Items.get")],
+        ),
+        (
+            "Zotero.Items.get(1); /* Zotero.Items.get(2)",
+            &[(1, "Zotero.Items.get")],
+        ),
+        ("t = `${Zotero.Items.get(1)", &[(1, "Zotero.Items.get")]),
+        ("t = `Zotero.Items.get(1)", &[]),
+        (
+            "x = /Zotero.Items.get(1)\nZotero.Items.get(2);",
+            &[(2, "Zotero.Items.get")],
+        ),
+    ];
+
+    #[test]
+    fn only_code_is_scanned() {
+        for (source, expected) in WARNINGS {
+            let got = members(source);
+            let expected: Vec<(usize, String)> =
+                expected.iter().map(|&(l, m)| (l, m.to_string())).collect();
+            assert_eq!(got, expected, "source {source:?}");
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@
 //! [`files`] applies this to `workflow.json` files, packages and trees; [`legacy_api`]
 //! finds hook source lines that use members v2 hosts do not provide.
 
+mod blanking;
 pub mod files;
 pub mod legacy_api;
 mod planning;
