@@ -92,28 +92,52 @@ fn check_discovery(found: Discovery, options: SandboxOptions) -> CheckReport {
 /// A `legacy_hook_api` warning for every hook source line, in the workflows found and
 /// in the pre-v2 manifests that were skipped, that uses a member v2 hosts do not provide.
 fn legacy_hook_api(workflows: &[Workflow], diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
-    let mut roots: Vec<PathBuf> = workflows.iter().map(|w| w.package_root.clone()).collect();
+    // Each root with the path it is named by, as the workflow was given.
+    let mut roots: Vec<(PathBuf, PathBuf)> = workflows
+        .iter()
+        .map(|w| (w.package_root.clone(), given_root(w)))
+        .collect();
     roots.extend(
         diagnostics
             .iter()
             .filter(|d| d.category == Category::LegacyManifest)
             .filter_map(|d| d.path.as_deref())
-            .map(hook_scope),
+            .map(|path| (hook_scope(path), hook_scope(path))),
     );
     roots.sort();
     roots.dedup();
     let mut out = Vec::new();
-    for root in roots {
+    for (root, given) in roots {
         let Ok(uses) = legacy_uses_below(&root) else {
             continue;
         };
         out.extend(uses.into_iter().map(|(path, found)| {
+            let shown = path
+                .strip_prefix(&root)
+                .map_or(path.clone(), |rel| given.join(rel));
             Diagnostic::new(Category::LegacyHookApi, found.message())
-                .with_path(&path)
+                .with_path(&shown)
                 .with_position(found.line, found.column)
         }));
     }
     out
+}
+
+/// The workflow's package root as the path it was given by: its manifest's
+/// directory, then up to the package root.
+fn given_root(workflow: &Workflow) -> PathBuf {
+    let dir = workflow.manifest_path.parent().unwrap_or(Path::new("."));
+    let depth = workflow
+        .workflow_dir
+        .strip_prefix(&workflow.package_root)
+        .map_or(0, |rel| rel.components().count());
+    let plain = dir
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)));
+    match dir.ancestors().nth(depth) {
+        Some(up) if plain && dir.components().count() >= depth => up.to_path_buf(),
+        _ => (0..depth).fold(dir.to_path_buf(), |up, _| up.join("..")),
+    }
 }
 
 /// Fills in the line and column of a diagnostic that names a pointer in a
