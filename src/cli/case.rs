@@ -74,19 +74,13 @@ fn capture(args: CaptureArgs) -> Result<u8> {
             files_dir.display()
         );
     }
-    let selection = match &case.selection {
-        Some(hookrun::run::CaseSelection::Read(selection)) => serde_json::to_value(selection)?,
-        _ => bail!("the Zotero selection was not made"),
-    };
     let sandbox = args.limits.options(Some(Determinism::default()), false)?;
     let mut options = RunOptions::default().mode(case.mode()?).sandbox(sandbox);
     options.runtime.invocation_mode = case.invocation(false);
-    let report = run(
-        &workflow,
-        case.input(None)?,
-        &mut case.result_source(),
-        &options,
-    );
+    // The selection as the run sees it (converted when asked), for the case.
+    let input = case.input(args.target.case.convert.map(Into::into))?;
+    let selection = serde_json::to_value(&input.selection)?;
+    let report = run(&workflow, input, &mut case.result_source(), &options);
     let (library, files) = captured_library(&source)?;
     let copied = copy_files(&files, &files_dir, args.force)?;
     let mut out = kept_members(args.target.fixture())?;
