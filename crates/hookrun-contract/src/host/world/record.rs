@@ -284,6 +284,27 @@ impl Record {
         record
     }
 
+    /// An item a library source gave, as [`from_library`](Self::from_library)
+    /// reads it, but string members the world's field list does not know (the
+    /// fields of a newer Zotero) are kept as fields instead of refused.
+    pub(super) fn from_library_source(value: &Value, ptr: &str) -> HostResult<Self> {
+        let Some(obj) = value.as_object() else {
+            return Self::from_library(value, ptr);
+        };
+        let (known, newer): (Map<String, Value>, Map<String, Value>) = obj
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .partition(|(k, _)| LIBRARY_MEMBERS.contains(&k.as_str()) || is_export_member(k));
+        let mut record = Self::from_library(&Value::Object(known), ptr)?;
+        let fields = &mut record.zotero.get_mut().fields;
+        for (name, value) in newer {
+            if value.is_string() {
+                fields.insert(name, value);
+            }
+        }
+        Ok(record)
+    }
+
     /// A library description's item at `ptr`: its own members, or Zotero's JSON
     /// export shape.
     pub(super) fn from_library(value: &Value, ptr: &str) -> HostResult<Self> {

@@ -189,7 +189,10 @@ impl HostWorld {
                 pending.push(parent.to_string());
             }
             pending.extend(library.children(&key).map_err(|e| source_error(&e))?);
-            self.upsert(Record::from_library(&item, &format!("/items/{key}"))?);
+            self.upsert(Record::from_library_source(
+                &item,
+                &format!("/items/{key}"),
+            )?);
             added = true;
         }
         if added {
@@ -272,9 +275,11 @@ mod tests {
                 .map_err(|e| e.to_string())?
                 .push(key.into());
             Ok(match key {
-                "PAPER001" | "PAPER002" => {
-                    Some(json!({"key": key, "itemType": "journalArticle", "title": key}))
-                }
+                "PAPER001" => Some(json!({"key": key, "itemType": "journalArticle", "title": key})),
+                // A field of a newer Zotero than the world's field list.
+                "PAPER002" => Some(
+                    json!({"key": key, "itemType": "journalArticle", "title": key, "fieldOfTomorrow": "kept"}),
+                ),
                 "NOTE0001" => Some(
                     json!({"key": key, "itemType": "note", "parentItem": "PAPER001", "note": "<p>n</p>"}),
                 ),
@@ -318,7 +323,8 @@ mod tests {
         assert_eq!(world.loaded_keys(), ["NOTE0001", "PAPER001"]);
         assert!(world.find(&ItemLocator::Ref(paper("PAPER002"))).is_none());
         world.load_for("library.listItems", &json!([{}])).unwrap();
-        assert!(world.find(&ItemLocator::Ref(paper("PAPER002"))).is_some());
+        let newer = world.find(&ItemLocator::Ref(paper("PAPER002"))).unwrap();
+        assert_eq!(newer.zotero.get().fields["fieldOfTomorrow"], "kept");
         assert_eq!(world.loaded_keys().len(), 3);
         // Nothing is read twice, and a complete world reads nothing more.
         world.load_for("library.listItems", &json!([{}])).unwrap();
