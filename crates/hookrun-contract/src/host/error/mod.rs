@@ -140,6 +140,19 @@ impl HostError {
     }
 }
 
+/// A reply's error code and details, or `ok` and null: what the tests of the
+/// members compare.
+#[cfg(test)]
+pub(crate) fn reply_code(reply: &Result<Value, HostError>) -> (String, Value) {
+    match reply {
+        Ok(_) => ("ok".into(), Value::Null),
+        Err(e) => (
+            e.fields["code"].as_str().unwrap_or(&e.name).to_string(),
+            e.fields.get("details").cloned().unwrap_or(Value::Null),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -317,6 +317,7 @@ mod sweep {
 
     use super::Member;
     use crate::host::answers::HostAnswers;
+    use crate::host::error::reply_code;
     use crate::host::session::HookHost;
     use crate::host::world::HostWorld;
     use crate::selection::SelectionContext;
@@ -559,17 +560,6 @@ mod sweep {
         }
     }
 
-    /// The answer's error code and details, or `ok`.
-    fn refusal(reply: &Result<Value, crate::host::HostError>) -> (String, Value) {
-        match reply {
-            Ok(_) => ("ok".into(), Value::Null),
-            Err(e) => (
-                e.fields["code"].as_str().unwrap_or(&e.name).to_string(),
-                e.fields.get("details").cloned().unwrap_or(Value::Null),
-            ),
-        }
-    }
-
     #[test]
     fn notes_are_created_as_the_reference_host_creates_them() {
         let dir = tempfile::tempdir().unwrap();
@@ -581,7 +571,7 @@ mod sweep {
             host(dir.path()).call("notes.create", json!([request]), None)
         };
         // A flat parentRef is not the reference's placement.
-        let (code, details) = refusal(&create(json!({"parentRef": parent, "content": content})));
+        let (code, details) = reply_code(&create(json!({"parentRef": parent, "content": content})));
         assert_eq!(
             (code.as_str(), &details["field"]),
             ("invalid_request", &json!("/parentRef"))
@@ -589,7 +579,7 @@ mod sweep {
         // Placements: the union, and nothing else.
         let child = json!({"kind": "child", "parentRef": parent});
         assert_eq!(
-            refusal(&create(json!({"placement": child, "content": content}))).0,
+            reply_code(&create(json!({"placement": child, "content": content}))).0,
             "ok"
         );
         let top = create(json!({"placement": {"kind": "top_level"}, "content": content})).unwrap();
@@ -612,7 +602,7 @@ mod sweep {
             (json!("child"), "/placement"),
         ] {
             let (code, details) =
-                refusal(&create(json!({"placement": placement, "content": content})));
+                reply_code(&create(json!({"placement": placement, "content": content})));
             assert_eq!(
                 (code.as_str(), details["field"].as_str()),
                 ("invalid_request", Some(field))
@@ -621,12 +611,12 @@ mod sweep {
         let missing =
             json!({"kind": "top_level", "collectionRefs": [{"libraryId": 1, "key": "NOCOLL01"}]});
         assert_eq!(
-            refusal(&create(json!({"placement": missing, "content": content}))).0,
+            reply_code(&create(json!({"placement": missing, "content": content}))).0,
             "not_found"
         );
         // A ref of the wrong form is the reference's invalid_ref.
         let short = json!({"kind": "child", "parentRef": {"libraryId": 1, "key": "PARENT1"}});
-        let (code, details) = refusal(&create(json!({"placement": short, "content": content})));
+        let (code, details) = reply_code(&create(json!({"placement": short, "content": content})));
         assert_eq!(
             (code.as_str(), &details),
             (
@@ -649,7 +639,8 @@ mod sweep {
                 "invalid_combination",
             ),
         ] {
-            let (code, details) = refusal(&create(json!({"placement": child, "content": content})));
+            let (code, details) =
+                reply_code(&create(json!({"placement": child, "content": content})));
             assert_eq!(
                 (code.as_str(), details["reason"].as_str()),
                 ("invalid_request", Some(reason))
@@ -660,18 +651,18 @@ mod sweep {
             create(json!({"placement": child, "content": content, "initialTags": tags}))
         };
         assert_eq!(
-            refusal(&tags(json!(vec!["t"; 101]))).1["resource"],
+            reply_code(&tags(json!(vec!["t"; 101]))).1["resource"],
             "entries"
         );
         assert_eq!(
-            refusal(&tags(json!(["ok", " "]))).1["field"],
+            reply_code(&tags(json!(["ok", " "]))).1["field"],
             "initialTags.1"
         );
         assert_eq!(
-            refusal(&tags(json!(["x".repeat(201)]))).1["resource"],
+            reply_code(&tags(json!(["x".repeat(201)]))).1["resource"],
             "characters"
         );
-        assert_eq!(refusal(&tags(json!(["a", " a ", "b"]))).0, "ok");
+        assert_eq!(reply_code(&tags(json!(["a", " a ", "b"]))).0, "ok");
     }
 
     #[test]
@@ -683,7 +674,7 @@ mod sweep {
             json!([{"operationId": "op", "noteRef": note}]),
             None,
         );
-        let (code, details) = refusal(&reply);
+        let (code, details) = reply_code(&reply);
         assert_eq!(
             (code.as_str(), &details["field"]),
             ("invalid_request", &json!("/disposition"))
@@ -727,14 +718,14 @@ mod sweep {
             (json!({"query": "x", "sourceKinds": ["web"]}), "sourceKinds"),
             (json!({"query": "x", "extra": 1}), "extra"),
         ] {
-            let (code, details) = refusal(&search(request.clone()));
+            let (code, details) = reply_code(&search(request.clone()));
             assert_eq!(
                 (code.as_str(), details["field"].as_str()),
                 ("invalid_request", Some(field)),
                 "{request}"
             );
         }
-        let (_, details) = refusal(&search(
+        let (_, details) = reply_code(&search(
             json!({"query": "x", "limit": 50, "maxResults": 10}),
         ));
         assert_eq!(details["reason"], "invalid_combination");

@@ -18,11 +18,11 @@ const MAX_RESULTS: u64 = 1000;
 /// Most libraries or item refs a scope names.
 const MAX_SCOPE: usize = 100;
 
-const MEMBERS: &[&str] = &[
-    "query",
-    "limit",
-    "maxResults",
-    "cursor",
+/// The members of a search request besides its scope.
+pub(super) const SEARCH: &[&str] = &["query", "limit", "maxResults", "cursor"];
+
+/// The members that limit what a search reads.
+pub(super) const SCOPE: &[&str] = &[
     "libraryIds",
     "itemRefs",
     "collectionRef",
@@ -83,7 +83,8 @@ impl Request for SearchRequest {
         let Value::Object(map) = request else {
             return Err(out_of_bounds("invalid_type", "request"));
         };
-        if let Some(extra) = map.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
+        let known = |k: &str| SEARCH.contains(&k) || SCOPE.contains(&k);
+        if let Some(extra) = map.keys().find(|k| !known(k.as_str())) {
             return Err(out_of_bounds("invalid_schema", extra));
         }
         let query = text(request, "query", MAX_QUERY_CHARS)?

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::Member;
 use super::request::{Request, arg};
+use super::search::{SCOPE, SEARCH};
 use crate::host::HostError;
 
 /// Most characters of a query or a cursor.
@@ -21,15 +22,6 @@ const MAX_VOCABULARY_HASH: usize = 256;
 /// The largest integer JavaScript represents exactly.
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-const SEARCH: &[&str] = &["query", "limit", "maxResults", "cursor"];
-const EVIDENCE_SCOPE: &[&str] = &[
-    "libraryIds",
-    "itemRefs",
-    "collectionRef",
-    "tag",
-    "itemType",
-    "sourceKinds",
-];
 const SOURCE_KINDS: &[&str] = &["metadata", "fulltext", "analysis"];
 
 /// The Workflow Host's answer to a request its Synthesis client refuses.
@@ -61,7 +53,7 @@ impl Request for SynthesisSearch {
             return Err(synthesis_refusal());
         };
         let scope: &[&str] = if member == Member::SynthesisSearchEvidence {
-            EVIDENCE_SCOPE
+            SCOPE
         } else {
             &["sections"]
         };

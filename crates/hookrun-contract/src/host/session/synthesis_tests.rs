@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::HookHost;
 use crate::host::HostError;
 use crate::host::answers::HostAnswers;
+use crate::host::error::reply_code;
 use crate::host::world::HostWorld;
 
 const AUDIT: &str = "synthesis.tags.withAuditRun";
@@ -33,17 +34,6 @@ fn host_with(answers: Value) -> HookHost {
 
 fn host() -> HookHost {
     host_with(json!({}))
-}
-
-/// The error's code and details, or `ok`.
-fn code(reply: &Result<Value, HostError>) -> (String, Value) {
-    match reply {
-        Ok(_) => ("ok".into(), Value::Null),
-        Err(e) => (
-            e.fields["code"].as_str().unwrap_or(&e.name).to_string(),
-            e.fields.get("details").cloned().unwrap_or(Value::Null),
-        ),
-    }
 }
 
 #[test]
@@ -84,7 +74,7 @@ fn searches_answer_from_the_fixture_else_as_an_unconfigured_host() {
         let reply = call(&mut answered, member, args);
         let error = reply.as_ref().unwrap_err();
         assert_eq!(
-            code(&reply),
+            reply_code(&reply),
             ("unavailable".into(), json!({"reason": "runtime"}))
         );
         assert!(
@@ -101,7 +91,7 @@ fn search_requests_are_checked_before_the_fixture_is_asked() {
     let refused = |member: &str, request: Value| {
         let mut host = host_with(json!({member: [{"args": [], "answer": {}}]}));
         let reply = host.call(member, json!([request]), None);
-        code(&reply)
+        reply_code(&reply)
     };
     let invalid = (
         "invalid_request".to_string(),
@@ -233,7 +223,7 @@ fn an_audit_run_records_its_appends_and_publishes_a_whole_traversal() {
     );
     assert_eq!(effects[1].args[1]["sequence"], 1);
     // The run has ended: its writer appends no more.
-    let (code, details) = code(&append(&mut host, &token, json!([])));
+    let (code, details) = reply_code(&append(&mut host, &token, json!([])));
     assert_eq!(
         (code.as_str(), details),
         ("conflict", json!({"reason": "ambiguous_state"}))
@@ -300,7 +290,7 @@ fn canceled_and_limited_traversals_end_the_run_without_publishing() {
     let token = begin(&mut host);
     let reply = host.call(&format!("{AUDIT}#finish"), json!([token, {}]), None);
     assert_eq!(
-        code(&reply),
+        reply_code(&reply),
         (
             "execution_failed".into(),
             json!({"phase": "adapter", "recovery": "none"})
@@ -379,7 +369,7 @@ fn the_writer_checks_each_entry_s_members_and_its_library() {
         "Tag-audit entry targets a different library"
     );
     assert_eq!(
-        code(&reply),
+        reply_code(&reply),
         ("invalid_request".into(), json!({"reason": "invalid_value"}))
     );
     // Refused appends record nothing.
@@ -400,7 +390,7 @@ fn the_fixture_decides_how_a_run_begins_and_what_it_publishes() {
         None,
     );
     assert_eq!(
-        code(&reply),
+        reply_code(&reply),
         (
             "conflict".into(),
             json!({"reason": "operation_in_progress"})
@@ -423,7 +413,7 @@ fn the_fixture_decides_how_a_run_begins_and_what_it_publishes() {
 #[test]
 fn a_run_needs_its_request_its_control_and_a_callback() {
     let mut host = host();
-    let mut call = |args: Value| code(&host.call(AUDIT, args, None));
+    let mut call = |args: Value| reply_code(&host.call(AUDIT, args, None));
     let invalid = (
         "invalid_request".to_string(),
         json!({"reason": "invalid_value"}),
