@@ -56,7 +56,8 @@
 //! | 129 | 10.0 |
 //!
 //! Versions between were development steps. The tables and columns read here are
-//! the same from 120 to 129 (later versions add columns this crate does not read).
+//! the same from 120 to 129; later versions add columns (read where they exist:
+//! `itemAttachments.lastRead` from 124).
 //! Zotero 5 (`userdata` 111 and below) has no annotations table and is refused, as
 //! is any version newer than 129, whose tables this crate cannot know.
 //!
@@ -85,14 +86,17 @@
 //!   `linked_url`, `embedded_image`), `contentType`, `charset`, `filename`, `path`
 //!   and `note` when they have one; `path` is where the file is: `<KEY>/<filename>`
 //!   relative to [`Library::storage_dir`] for stored files, the absolute path for
-//!   linked files (see [`files`]);
+//!   linked files (see [`files`]), and `lastRead` (Unix seconds) for the user library's
+//!   attachments where the database records it (`itemAttachments.lastRead`,
+//!   `userdata` 124 and later);
 //! - annotations: `annotationType` (`highlight`, `note`, `image`, `ink`,
 //!   `underline`, `text`), `annotationAuthorName`, `annotationText` (highlights and
 //!   underlines), `annotationComment`, `annotationColor`, `annotationPageLabel`,
 //!   `annotationSortIndex`, `annotationPosition` (JSON text);
 //! - then `tags` (`{tag}`, `{tag, type: 1}` for automatic tags), `collections`
 //!   (top-level items: keys), `relations` (`{predicate: uri | [uri, …]}`) —
-//!   none of the three for embedded images — and `dateAdded`, `dateModified`
+//!   none of the three for embedded images — `inPublications: true` for items in
+//!   My Publications (`publicationsItems`), and `dateAdded`, `dateModified`
 //!   (ISO 8601, UTC).
 //!
 //! Items in the trash (`deletedItems`: the item, its parent, or its parent's
@@ -101,7 +105,8 @@
 //! # Test databases
 //!
 //! With the `test-support` feature, the module `testdb` builds Zotero databases from a
-//! schema written for these tests from the public facts of Zotero's data model.
+//! schema written for these tests from the public facts of Zotero's data model,
+//! with the columns of the `userdata` version they record.
 
 #![warn(missing_docs)]
 

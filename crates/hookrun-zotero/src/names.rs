@@ -64,44 +64,56 @@ impl Names {
             ..Names::default()
         };
         if let Some(table) = tables.base_fields {
-            let mut stmt = conn
-                .prepare(&format!(
-                    "SELECT DISTINCT baseFieldID, fieldID FROM {table}"
-                ))
-                .at(path)?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
-                .at(path)?;
-            for row in rows {
-                let (base, field) = row.at(path)?;
-                if let (Some(base), Some(field)) = (names.field(base), names.field(field)) {
-                    let (base, field) = (base.to_owned(), field.to_owned());
-                    names.base_of.insert(field, base);
-                }
-            }
+            names.read_base_fields(conn, path, table)?;
         }
         if let Some(table) = tables.type_fields {
-            let mut stmt = conn
-                .prepare(&format!(
-                    "SELECT itemTypeID, fieldID, orderIndex FROM {table}"
-                ))
-                .at(path)?;
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, Option<i64>>(2)?,
-                    ))
-                })
-                .at(path)?;
-            for row in rows {
-                if let (item_type, field, Some(index)) = row.at(path)? {
-                    names.order.insert((item_type, field), index);
-                }
-            }
+            names.read_order(conn, path, table)?;
         }
         Ok(names)
+    }
+
+    /// Reads which field each type-specific field stands for, from `table`.
+    fn read_base_fields(&mut self, conn: &Connection, path: &Path, table: &str) -> Result<()> {
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT DISTINCT baseFieldID, fieldID FROM {table}"
+            ))
+            .at(path)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+            .at(path)?;
+        for row in rows {
+            let (base, field) = row.at(path)?;
+            if let (Some(base), Some(field)) = (self.field(base), self.field(field)) {
+                let (base, field) = (base.to_owned(), field.to_owned());
+                self.base_of.insert(field, base);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads each type's field order, from `table`.
+    fn read_order(&mut self, conn: &Connection, path: &Path, table: &str) -> Result<()> {
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT itemTypeID, fieldID, orderIndex FROM {table}"
+            ))
+            .at(path)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, Option<i64>>(2)?,
+                ))
+            })
+            .at(path)?;
+        for row in rows {
+            if let (item_type, field, Some(index)) = row.at(path)? {
+                self.order.insert((item_type, field), index);
+            }
+        }
+        Ok(())
     }
 
     /// The name of item type `id`.
@@ -167,6 +179,8 @@ mod tests {
             type_fields: None,
             deleted_collections: false,
             charsets: false,
+            last_read: false,
+            publications: false,
         };
         let names = Names::read(&conn, Path::new("/z"), &tables).unwrap();
         assert_eq!(names.item_type(40), Some("case"));

@@ -47,6 +47,11 @@ pub(crate) struct Tables {
     pub(crate) deleted_collections: bool,
     /// Whether attachment charsets are named (`charsets`).
     pub(crate) charsets: bool,
+    /// Whether attachments record when they were last read
+    /// (`itemAttachments.lastRead`, `userdata` 124 and later).
+    pub(crate) last_read: bool,
+    /// Whether items can be in My Publications (`publicationsItems`).
+    pub(crate) publications: bool,
 }
 
 impl Tables {
@@ -104,8 +109,20 @@ impl Tables {
             type_fields: either("itemTypeFieldsCombined", "itemTypeFields")?,
             deleted_collections: names.contains("deletedCollections"),
             charsets: names.contains("charsets"),
+            last_read: has_column(conn, path, "itemAttachments", "lastRead")?,
+            publications: names.contains("publicationsItems"),
         })
     }
+}
+
+/// Whether `table` of `conn` (the database at `path`) has a column `column`.
+fn has_column(conn: &Connection, path: &Path, table: &str, column: &str) -> Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)",
+        [table, column],
+        |r| r.get(0),
+    )
+    .at(path)
 }
 
 #[cfg(test)]
@@ -143,6 +160,20 @@ mod tests {
         assert_eq!(tables.fields, "fieldsCombined");
         assert_eq!(tables.base_fields, None);
         assert!(!tables.deleted_collections);
+        assert!(!tables.last_read);
+        assert!(!tables.publications);
+    }
+
+    #[test]
+    fn columns_and_tables_of_later_versions_are_found() {
+        let mut all: Vec<&str> = REQUIRED.to_vec();
+        all.extend(["itemTypes", "fields", "publicationsItems"]);
+        let conn = db(&all);
+        conn.execute_batch("ALTER TABLE itemAttachments ADD COLUMN lastRead INT")
+            .unwrap();
+        let tables = Tables::read(&conn, Path::new("/z")).unwrap();
+        assert!(tables.last_read);
+        assert!(tables.publications);
     }
 
     #[test]

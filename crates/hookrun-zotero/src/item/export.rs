@@ -17,6 +17,9 @@ pub(super) struct Export {
     pub(super) file: Option<AttachmentFile>,
 }
 
+/// An attachment row: link mode, content type, stored path, charset.
+type AttachmentRow = (LinkMode, Option<String>, Option<String>, Option<String>);
+
 /// Text of a column Zotero may have stored as a number.
 fn text_of(value: ValueRef<'_>) -> Option<String> {
     match value {
@@ -91,6 +94,9 @@ impl Library {
                 json.insert("collections".into(), self.item_collections(head.id)?);
             }
             json.insert("relations".into(), self.relations(head.id)?);
+        }
+        if self.in_publications(head.id)? {
+            json.insert("inPublications".into(), true.into());
         }
         for (member, value) in [
             ("dateAdded", &head.date_added),
@@ -197,9 +203,8 @@ impl Library {
             .at(&self.db_path)
     }
 
-    /// Adds an attachment's members (`linkMode`, `contentType`, `charset`,
-    /// `filename`, `path`, `note`) to `json`, and returns its file.
-    fn attachment(&self, head: &Head, json: &mut Map<String, Value>) -> Result<AttachmentFile> {
+    /// An attachment's row: link mode, content type, stored path and charset.
+    fn attachment_row(&self, head: &Head) -> Result<AttachmentRow> {
         let charset = if self.tables.charsets {
             "(SELECT charset FROM charsets WHERE charsetID = a.charsetID)"
         } else {
@@ -232,6 +237,13 @@ impl Library {
                 code.map_or_else(|| "NULL".to_owned(), |c| c.to_string())
             ))
         })?;
+        Ok((link_mode, content_type, stored, charset))
+    }
+
+    /// Adds an attachment's members (`linkMode`, `contentType`, `charset`,
+    /// `filename`, `path`, `lastRead`, `note`) to `json`, and returns its file.
+    fn attachment(&self, head: &Head, json: &mut Map<String, Value>) -> Result<AttachmentFile> {
+        let (link_mode, content_type, stored, charset) = self.attachment_row(head)?;
         let storage = self.storage_dir();
         let file = AttachmentFile::locate(
             link_mode,
@@ -255,10 +267,41 @@ impl Library {
                 json.insert(member.into(), v.into());
             }
         }
+        if let Some(last_read) = self.last_read(head.id)? {
+            json.insert("lastRead".into(), last_read.into());
+        }
         if let Some((note, _)) = self.note(head.id)?.filter(|(n, _)| !n.is_empty()) {
             json.insert("note".into(), note.into());
         }
         Ok(file)
+    }
+
+    /// When attachment `id` was last read (Unix seconds), as Zotero exports it: in
+    /// the user library only, from `itemAttachments.lastRead` where the database
+    /// has that column (`userdata` 124 and later).
+    fn last_read(&self, id: i64) -> Result<Option<i64>> {
+        if !self.tables.last_read || self.kind != crate::LibraryKind::User {
+            return Ok(None);
+        }
+        self.conn
+            .prepare_cached("SELECT lastRead FROM itemAttachments WHERE itemID = ?1")
+            .at(&self.db_path)?
+            .query_row([id], |r| Ok(text_of(r.get_ref(0)?)))
+            .optional()
+            .at(&self.db_path)
+            .map(|v| v.flatten().and_then(|t| t.parse().ok()))
+    }
+
+    /// Whether item `id` is in My Publications (`publicationsItems`).
+    fn in_publications(&self, id: i64) -> Result<bool> {
+        if !self.tables.publications {
+            return Ok(false);
+        }
+        self.conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM publicationsItems WHERE itemID = ?1)")
+            .at(&self.db_path)?
+            .query_row([id], |r| r.get(0))
+            .at(&self.db_path)
     }
 
     /// Adds an annotation's `annotation*` members to `json`.

@@ -1,7 +1,8 @@
 //! The tables of a test database, written for these tests from the public facts of
 //! Zotero's data model: the table and column names Zotero's documentation and
 //! exports show. Only what the reader needs is declared, plus the columns whose
-//! absence would make a row unlike Zotero's.
+//! absence would make a row unlike Zotero's: the tables as `userdata` 120 (Zotero
+//! 6) has them, then the columns later versions add ([`LATER_COLUMNS`]).
 
 /// The tables holding the library.
 pub(super) const LIBRARY_TABLES: &str = "
@@ -63,7 +64,34 @@ CREATE TABLE deletedItems (itemID INTEGER PRIMARY KEY,
     dateDeleted DEFAULT CURRENT_TIMESTAMP NOT NULL);
 CREATE TABLE deletedCollections (collectionID INTEGER PRIMARY KEY,
     dateDeleted DEFAULT CURRENT_TIMESTAMP NOT NULL);
+CREATE TABLE publicationsItems (itemID INTEGER PRIMARY KEY);
+CREATE TABLE groupItems (itemID INTEGER PRIMARY KEY, createdByUserID INT,
+    lastModifiedByUserID INT);
+CREATE TABLE feeds (libraryID INTEGER PRIMARY KEY, name TEXT NOT NULL, url TEXT NOT NULL UNIQUE,
+    lastUpdate TIMESTAMP, lastCheck TIMESTAMP, lastCheckError TEXT, cleanupReadAfter INT,
+    cleanupUnreadAfter INT, refreshInterval INT);
+CREATE TABLE syncedSettings (setting TEXT NOT NULL, libraryID INT NOT NULL, value NOT NULL,
+    version INT NOT NULL DEFAULT 0, synced INT NOT NULL DEFAULT 0,
+    PRIMARY KEY (setting, libraryID));
 ";
+
+/// Columns later `userdata` versions add, none of which the reader needs:
+/// (first version, table, column). Zotero 9.0 (125) has the first three; the
+/// `*Normalized` columns (accent-insensitive search) came with 126 and the
+/// `clientVersion` columns with 129.
+pub(super) const LATER_COLUMNS: &[(i64, &str, &str)] = &[
+    (124, "itemAttachments", "lastRead INT"),
+    (125, "libraries", "isAdmin INT NOT NULL DEFAULT 0"),
+    (126, "itemDataValues", "valueNormalized TEXT"),
+    (126, "itemAnnotations", "textNormalized TEXT"),
+    (126, "itemAnnotations", "commentNormalized TEXT"),
+    (126, "tags", "nameNormalized TEXT"),
+    (126, "creators", "firstNameNormalized TEXT"),
+    (126, "creators", "lastNameNormalized TEXT"),
+    (129, "items", "clientVersion INT NOT NULL DEFAULT 0"),
+    (129, "collections", "clientVersion INT NOT NULL DEFAULT 0"),
+    (129, "libraries", "clientVersion INT NOT NULL DEFAULT 0"),
+];
 
 /// The tables naming item types and fields as a profile first made them.
 pub(super) const TYPE_TABLES: &str = "
@@ -74,6 +102,8 @@ CREATE TABLE itemTypeFields (itemTypeID INT, fieldID INT, hide INT, orderIndex I
     PRIMARY KEY (itemTypeID, orderIndex), UNIQUE (itemTypeID, fieldID));
 CREATE TABLE baseFieldMappings (itemTypeID INT, baseFieldID INT, fieldID INT,
     PRIMARY KEY (itemTypeID, baseFieldID, fieldID));
+CREATE TABLE itemTypeCreatorTypes (itemTypeID INT, creatorTypeID INT, primaryField INT,
+    PRIMARY KEY (itemTypeID, creatorTypeID));
 ";
 
 /// The combined tables (built-in and custom types and fields together) that

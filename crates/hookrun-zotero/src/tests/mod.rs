@@ -5,6 +5,7 @@ mod locks;
 mod open;
 mod scale;
 mod select;
+mod versions;
 
 use std::path::{Path, PathBuf};
 
