@@ -19,6 +19,7 @@
 //! `docs/host-api.md`; the tests name whichever is missing.
 
 pub mod files;
+mod identifier;
 pub mod request;
 pub mod search;
 pub mod synthesis;
@@ -352,7 +353,7 @@ mod sweep {
             Member::SynthesisTagsWithAuditRun => {
                 json!([{"libraryId": 1, "vocabularyHash": "v1"}, {}, null])
             }
-            Member::MetadataTranslateIdentifier => json!([{"type": "DOI", "value": "10.1/x"}]),
+            Member::MetadataTranslateIdentifier => json!([{"type": "DOI", "value": "10.1000/x"}]),
             Member::MutationsGetOperation => json!([{"operationId": op}]),
             Member::MutationsPreview => {
                 json!([{"operation": "item.updateTags", "itemRef": parent, "add": ["x"], "remove": []}])

@@ -263,8 +263,26 @@ impl Request for Identifier {
                 json!({"reason": "invalid_value", "field": "value"}),
             ));
         }
+        has_normal_form(kind, &value)?;
         Ok(Identifier { kind, value })
     }
+}
+
+/// Refuses an identifier the reference cannot normalise (an ISBN whose check
+/// digit fails: `checksum_failed`; any other: `invalid_format`).
+fn has_normal_form(kind: IdentifierType, value: &str) -> Result<(), HostError> {
+    if super::identifier::normalized(kind, value).is_some() {
+        return Ok(());
+    }
+    let reason = match kind {
+        IdentifierType::Isbn => "checksum_failed",
+        _ => "invalid_format",
+    };
+    Err(HostError::capability(
+        "invalid_request",
+        "metadata value is invalid",
+        json!({"reason": reason, "field": "value"}),
+    ))
 }
 
 /// `{operationId}`: `mutations.getOperation`.
@@ -452,10 +470,10 @@ mod tests {
     fn identifiers_are_checked_in_the_reference_host_s_order() {
         let decode =
             |v: Value| Identifier::decode(Member::MetadataTranslateIdentifier, &json!([v]));
-        let ok = decode(json!({"type": "DOI", "value": " 10.1/x "})).unwrap();
+        let ok = decode(json!({"type": "DOI", "value": " 10.1000/x "})).unwrap();
         assert_eq!(
             (ok.kind, ok.value.as_str()),
-            (IdentifierType::Doi, "10.1/x")
+            (IdentifierType::Doi, "10.1000/x")
         );
         for (value, message, details) in [
             (

@@ -148,7 +148,7 @@ impl HookHost {
                 "schema": "zotero-agents.mutation-attempt.v1",
                 "attemptId": receipt_id(&attempt_digest), "operationId": operation_id,
                 "operation": prepared.operation, "status": "failed",
-                "error": {"code": fields.get("code"), "phase": "preflight", "recovery": "none",
+                "error": {"code": fields.get("code"), "phase": prepared.failure_phase, "recovery": "none",
                           "message": error.message, "details": fields.get("details")},
                 "affectedRefs": [], "residualRefs": []}});
         }

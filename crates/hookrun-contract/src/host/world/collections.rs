@@ -4,9 +4,11 @@
 
 use serde_json::{Value, json};
 
-use super::writes::{Keys, Prepared, invalid, ref_at, text_at};
+use super::record::DetailKind;
+use super::writes::{Keys, Prepared, closed, ref_at};
 use super::{HostResult, HostWorld, HostWorldError, PageRequest, paging::paged};
 use crate::host::HostError;
+use crate::host::members::request::canonical_refusal;
 use crate::selection::PortableItemRef;
 
 /// A collection of the library.
@@ -208,7 +210,9 @@ impl HostWorld {
         })
     }
 
-    /// `collection.create`: a named collection, under `parentRef` when given.
+    /// `collection.create`: a named collection placed at the root of a library
+    /// (`{kind: "root", libraryId?}`) or under a collection (`{kind: "child",
+    /// parentRef}`), with its `initialMemberRefs` added to it.
     fn collection_create(
         &self,
         op: &str,
@@ -216,52 +220,163 @@ impl HostWorld {
         keys: &mut Keys,
         prepared: &mut Prepared,
     ) -> Result<(), HostError> {
-        let name = text_at(request, "/name")
-            .filter(|n| !n.trim().is_empty())
-            .ok_or_else(|| invalid(op, "missing_field", "name"))?;
-        let parent = match request.get("parentRef") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(
-                self.existing_collection(op, request, "parentRef")?
-                    .reference,
-            ),
-        };
-        let library_id = request
-            .get("libraryId")
-            .and_then(Value::as_u64)
-            .unwrap_or(1);
+        closed(request, &["name", "placement", "initialMemberRefs"])?;
+        let name = collection_name(op, request.get("name"), "name")?;
+        let (library_id, parent) = self.collection_placement(op, request)?;
+        let members = self.initial_members(op, request, library_id)?;
         let collection = Collection {
             reference: keys.next(library_id),
-            name: name.trim().to_owned(),
+            name,
             parent,
             edits: 0,
         };
         prepared.result = json!({"collection": self.collection_json(&collection)});
+        for item in &members {
+            let before = self.item_record_or_note(op, item)?;
+            let mut after = before.clone();
+            after
+                .zotero
+                .get_mut()
+                .collections
+                .push(collection.reference.key.clone());
+            prepared.put(Some(before), after);
+        }
         prepared.put_collection(None, collection);
         Ok(())
     }
 
-    /// `collection.update`: a new name, a new parent (`null`: top level), or both.
+    /// The library and parent of a created collection, from its `placement`.
+    fn collection_placement(
+        &self,
+        op: &str,
+        request: &Value,
+    ) -> Result<(u64, Option<PortableItemRef>), HostError> {
+        let Some(Value::Object(placement)) = request.get("placement") else {
+            return Err(canonical_refusal(Some("/placement")));
+        };
+        let allowed: &[&str] = match placement.get("kind").and_then(Value::as_str) {
+            Some("root") => &["kind", "libraryId"],
+            Some("child") => &["kind", "parentRef"],
+            _ => return Err(canonical_refusal(Some("/placement/kind"))),
+        };
+        if let Some(extra) = placement.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(canonical_refusal(Some(&format!("/placement/{extra}"))));
+        }
+        let placement = Value::Object(placement.clone());
+        if placement.get("parentRef").is_some() {
+            let parent = self.existing_collection(op, &placement, "parentRef")?;
+            return Ok((parent.reference.library_id, Some(parent.reference)));
+        }
+        match placement.get("libraryId") {
+            None => Ok((1, None)),
+            Some(id) => id
+                .as_u64()
+                .filter(|id| *id >= 1)
+                .map(|id| (id, None))
+                .ok_or_else(|| canonical_refusal(Some("/placement/libraryId"))),
+        }
+    }
+
+    /// `initialMemberRefs` of a created collection in `library_id`, repeats dropped:
+    /// active regular items or notes of that library.
+    fn initial_members(
+        &self,
+        op: &str,
+        request: &Value,
+        library_id: u64,
+    ) -> Result<Vec<PortableItemRef>, HostError> {
+        let refs = match request.get("initialMemberRefs") {
+            None => return Ok(Vec::new()),
+            Some(Value::Array(refs)) => refs,
+            Some(_) => return Err(canonical_refusal(Some("/initialMemberRefs"))),
+        };
+        let mut members: Vec<PortableItemRef> = Vec::with_capacity(refs.len());
+        for (i, value) in refs.iter().enumerate() {
+            let pointer = format!("/initialMemberRefs/{i}");
+            let item = ref_at(&json!({"itemRef": value}), "itemRef")
+                .map_err(|e| refusal_at(e, &pointer))?;
+            if !members.contains(&item) {
+                members.push(item);
+            }
+        }
+        self.check_members(op, &members, library_id)?;
+        Ok(members)
+    }
+
+    /// Checks the items a membership change names as the reference checks them:
+    /// all of the collection's library, then each an active regular item or note.
+    fn check_members(
+        &self,
+        op: &str,
+        members: &[PortableItemRef],
+        library_id: u64,
+    ) -> Result<(), HostError> {
+        if members.iter().any(|m| m.library_id != library_id) {
+            return Err(HostError::capability(
+                "invalid_request",
+                "collection membership targets must belong to one library",
+                json!({"reason": "invalid_combination", "operation": op}),
+            ));
+        }
+        for item in members {
+            let record = self.item_record_or_note(op, item)?;
+            if record.zotero.get().deleted {
+                return Err(HostError::capability(
+                    "invalid_request",
+                    "collection membership targets must be active items",
+                    json!({"reason": "invalid_value", "operation": op}),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The regular item or note `item` names (an attachment or annotation is
+    /// never a collection's member).
+    fn item_record_or_note(
+        &self,
+        op: &str,
+        item: &PortableItemRef,
+    ) -> Result<&super::record::Record, HostError> {
+        let record = self.existing(op, item, "item")?;
+        match record.kind.unwrap_or(DetailKind::Regular) {
+            DetailKind::Regular | DetailKind::Note => Ok(record),
+            _ => Err(HostError::capability(
+                "invalid_ref",
+                "collection membership targets must be regular items or notes",
+                json!({"kind": "item", "reason": "wrong_kind"}),
+            )),
+        }
+    }
+
+    /// `collection.update`: its `patch` gives a new name, a new parent (`null`: the
+    /// library's root), or both; a parent of another library, the collection
+    /// itself or one under it is refused.
     fn collection_update(
         &self,
         op: &str,
         request: &Value,
         prepared: &mut Prepared,
     ) -> Result<(), HostError> {
+        closed(request, &["collectionRef", "patch"])?;
         let before = self.existing_collection(op, request, "collectionRef")?;
-        let mut after = before.clone();
-        if let Some(name) = text_at(request, "/name") {
-            after.name = name.trim().to_owned();
+        let Some(patch) = request.get("patch").filter(|p| p.is_object()) else {
+            return Err(canonical_refusal(Some("/patch")));
+        };
+        if let Some(extra) = patch.as_object().and_then(|p| {
+            p.keys()
+                .find(|k| !["name", "parentRef"].contains(&k.as_str()))
+        }) {
+            return Err(canonical_refusal(Some(&format!("/patch/{extra}"))));
         }
-        match request.get("parentRef") {
+        let mut after = before.clone();
+        if let Some(name) = patch.get("name") {
+            after.name = collection_name(op, Some(name), "patch.name")?;
+        }
+        match patch.get("parentRef") {
             None => {}
             Some(Value::Null) => after.parent = None,
-            Some(_) => {
-                after.parent = Some(
-                    self.existing_collection(op, request, "parentRef")?
-                        .reference,
-                );
-            }
+            Some(value) => after.parent = Some(self.new_parent(op, &before, value)?),
         }
         if after != before {
             after.edits += 1;
@@ -271,6 +386,38 @@ impl HostWorld {
         Ok(())
     }
 
+    /// The parent `value` names for `collection`: of its library, neither it nor
+    /// one of its descendants.
+    fn new_parent(
+        &self,
+        op: &str,
+        collection: &Collection,
+        value: &Value,
+    ) -> Result<PortableItemRef, HostError> {
+        let parent = ref_at(&json!({"collectionRef": value}), "collectionRef")
+            .map_err(|e| refusal_at(e, "/patch/parentRef"))?;
+        let refuse = |message: &str| {
+            HostError::capability(
+                "invalid_request",
+                message,
+                json!({"reason": "invalid_combination", "field": "patch.parentRef", "operation": op}),
+            )
+        };
+        if parent.library_id != collection.reference.library_id {
+            return Err(refuse("collection parent must belong to the same library"));
+        }
+        let found =
+            self.existing_collection(op, &json!({"collectionRef": value}), "collectionRef")?;
+        let mut ancestor = Some(found.reference.clone());
+        while let Some(at) = ancestor {
+            if at == collection.reference {
+                return Err(refuse("collection parent would create a cycle"));
+            }
+            ancestor = self.collection(&at).and_then(|c| c.parent.clone());
+        }
+        Ok(found.reference)
+    }
+
     /// `collection.updateMembership`: items added to and removed from a collection.
     fn collection_membership(
         &self,
@@ -278,24 +425,29 @@ impl HostWorld {
         request: &Value,
         prepared: &mut Prepared,
     ) -> Result<(), HostError> {
+        closed(request, &["collectionRef", "add", "remove"])?;
         let collection = self.existing_collection(op, request, "collectionRef")?;
-        let (mut add, mut remove) = (
-            member_refs(op, request, "add")?,
-            member_refs(op, request, "remove")?,
+        let (add, remove) = (
+            member_refs(request, "add")?,
+            member_refs(request, "remove")?,
         );
-        add.dedup();
-        remove.dedup();
-        let library = collection.reference.library_id;
-        if add.iter().any(|r| remove.contains(r))
-            || add.iter().chain(&remove).any(|r| r.library_id != library)
+        if (add.is_empty() && remove.is_empty())
+            || add.iter().any(|r| remove.contains(r))
+            || add.len() + remove.len() > MAX_MEMBERSHIP_TARGETS
         {
-            return Err(invalid(op, "invalid_combination", "add|remove"));
+            return Err(HostError::capability(
+                "invalid_request",
+                "membership delta is empty, overlapping, or exceeds the hard limit",
+                json!({"reason": "invalid_combination", "operation": op}),
+            ));
         }
+        let library = collection.reference.library_id;
+        self.check_members(op, &[add.as_slice(), remove.as_slice()].concat(), library)?;
         let key = &collection.reference.key;
         let (mut added, mut removed) = (Vec::new(), Vec::new());
         let changes = add.iter().map(|r| (r, true));
         for (item, adding) in changes.chain(remove.iter().map(|r| (r, false))) {
-            let before = self.item_record(op, item)?;
+            let before = self.item_record_or_note(op, item)?;
             let mut after = before.clone();
             let member = after.zotero.get().collections.contains(key);
             if adding && !member {
@@ -324,16 +476,50 @@ impl HostWorld {
     }
 }
 
-/// `request[name]` of `collection.updateMembership`: a list of item refs (none when absent).
-fn member_refs(op: &str, request: &Value, name: &str) -> Result<Vec<PortableItemRef>, HostError> {
-    let Some(values) = request.get(name) else {
-        return Ok(Vec::new());
+/// Most items one membership change names (the reference's preview target limit).
+const MAX_MEMBERSHIP_TARGETS: usize = 10_000;
+
+/// `request[name]` of `collection.updateMembership`: a list of item refs, repeats
+/// dropped.
+fn member_refs(request: &Value, name: &str) -> Result<Vec<PortableItemRef>, HostError> {
+    let Some(Value::Array(values)) = request.get(name) else {
+        return Err(canonical_refusal(Some(&format!("/{name}"))));
     };
-    let values = values
-        .as_array()
-        .ok_or_else(|| invalid(op, "invalid_schema", name))?;
-    values
-        .iter()
-        .map(|v| PortableItemRef::parse(v, "").map_err(|_| invalid(op, "invalid_value", name)))
-        .collect()
+    let mut refs: Vec<PortableItemRef> = Vec::with_capacity(values.len());
+    for (i, value) in values.iter().enumerate() {
+        let item = ref_at(&json!({"itemRef": value}), "itemRef")
+            .map_err(|e| refusal_at(e, &format!("/{name}/{i}")))?;
+        if !refs.contains(&item) {
+            refs.push(item);
+        }
+    }
+    Ok(refs)
+}
+
+/// A collection's name (`field` of the request): trimmed, not blank.
+fn collection_name(op: &str, value: Option<&Value>, field: &str) -> Result<String, HostError> {
+    let Some(name) = value.and_then(Value::as_str) else {
+        return Err(canonical_refusal(Some(&format!(
+            "/{}",
+            field.replace('.', "/")
+        ))));
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(HostError::capability(
+            "invalid_request",
+            "collection name is required",
+            json!({"reason": "invalid_value", "field": field, "operation": op}),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+/// A schema refusal of a ref found inside a request names where it was found.
+fn refusal_at(error: HostError, pointer: &str) -> HostError {
+    if error.fields["code"] == "invalid_request" {
+        canonical_refusal(Some(pointer))
+    } else {
+        error
+    }
 }

@@ -57,14 +57,17 @@ impl HostWorld {
         op: &str,
         request: &Value,
     ) -> Result<Prepared, HostError> {
-        let reference = ref_at(request, "attachmentRef")?;
-        let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
+        let before = match self.ordinary_attachment(op, request)? {
+            Ok(record) => record,
+            Err(failed) => return Ok(failed),
+        };
         let Some(patch) = request
             .get("patch")
             .and_then(Value::as_object)
             .filter(|p| !p.is_empty())
         else {
-            return Ok(Prepared::failed(op, invalid(op, "missing_field", "patch")));
+            let error = invalid(op, "missing_field", "patch");
+            return Ok(Prepared::failed(op, "validation", error));
         };
         let mut after = before.clone();
         for (key, value) in patch {
@@ -92,8 +95,19 @@ impl HostWorld {
     }
 
     pub(super) fn attachment_file(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        // The reference refuses a linked file as the replacement before anything else.
+        if text_at(request, "/source/kind") == Some("linked_file") {
+            return Err(HostError::capability(
+                "unsupported_operation",
+                "linked-file replacement is unsupported",
+                json!({"memberOrOperation": "attachments.replaceFile"}),
+            ));
+        }
+        let before = match self.ordinary_attachment(op, request)? {
+            Ok(record) => record,
+            Err(failed) => return Ok(failed),
+        };
         let reference = ref_at(request, "attachmentRef")?;
-        let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
         let path = text_at(request, "/source/main/source/path")
             .filter(|p| !p.is_empty())
             .ok_or_else(|| invalid(op, "missing_field", "source.main.source.path"))?;
@@ -121,8 +135,10 @@ impl HostWorld {
     }
 
     pub(super) fn attachment_move(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
-        let reference = ref_at(request, "attachmentRef")?;
-        let before = self.of_kind(op, &reference, DetailKind::Attachment)?;
+        let before = match self.ordinary_attachment(op, request)? {
+            Ok(record) => record,
+            Err(failed) => return Ok(failed),
+        };
         let parent = self.placement_parent(op, request)?;
         self.of_kind(op, &parent, DetailKind::Regular)?;
         let mut after = before.clone();
@@ -131,6 +147,30 @@ impl HostWorld {
         prepared.result = json!({"attachment": self.attachment_detail(&after),
             "outcome": if prepared.changed { "moved" } else { "unchanged" }});
         Ok(prepared)
+    }
+}
+
+impl HostWorld {
+    /// The attachment `request.attachmentRef` names, for a write that needs an
+    /// ordinary one. An attachment a note owns (an embedded image, a payload's
+    /// carrier) is admitted and then fails the write, as the reference fails it
+    /// when it reads the target: `Err` holds that failed write.
+    pub(super) fn ordinary_attachment(
+        &self,
+        op: &str,
+        request: &Value,
+    ) -> Result<Result<&Record, Prepared>, HostError> {
+        let reference = ref_at(request, "attachmentRef")?;
+        let record = self.of_kind(op, &reference, DetailKind::Attachment)?;
+        if self.attachment_detail(record)["role"] == "ordinary" {
+            return Ok(Ok(record));
+        }
+        let error = HostError::capability(
+            "invalid_ref",
+            format!("{op} requires an ordinary attachment"),
+            json!({"kind": "attachment", "reason": "wrong_kind"}),
+        );
+        Ok(Err(Prepared::failed(op, "read", error)))
     }
 }
 

@@ -245,7 +245,7 @@ impl HostWorld {
             || add.iter().any(|t| remove.contains(t));
         if bad {
             let error = invalid(op, "invalid_combination", "add|remove");
-            return Ok(Prepared::failed(op, error));
+            return Ok(Prepared::failed(op, "validation", error));
         }
         let mut after = before.clone();
         after.zotero.get_mut().tags.retain(|t| !remove.contains(t));

@@ -249,6 +249,33 @@ fn refuse_unknown_analysis_fields(op: &str, request: &Value) -> Result<(), HostE
             format!("{op}: unknown field {extra}"),
             json!({"reason": "unsupported_value", "field": format!("{op}.{extra}")}),
         )),
+        None => refuse_unknown_digest_fields(op, request),
+    }
+}
+
+/// Refuses a member of an analysis write's `digest` other than `markdown`,
+/// `sourceRef` and `representativeImage`.
+fn refuse_unknown_digest_fields(op: &str, request: &Value) -> Result<(), HostError> {
+    let Some(digest) = request.get("digest").filter(|d| !d.is_null()) else {
+        return Ok(());
+    };
+    let refuse = |message: &str, reason: &str, field: String| {
+        Err(HostError::workflow(
+            "invalid_request",
+            format!("{op}: {message}"),
+            json!({"reason": reason, "field": field}),
+        ))
+    };
+    let Some(digest) = digest.as_object() else {
+        return refuse("digest must be an object", "invalid_type", "digest".into());
+    };
+    let allowed = ["markdown", "sourceRef", "representativeImage"];
+    match digest.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(extra) => refuse(
+            "digest contains an unknown field",
+            "unsupported_value",
+            format!("digest.{extra}"),
+        ),
         None => Ok(()),
     }
 }

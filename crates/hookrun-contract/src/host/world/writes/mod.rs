@@ -11,6 +11,7 @@ mod attachments;
 mod items;
 mod managed;
 mod notes;
+mod payload_request;
 mod relations;
 mod removal;
 mod trash;
@@ -79,6 +80,9 @@ pub struct Prepared {
     /// Why the write failed once admitted: the reference host answers such a write
     /// with a failed attempt instead of throwing.
     pub failure: Option<HostError>,
+    /// The phase of the reference's mutation lifecycle the failure belongs to
+    /// (`validation`, `read`).
+    pub failure_phase: &'static str,
     /// The plan `mutations.preview` answers for an operation with a domain plan of
     /// its own (removals, relations, trash); others are previewed by their targets.
     pub plan: Option<Value>,
@@ -97,6 +101,7 @@ impl Prepared {
             changes: Vec::new(),
             files: Vec::new(),
             failure: None,
+            failure_phase: "validation",
             plan: None,
             upserts: Vec::new(),
             removals: Vec::new(),
@@ -104,10 +109,11 @@ impl Prepared {
         }
     }
 
-    /// A write of `operation` that fails with `error`, changing nothing.
-    fn failed(operation: &str, error: HostError) -> Prepared {
+    /// A write of `operation` that fails with `error` in `phase`, changing nothing.
+    fn failed(operation: &str, phase: &'static str, error: HostError) -> Prepared {
         Prepared {
             failure: Some(error),
+            failure_phase: phase,
             ..Prepared::new(operation)
         }
     }
@@ -253,7 +259,7 @@ pub(super) fn text_at<'a>(request: &'a Value, pointer: &str) -> Option<&'a str> 
 }
 
 impl HostWorld {
-    fn existing(
+    pub(super) fn existing(
         &self,
         operation: &str,
         reference: &PortableItemRef,
@@ -335,15 +341,6 @@ impl HostWorld {
         }
     }
 
-    /// The regular item `reference` names, for a write that changes it.
-    pub(super) fn item_record(
-        &self,
-        op: &str,
-        reference: &PortableItemRef,
-    ) -> Result<&Record, HostError> {
-        self.of_kind(op, reference, DetailKind::Regular)
-    }
-
     /// Applies a prepared write.
     pub fn commit(&mut self, prepared: &Prepared) {
         self.commit_collections(prepared);
@@ -411,3 +408,5 @@ impl HostWorld {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod validation_tests;

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::super::record::{DetailKind, Fields, Record};
 use super::super::{HostWorld, strip_tags};
+use super::payload_request::{check_payload_request, check_unreserved};
 use super::{Keys, Prepared, invalid, ref_at};
 use crate::host::HostError;
 use crate::host::members::request::canonical_refusal;
@@ -242,7 +243,14 @@ impl HostWorld {
         if request.get("disposition").and_then(Value::as_str) != Some("permanent") {
             return Err(canonical_refusal(Some("/disposition")));
         }
-        let record = self.of_kind(op, &reference, kind)?;
+        let record = if kind == DetailKind::Attachment {
+            match self.ordinary_attachment(op, request)? {
+                Ok(record) => record,
+                Err(failed) => return Ok(failed),
+            }
+        } else {
+            self.of_kind(op, &reference, kind)?
+        };
         let mut prepared = Prepared::new(op);
         prepared.remove(record);
         prepared.result = json!({field: reference.to_value(), "outcome": "permanently_deleted"});
@@ -250,8 +258,10 @@ impl HostWorld {
     }
 
     pub(super) fn note_payload(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+        check_payload_request(op, request)?;
         let reference = ref_at(request, "noteRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Note)?;
+        check_unreserved(request)?;
         let payload = request
             .get("payload")
             .filter(|p| p.is_object())
@@ -353,7 +363,7 @@ fn initial_tags(operation: &str, request: &Value) -> Result<Vec<String>, HostErr
     }
     let mut out: Vec<String> = Vec::with_capacity(tags.len());
     for (i, tag) in tags.iter().enumerate() {
-        let Some(tag) = tag.as_str() else {
+        let Some(tag) = tag.as_str().filter(|t| !t.is_empty()) else {
             return Err(canonical_refusal(Some(&format!("/initialTags/{i}"))));
         };
         let tag = tag.trim();
