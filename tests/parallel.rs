@@ -34,7 +34,38 @@ fn run_case(workflow: &Path, case: &Path, jobs: usize) -> RunReport {
 /// appearance: workers number created items from their own range, and a
 /// report is equivalent when it uses its keys the same way.
 fn canonical(report: &RunReport) -> String {
-    canonical_keys(&report.to_json(true).to_string())
+    canonical_keys(&without_key_digests(report.to_json(true)).to_string())
+}
+
+/// `value` with the `effectDigest` and `receiptId` of every receipt whose changes
+/// name a created item set aside: as the reference host's, a receipt's digest
+/// covers its changes, so it differs wherever the created keys do.
+fn without_key_digests(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(members) => {
+            let receipt = members.get("schema").and_then(Value::as_str)
+                == Some("zotero-agents.mutation-receipt.v1");
+            if receipt
+                && members
+                    .get("changes")
+                    .is_some_and(|c| c.to_string().contains("\"NEW"))
+            {
+                for key in ["effectDigest", "receiptId"] {
+                    members.insert(key.into(), "(derived from created keys)".into());
+                }
+            }
+            for member in members.values_mut() {
+                *member = without_key_digests(member.take());
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = without_key_digests(item.take());
+            }
+        }
+        _ => {}
+    }
+    value
 }
 
 fn canonical_keys(text: &str) -> String {
@@ -278,7 +309,8 @@ fn the_cli_reports_the_same_with_jobs() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        canonical_keys(&String::from_utf8(out.stdout).unwrap())
+        let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        canonical_keys(&without_key_digests(printed).to_string())
     };
     assert_eq!(report(&["--jobs", "2"]), report(&[]));
     Command::cargo_bin("hookrun")

@@ -41,11 +41,17 @@
 //! missing. Without a files directory every file is missing. Paths handed out
 //! (`file.path`) are these directory-relative paths; the file members accept them.
 
+#[cfg(test)]
+mod annotation_tests;
 mod collections;
 mod dto;
+mod evidence;
+#[cfg(test)]
+mod evidence_tests;
 mod files;
 mod index;
 mod lazy;
+mod memberships;
 mod paging;
 mod reads;
 mod record;
@@ -53,6 +59,7 @@ mod search;
 mod source;
 #[cfg(test)]
 mod tests;
+mod traversal;
 mod writes;
 mod zotero;
 
@@ -111,12 +118,15 @@ pub enum HostWorldError {
         field: &'static str,
     },
     /// The item exists but is of another kind.
-    #[error("{key} is not a {kind} item")]
+    #[error("{}", wrong_kind_message(kind, key, *needs))]
     WrongKind {
         /// The kind the read needs.
         kind: String,
         /// Ref identity.
         key: String,
+        /// What the read needs, as the reference host says it (without it:
+        /// `"<key> is not a <kind> item"`).
+        needs: Option<&'static str>,
     },
     /// A request past one of the host's limits.
     #[error("{resource} is limited to {limit}")]
@@ -136,6 +146,11 @@ pub enum HostWorldError {
         /// The OS error.
         message: String,
     },
+}
+
+/// The message of [`HostWorldError::WrongKind`].
+fn wrong_kind_message(kind: &str, key: &str, needs: Option<&str>) -> String {
+    needs.map_or_else(|| format!("{key} is not a {kind} item"), str::to_owned)
 }
 
 impl HostWorldError {
@@ -166,6 +181,8 @@ pub struct HostWorld {
     files_dir: Option<PathBuf>,
     /// The library read on demand, when there is one.
     source: Option<source::Source>,
+    /// The completion evidence issued so far.
+    evidence: evidence::Sequence,
 }
 
 impl HostWorld {
@@ -450,6 +467,7 @@ impl HostWorld {
             return Err(HostWorldError::WrongKind {
                 kind: "note".into(),
                 key: reference.identity(),
+                needs: None,
             });
         }
         Ok(note_detail(record, format))

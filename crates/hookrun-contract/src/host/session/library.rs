@@ -89,7 +89,7 @@ impl HookHost {
                     ));
                 }
                 let (calls, ending) = world
-                    .traverse_items(first, &self.budget)
+                    .traverse_items(first, &self.budget, &self.now_iso())
                     .map_err(|e| library_error(name, &e))?;
                 self.audits.witness(first, &ending);
                 return Ok(Plan::result(calls, ending));

@@ -157,10 +157,10 @@ impl HookHost {
         } else {
             "unchanged"
         };
-        // Over what the write asked and how it ended, not the keys it created: a
-        // run's receipts are the same whichever thread made them.
+        // As the reference: over what the write asked, how it ended and what it
+        // changed (the keys of items it created too).
         let effect_digest = digest(&json!({"operation": prepared.operation,
-            "semanticInput": request, "outcome": outcome}));
+            "semanticInput": request, "outcome": outcome, "changes": prepared.changes}));
         let receipt_id = receipt_id(&effect_digest);
         json!({
             "outcome": outcome,

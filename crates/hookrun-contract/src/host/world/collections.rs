@@ -17,7 +17,6 @@ pub(super) struct Collection {
     pub(super) reference: PortableItemRef,
     pub(super) name: String,
     pub(super) parent: Option<PortableItemRef>,
-    pub(super) edits: u64,
 }
 
 impl Collection {
@@ -74,12 +73,7 @@ impl Collection {
                 .to_owned(),
             parent: parsed_ref("parentRef")?.or_else(|| by_key("parentCollection")),
             reference,
-            edits: 0,
         })
-    }
-
-    pub(super) fn revision(&self) -> String {
-        (1 + self.edits).to_string()
     }
 }
 
@@ -112,7 +106,6 @@ impl HostWorld {
                     name: reference.key.clone(),
                     reference,
                     parent: None,
-                    edits: 0,
                 });
             }
         }
@@ -135,10 +128,11 @@ impl HostWorld {
         path
     }
 
-    fn collection_json(&self, collection: &Collection) -> Value {
+    fn collection_json(&self, collection: &Collection, members: &[String]) -> Value {
         json!({"ref": collection.reference.to_value(), "name": collection.name,
             "parentRef": collection.parent.as_ref().map(PortableItemRef::to_value),
-            "revision": collection.revision(), "state": "active", "path": self.path_of(collection)})
+            "revision": self.collection_revision(collection, members), "state": "active",
+            "path": self.path_of(collection)})
     }
 
     /// `library.listCollections(input)`.
@@ -155,11 +149,15 @@ impl HostWorld {
                 }
             })?),
         };
+        let members = self.memberships();
         let items: Vec<Value> = self
             .collections
             .iter()
             .filter(|c| wanted.is_none_or(|w| w == c.reference.library_id))
-            .map(|c| self.collection_json(c))
+            .map(|c| {
+                let keys = members.get(&c.reference).map_or(&[][..], Vec::as_slice);
+                self.collection_json(c, keys)
+            })
             .collect();
         let mut page = paged("collections", items, &PageRequest::from_value(Some(input)))?;
         page["libraryId"] = wanted.unwrap_or(1).into();
@@ -228,9 +226,11 @@ impl HostWorld {
             reference: keys.next(library_id),
             name,
             parent,
-            edits: 0,
         };
-        prepared.result = json!({"collection": self.collection_json(&collection)});
+        let keys: Vec<String> = members.iter().map(|m| m.key.clone()).collect();
+        let revision = self.collection_revision(&collection, &keys);
+        prepared.result = json!({"collection": Self::collection_result(&collection, &revision)});
+        prepared.put_collection(None, collection.clone(), revision);
         for item in &members {
             let before = self.item_record_or_note(op, item)?;
             let mut after = before.clone();
@@ -241,7 +241,6 @@ impl HostWorld {
                 .push(collection.reference.key.clone());
             prepared.put(Some(before), after);
         }
-        prepared.put_collection(None, collection);
         Ok(())
     }
 
@@ -305,7 +304,7 @@ impl HostWorld {
 
     /// Checks the items a membership change names as the reference checks them:
     /// all of the collection's library, then each an active regular item or note.
-    fn check_members(
+    pub(super) fn check_members(
         &self,
         op: &str,
         members: &[PortableItemRef],
@@ -333,7 +332,7 @@ impl HostWorld {
 
     /// The regular item or note `item` names (an attachment or annotation is
     /// never a collection's member).
-    fn item_record_or_note(
+    pub(super) fn item_record_or_note(
         &self,
         op: &str,
         item: &PortableItemRef,
@@ -378,11 +377,13 @@ impl HostWorld {
             Some(Value::Null) => after.parent = None,
             Some(value) => after.parent = Some(self.new_parent(op, &before, value)?),
         }
-        if after != before {
-            after.edits += 1;
-        }
-        prepared.result = json!({"collection": self.collection_json(&after)});
-        prepared.put_collection(Some(&before), after);
+        let members = self.members_of_collection(&before);
+        let (from, to) = (
+            self.collection_revision(&before, &members),
+            self.collection_revision(&after, &members),
+        );
+        prepared.result = json!({"collection": Self::collection_result(&after, &to)});
+        prepared.put_collection(Some((&before, from)), after, to);
         Ok(())
     }
 
@@ -418,52 +419,6 @@ impl HostWorld {
         Ok(found.reference)
     }
 
-    /// `collection.updateMembership`: items added to and removed from a collection.
-    fn collection_membership(
-        &self,
-        op: &str,
-        request: &Value,
-        prepared: &mut Prepared,
-    ) -> Result<(), HostError> {
-        closed(request, &["collectionRef", "add", "remove"])?;
-        let collection = self.existing_collection(op, request, "collectionRef")?;
-        let (add, remove) = (
-            member_refs(request, "add")?,
-            member_refs(request, "remove")?,
-        );
-        if (add.is_empty() && remove.is_empty())
-            || add.iter().any(|r| remove.contains(r))
-            || add.len() + remove.len() > MAX_MEMBERSHIP_TARGETS
-        {
-            return Err(HostError::capability(
-                "invalid_request",
-                "membership delta is empty, overlapping, or exceeds the hard limit",
-                json!({"reason": "invalid_combination", "operation": op}),
-            ));
-        }
-        let library = collection.reference.library_id;
-        self.check_members(op, &[add.as_slice(), remove.as_slice()].concat(), library)?;
-        let key = &collection.reference.key;
-        let (mut added, mut removed) = (Vec::new(), Vec::new());
-        let changes = add.iter().map(|r| (r, true));
-        for (item, adding) in changes.chain(remove.iter().map(|r| (r, false))) {
-            let before = self.item_record_or_note(op, item)?;
-            let mut after = before.clone();
-            let member = after.zotero.get().collections.contains(key);
-            if adding && !member {
-                after.zotero.get_mut().collections.push(key.clone());
-                added.push(item.to_value());
-            } else if !adding && member {
-                after.zotero.get_mut().collections.retain(|k| k != key);
-                removed.push(item.to_value());
-            }
-            prepared.put(Some(before), after);
-        }
-        prepared.result = json!({"collection": self.collection_json(&collection),
-            "addedRefs": added, "removedRefs": removed});
-        Ok(())
-    }
-
     /// Applies a prepared write's collection changes.
     pub(super) fn commit_collections(&mut self, prepared: &Prepared) {
         for (collection, gone) in &prepared.collections {
@@ -476,12 +431,9 @@ impl HostWorld {
     }
 }
 
-/// Most items one membership change names (the reference's preview target limit).
-const MAX_MEMBERSHIP_TARGETS: usize = 10_000;
-
 /// `request[name]` of `collection.updateMembership`: a list of item refs, repeats
 /// dropped.
-fn member_refs(request: &Value, name: &str) -> Result<Vec<PortableItemRef>, HostError> {
+pub(super) fn member_refs(request: &Value, name: &str) -> Result<Vec<PortableItemRef>, HostError> {
     let Some(Value::Array(values)) = request.get(name) else {
         return Err(canonical_refusal(Some(&format!("/{name}"))));
     };

@@ -301,9 +301,10 @@ impl HostWorld {
                 .cloned()
                 .unwrap_or(Value::Null)
         };
+        // The attachment's parent, or the attachment itself when it has none.
         let parent_item = self
             .parent_record(record)
-            .and_then(|attachment| attachment.parent_ref.clone())
+            .and_then(|a| a.parent_ref.clone().or_else(|| a.reference.clone()))
             .map(|r| r.to_value());
         json!({"ref": reference(record), "itemRef": parent_item, "attachmentRef": parent(record),
             "revision": record.revision(), "annotationType": f("annotationType"),

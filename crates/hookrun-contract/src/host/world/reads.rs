@@ -2,7 +2,6 @@
 
 use serde_json::{Map, Value, json};
 
-use super::dto::digest;
 use super::paging::paged;
 use super::record::{DetailKind, Record};
 use super::{HostResult, HostWorld, HostWorldError, PageRequest};
@@ -21,6 +20,8 @@ pub struct ItemCriteria {
     pub library_id: Option<u64>,
     /// `collectionRef.key`.
     pub collection: Option<String>,
+    /// `collectionRef` as the caller gave it (the page's criteria echo it).
+    pub collection_ref: Option<Value>,
     /// `tag`.
     pub tag: Option<String>,
     /// `itemType`.
@@ -77,6 +78,7 @@ impl ItemCriteria {
         Ok(ItemCriteria {
             library_id,
             collection,
+            collection_ref: input.get("collectionRef").filter(|v| !v.is_null()).cloned(),
             tag: text("tag")?.map(|t| t.to_lowercase()),
             item_type: text("itemType")?,
             named_query: filter.is_none() && query.is_some(),
@@ -122,10 +124,18 @@ impl ItemCriteria {
         haystack.iter().any(|h| h.to_lowercase().contains(query))
     }
 
-    fn to_json(&self, library_id: u64) -> Value {
+    /// The criteria a page answers, in the reference's key order: `libraryId`,
+    /// `collectionRef` (the caller's), `tag`, `itemType`, `filter` (or `query`),
+    /// `order`.
+    pub(super) fn to_json(&self, library_id: u64) -> Value {
         let name = if self.named_query { "query" } else { "filter" };
-        let mut criteria = json!({"libraryId": self.library_id.unwrap_or(library_id),
-            "collectionRef": self.collection.as_ref().map(|key| json!({"libraryId": self.library_id.unwrap_or(library_id), "key": key})),
+        let library_id = self.library_id.unwrap_or(library_id);
+        let collection = self.collection_ref.clone().or_else(|| {
+            self.collection
+                .as_ref()
+                .map(|key| json!({"libraryId": library_id, "key": key}))
+        });
+        let mut criteria = json!({"libraryId": library_id, "collectionRef": collection,
             "tag": self.tag, "itemType": self.item_type});
         criteria[name] = json!(self.filter);
         criteria["order"] = json!("stable_identity");
@@ -187,20 +197,53 @@ impl HostWorld {
         paged("notes", items, page)
     }
 
-    /// `library.listAnnotations(ref, page)`: the annotations of an attachment.
+    /// `library.listAnnotations(ref, page)`: the annotations of an attachment, or
+    /// of every attachment of a regular item, by `sortIndex`, then Zotero's item id
+    /// (the world's order where it has none); trashed ones too, as the reference
+    /// host lists them.
     pub fn list_annotations(
         &self,
-        attachment: &PortableItemRef,
+        item: &PortableItemRef,
         page: &PageRequest,
     ) -> HostResult<Value> {
-        let items = self.children_json(attachment, DetailKind::Annotation, |r| {
-            self.annotation_detail(r)
-        })?;
+        let record = self.record_of(item, "item")?;
+        let attachments: Vec<&Record> = match record.kind.unwrap_or(DetailKind::Regular) {
+            DetailKind::Attachment => vec![record],
+            DetailKind::Regular => self
+                .child_records(record)
+                .filter(|r| r.kind == Some(DetailKind::Attachment))
+                .collect(),
+            _ => {
+                return Err(HostWorldError::WrongKind {
+                    kind: "item".into(),
+                    key: item.identity(),
+                    needs: Some("annotation listing requires a regular item or attachment"),
+                });
+            }
+        };
+        let mut annotations: Vec<&Record> = attachments
+            .into_iter()
+            .flat_map(|a| self.child_records(a))
+            .filter(|r| r.kind == Some(DetailKind::Annotation))
+            .collect();
+        annotations.sort_by_cached_key(|r| {
+            let z = r.zotero.get();
+            let index = z.fields.get("annotationSortIndex").and_then(Value::as_str);
+            let index: Vec<u16> = index.unwrap_or_default().encode_utf16().collect();
+            (index, r.id.is_none(), r.id)
+        });
+        let items = annotations
+            .into_iter()
+            .map(|r| self.annotation_detail(r))
+            .collect();
         paged("annotations", items, page)
     }
 
     /// The top-level regular items `criteria` selects, in stable order.
-    fn regular_items<'a>(&'a self, criteria: &'a ItemCriteria) -> impl Iterator<Item = &'a Record> {
+    pub(super) fn regular_items<'a: 'c, 'c>(
+        &'a self,
+        criteria: &'c ItemCriteria,
+    ) -> impl Iterator<Item = &'a Record> + 'c {
         self.records.iter().filter(move |r| {
             r.kind.unwrap_or(DetailKind::Regular) == DetailKind::Regular
                 && r.parent_ref.is_none()
@@ -244,78 +287,6 @@ impl HostWorld {
         Ok(page)
     }
 
-    /// The batches `traverseItems` hands its callback, `pageSize` items each, and
-    /// how the traversal ended; a `resumeCursor` from a traversal that hit a budget
-    /// continues after the items it visited.
-    pub fn traverse_items(
-        &self,
-        input: &Value,
-        budget: &Budget,
-    ) -> HostResult<(Vec<Value>, Value)> {
-        self.traverse(input, 500, budget, |r| {
-            let mut summary = self.regular_summary(r);
-            let mut tags = r.zotero.get().tags.clone();
-            tags.sort();
-            tags.dedup();
-            let digest = digest(&json!(tags));
-            summary.insert("tags".into(), json!(tags));
-            summary.insert(
-                "tagDigest".into(),
-                digest.trim_start_matches("sha256:").into(),
-            );
-            Value::Object(summary)
-        })
-    }
-
-    /// The batches `withItemSnapshot` hands its callback (`batchSize` items each, at
-    /// most 1,000) and how the snapshot ended.
-    pub fn snapshot_items(
-        &self,
-        library_id: u64,
-        batch_size: &Value,
-        budget: &Budget,
-    ) -> HostResult<(Vec<Value>, Value)> {
-        let input =
-            json!({"scope": "top-level-regular", "libraryId": library_id, "pageSize": batch_size});
-        self.traverse(&input, 1_000, budget, |r| self.snapshot_item(r))
-    }
-
-    /// The batches of a traversal, shaping only the items it visits (and one more,
-    /// to know whether it ends there), one step of `budget` each.
-    fn traverse(
-        &self,
-        input: &Value,
-        max_page: u64,
-        budget: &Budget,
-        shape: impl Fn(&Record) -> Value,
-    ) -> HostResult<(Vec<Value>, Value)> {
-        if input.get("scope").and_then(Value::as_str) != Some("top-level-regular") {
-            return Err(HostWorldError::InvalidRequest(
-                "traversal scope is unsupported: scope must be \"top-level-regular\"".into(),
-            ));
-        }
-        let criteria = ItemCriteria::parse(input)?;
-        let bounds = Traversal::parse(input, max_page)?;
-        let cap = bounds.max_items.min(bounds.page_size * bounds.max_pages);
-        let mut items: Vec<Value> = Vec::new();
-        let mut more = false;
-        for record in self.regular_items(&criteria).skip(bounds.start) {
-            budget.tick().map_err(stopped)?;
-            if items.len() == cap {
-                more = true;
-                break;
-            }
-            items.push(shape(record));
-        }
-        let batches: Vec<Value> = items
-            .chunks(bounds.page_size)
-            .enumerate()
-            .map(|(i, chunk)| json!([{"batchIndex": i, "items": chunk}]))
-            .collect();
-        let ending = bounds.ending(&criteria, &items, batches.len(), more);
-        Ok((batches, ending))
-    }
-
     /// `library.exportPortableItems(refs)`: regular items in ref order, at most
     /// [`MAX_PORTABLE_ITEMS`] of them and [`MAX_PORTABLE_BYTES`] of JSON together (the
     /// reference host's limits), one step of `budget` each.
@@ -342,6 +313,7 @@ impl HostWorld {
                 return Err(HostWorldError::WrongKind {
                     kind: "item".into(),
                     key: reference.identity(),
+                    needs: Some("portable export requires regular items"),
                 });
             }
             let item = self.portable(record);
@@ -405,6 +377,7 @@ impl HostWorld {
             return Err(HostWorldError::WrongKind {
                 kind: "note".into(),
                 key: note.identity(),
+                needs: None,
             });
         }
         Ok(record)
@@ -440,7 +413,7 @@ pub const MAX_PORTABLE_ITEMS: u64 = 10_000;
 pub const MAX_PORTABLE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A read stopped by its call's budget; the call ends with the budget's breach.
-fn stopped(error: HostError) -> HostWorldError {
+pub(super) fn stopped(error: HostError) -> HostWorldError {
     HostWorldError::ResourceLimited {
         resource: error.fields["details"]["resource"]
             .as_str()
@@ -448,85 +421,5 @@ fn stopped(error: HostError) -> HostWorldError {
             .into(),
         limit: 0,
         observed: Value::Null,
-    }
-}
-
-/// A traversal's bounds and where it starts, as its request gives them.
-struct Traversal {
-    page_size: usize,
-    max_items: usize,
-    max_pages: usize,
-    /// Items skipped (`resumeCursor`).
-    start: usize,
-}
-
-impl Traversal {
-    /// The bounds of `input` (pages at most `max_page` items), each checked
-    /// against the reference host's limit.
-    fn parse(input: &Value, max_page: u64) -> HostResult<Traversal> {
-        let limit = |key: &str, resource: &str, default: u64, max: u64| -> HostResult<u64> {
-            match input.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(v) => match v.as_u64() {
-                    Some(n @ 1..) if n <= max => Ok(n),
-                    Some(n @ 1..) => Err(HostWorldError::ResourceLimited {
-                        resource: resource.into(),
-                        limit: max,
-                        observed: n.into(),
-                    }),
-                    _ => Err(HostWorldError::InvalidRequest(format!(
-                        "traversal budget is invalid: {key}"
-                    ))),
-                },
-            }
-        };
-        let page_size = limit("pageSize", "items", 100.min(max_page), max_page)? as usize;
-        let max_items = limit("maxItems", "items", 100_000, 1_000_000)? as usize;
-        let max_pages = limit("maxPages", "pages", 1_000, 10_000)? as usize;
-        limit("maxDurationMs", "duration_ms", 300_000, 1_800_000)?;
-        let start = match input.get("resumeCursor") {
-            None | Some(Value::Null) => 0,
-            Some(cursor) => cursor
-                .as_str()
-                .and_then(|c| c.parse::<usize>().ok())
-                .ok_or_else(|| HostWorldError::InvalidRequest("resumeCursor is invalid".into()))?,
-        };
-        Ok(Traversal {
-            page_size,
-            max_items,
-            max_pages,
-            start,
-        })
-    }
-
-    /// How a traversal that visited `items` in `batches` ends: `resource_limited`
-    /// with a resume cursor when there was `more`, else `completed` with its
-    /// completion evidence.
-    fn ending(
-        &self,
-        criteria: &ItemCriteria,
-        items: &[Value],
-        batches: usize,
-        more: bool,
-    ) -> Value {
-        let library_id = criteria.library_id.unwrap_or(1);
-        let visited = items.len();
-        if more {
-            let reason = if visited == self.max_items {
-                "max_items"
-            } else {
-                "max_pages"
-            };
-            return json!({"outcome": "resource_limited", "libraryId": library_id, "visitedItems": visited,
-                "visitedBatches": batches, "reason": reason,
-                "resumeCursor": (self.start + visited).to_string()});
-        }
-        let criteria_digest = digest(&criteria.to_json(library_id));
-        let coverage = digest(&json!(items));
-        json!({"outcome": "completed", "libraryId": library_id, "scope": "top-level-regular",
-            "visitedItems": visited, "visitedBatches": batches,
-            "completionEvidence": {"evidenceId": format!("traversal-{}", &coverage[7..19]),
-                "criteriaDigest": criteria_digest.trim_start_matches("sha256:"),
-                "coverageDigest": coverage.trim_start_matches("sha256:")}})
     }
 }

@@ -77,6 +77,16 @@ const LIBRARY_WIDE: &[&str] = &[
     "synthesis.",
 ];
 
+/// Whether a call writes (or previews a write of) a collection: its revision
+/// covers every member, so the whole library is read.
+fn writes_collection(member: &str, args: &Value) -> bool {
+    member.starts_with("mutations.")
+        && args
+            .pointer("/0/operation")
+            .and_then(Value::as_str)
+            .is_some_and(|op| op.starts_with("collection."))
+}
+
 /// How deep the refs of a request are looked for, and how many are taken.
 const REF_DEPTH: usize = 4;
 const MAX_REFS: usize = 1_000;
@@ -120,7 +130,7 @@ impl HostWorld {
         if source.complete {
             return Ok(());
         }
-        if LIBRARY_WIDE.iter().any(|m| member.starts_with(m)) {
+        if LIBRARY_WIDE.iter().any(|m| member.starts_with(m)) || writes_collection(member, args) {
             return self.load_all();
         }
         let library_id = source.library.library_id();

@@ -785,7 +785,9 @@ fn wide_world(n: u32) -> HostWorld {
 fn a_traversal_shapes_only_what_it_visits_and_stops_at_the_deadline() {
     let world = wide_world(600);
     let input = json!({"scope": "top-level-regular", "pageSize": 100, "maxItems": 250});
-    let (batches, ending) = world.traverse_items(&input, &Budget::unlimited()).unwrap();
+    let (batches, ending) = world
+        .traverse_items(&input, &Budget::unlimited(), "t")
+        .unwrap();
     assert_eq!(batches.len(), 3);
     assert_eq!(ending["outcome"], "resource_limited");
     assert_eq!(ending["visitedItems"], 250);
@@ -795,7 +797,7 @@ fn a_traversal_shapes_only_what_it_visits_and_stops_at_the_deadline() {
         u64::MAX,
     );
     let input = json!({"scope": "top-level-regular"});
-    assert!(world.traverse_items(&input, &past).is_err());
+    assert!(world.traverse_items(&input, &past, "t").is_err());
     assert_eq!(past.exhausted(), Some(crate::host::Breach::Deadline));
 }
 

@@ -118,30 +118,54 @@ impl Prepared {
         }
     }
 
-    /// Records the collection `after` (created when `before` is `None`).
-    pub(super) fn put_collection(&mut self, before: Option<&Collection>, after: Collection) {
-        let changed = before != Some(&after);
+    /// Records the collection `after` at `revision` (created when `before`, the
+    /// collection and its revision before the write, is `None`).
+    pub(super) fn put_collection(
+        &mut self,
+        before: Option<(&Collection, String)>,
+        after: Collection,
+        revision: String,
+    ) {
+        let edited = before.as_ref().is_none_or(|(b, _)| **b != after);
+        let changed = edited || before.as_ref().is_some_and(|(_, r)| *r != revision);
+        let effect = match (&before, changed) {
+            (None, _) => "created",
+            (Some(_), true) => "updated",
+            _ => "unchanged",
+        };
         self.changes.push(json!({
             "entity": {"kind": "collection", "ref": after.reference.to_value()},
-            "effect": match (before, changed) { (None, _) => "created", (Some(_), true) => "updated", _ => "unchanged" },
-            "before": before.map(|_| json!({"state": "active"})), "after": {"state": "active"},
+            "effect": effect,
+            "before": before.map(|(_, r)| json!({"revision": r, "state": "active"})),
+            "after": {"revision": revision, "state": "active"},
         }));
         self.changed |= changed;
-        if changed {
+        // A membership change leaves the collection itself as it is.
+        if edited {
             self.collections.push((after, false));
         }
     }
 
-    /// Records that `collection` is removed.
-    pub(super) fn drop_collection(&mut self, collection: Collection) {
+    /// Records that `collection`, at `revision`, is removed.
+    pub(super) fn drop_collection(&mut self, collection: Collection, revision: String) {
         let reference = collection.reference.to_value();
-        let gone = digest(&json!({"ref": reference, "state": "deleted"}));
         self.changes
             .push(json!({"entity": {"kind": "collection", "ref": reference},
-            "effect": "deleted", "before": {"revision": collection.revision(), "state": "active"},
-            "after": {"revision": gone, "state": "deleted"}}));
+            "effect": "deleted", "before": {"revision": revision, "state": "active"},
+            "after": {"revision": deleted_revision(&reference, None), "state": "deleted"}}));
         self.changed = true;
         self.collections.push((collection, true));
+    }
+
+    /// Gives every entity the write deletes the reference's revision of a deleted
+    /// entity, which names the write's `operationId`.
+    fn name_deletions(&mut self, operation_id: Option<&Value>) {
+        for change in &mut self.changes {
+            if change["effect"] == "deleted" {
+                change["after"]["revision"] =
+                    deleted_revision(&change["entity"]["ref"], operation_id).into();
+            }
+        }
     }
 
     /// Records `after` (created when `before` is `None`) and its receipt change.
@@ -184,10 +208,20 @@ impl Prepared {
         };
         self.changes.push(json!({"entity": {"kind": "item", "ref": reference.to_value()},
             "effect": "deleted", "before": item_version(record),
-            "after": {"revision": digest(&json!({"ref": reference.to_value(), "state": "deleted"})), "state": "deleted"}}));
+            "after": {"revision": deleted_revision(&reference.to_value(), None), "state": "deleted"}}));
         self.changed = true;
         self.removals.push(reference);
     }
+}
+
+/// The revision of the entity `reference` once deleted by the write
+/// `operation_id`: the digest of `{ref, state: "deleted", operationId}`.
+fn deleted_revision(reference: &Value, operation_id: Option<&Value>) -> String {
+    let mut deleted = json!({"ref": reference, "state": "deleted"});
+    if let Some(id) = operation_id {
+        deleted["operationId"] = id.clone();
+    }
+    digest(&deleted)
 }
 
 /// An item's `{revision, state}` as receipts show it (`state`: `active` or `trashed`).
@@ -304,10 +338,22 @@ impl HostWorld {
         request: &Value,
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
-        let name = member.name();
         if !request.is_object() {
-            return Err(invalid(name, "invalid_schema", "request"));
+            return Err(invalid(member.name(), "invalid_schema", "request"));
         }
+        let mut prepared = self.dispatch_write(member, request, keys)?;
+        prepared.name_deletions(request.get("operationId"));
+        Ok(prepared)
+    }
+
+    /// The write of `member`, by its operation.
+    fn dispatch_write(
+        &self,
+        member: Member,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
+        let name = member.name();
         match member {
             Member::NotesCreate => self.note_create(name, request, keys),
             Member::NotesUpdateContent => self.note_update(name, request),
@@ -406,6 +452,8 @@ impl HostWorld {
     }
 }
 
+#[cfg(test)]
+mod receipt_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

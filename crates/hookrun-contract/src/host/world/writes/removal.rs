@@ -190,8 +190,11 @@ impl HostWorld {
             "deletedCollections": doomed.iter().map(|c| json!({"ref": c.reference.to_value()})).collect::<Vec<_>>(),
             "detachedMemberships": detached}));
         prepared.result = json!({"removedRef": collection.reference.to_value()});
+        let held = self.memberships();
         for gone in doomed {
-            prepared.drop_collection(gone);
+            let members = held.get(&gone.reference).map_or(&[][..], Vec::as_slice);
+            let revision = self.collection_revision(&gone, members);
+            prepared.drop_collection(gone, revision);
         }
         for record in members {
             let mut after = record.clone();
