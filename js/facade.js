@@ -54,7 +54,7 @@
   const INTERNAL = ObjectCreate(null);
   {
     const paths = ["bundle.readText", "bundle.readBytes", "bundle.getExtractedDir", "bundle.list",
-      "result.resolveArtifact", "result.resolveArtifactBytes"];
+      "result.resolveArtifact", "result.resolveArtifactBytes", "productStorage.registerProduct"];
     for (let i = 0; i < paths.length; i++) INTERNAL[paths[i]] = internalSpec(paths[i]);
   }
 
@@ -581,6 +581,13 @@
       return context;
     }
 
+    // `productStorage` of an applyResult argument: one member, as on the
+    // reference host; its failures are plain errors.
+    function makeProductStorage(callId, id) {
+      const register = member(callId, INTERNAL["productStorage.registerProduct"]);
+      return ObjectFreeze({ __proto__: null, registerProduct: (input) => register(id, input) });
+    }
+
     function getAt(root, path) {
       let node = root;
       for (let i = 0; i < path.length; i++) node = node[path[i]];
@@ -678,6 +685,9 @@
             makeResultContext(callId, id, getAt(arg, item.path), reader);
             break;
           }
+          case "productStorage":
+            setAt(arg, item.path, makeProductStorage(callId, getAt(arg, item.path)));
+            break;
           case "frozen":
             deepFreeze(getAt(arg, item.path));
             break;

@@ -861,12 +861,64 @@ export interface RunResult {
   [field: string]: unknown;
 }
 
+/** Where a product asset's content comes from. */
+export type ProductAssetSource =
+  /** A result artifact, found as `resultContext.resolveArtifactBytes` finds it. */
+  | { kind: "result-artifact"; rawPath?: unknown; fallbackPath?: string }
+  /** A file the run can read (`file.readBytes`), by path or `file://` URL. */
+  | { kind: "local-file"; path: string }
+  /** Text, stored as UTF-8. */
+  | { kind: "inline-text"; text: string };
+
+export interface ProductAssetInput {
+  /** Sanitised to `[A-Za-z0-9._:-]`; defaults to `label`, then `productAssetPath`, then `"product"`. */
+  assetId?: string;
+  label?: string;
+  /** The asset's managed relative path (segments of `[A-Za-z0-9._-]`, at most 96 characters each, 220 in all). */
+  productAssetPath?: string;
+  contentType?: string;
+  /** Defaults to a result artifact from `rawPath`/`fallbackPath`. */
+  source?: ProductAssetSource;
+  rawPath?: unknown;
+  fallbackPath?: string;
+}
+
+export interface RegisterProductInput {
+  /** The product id is `<requestId>:<productKey>`; defaults to `kind`, then `"default"`. */
+  productKey?: string;
+  kind: string;
+  title: string;
+  assets: ProductAssetInput[];
+  /** Kept as a shallow copy when a plain object. */
+  metadata?: Record<string, unknown>;
+  /**
+   * `"atomic"`: an asset whose content cannot be resolved fails the registration;
+   * otherwise it is recorded as missing, with the reason.
+   */
+  failurePolicy?: "record-missing" | "atomic";
+}
+
+export interface ProductRegistrationReceipt {
+  productId: string;
+  assetCount: number;
+  availableAssetCount: number;
+  missingAssetCount: number;
+}
+
+/**
+ * The product storage of an `applyResult` call. Failures are plain `Error`s
+ * (path rule failures a `ManagedPathPolicyError`), some with a `code`.
+ */
+export interface ProductStorage {
+  registerProduct(input: RegisterProductInput): Promise<ProductRegistrationReceipt>;
+}
+
 export interface ApplyResultArgs {
   /** The target parent; `null` for workflows that run without a selection. */
   parent: PortableItemRef | null;
   bundleReader: BundleReader;
   resultContext: ResultContext;
-  productStorage: null;
+  productStorage: ProductStorage;
   request: RequestPayload;
   runResult: RunResult;
   manifest: Manifest;

@@ -25,6 +25,7 @@ mod malformed_inputs;
 mod migrate;
 mod parallel;
 mod process_isolation;
+mod product_storage;
 mod read_your_writes;
 mod run_errors;
 mod run_workflows;

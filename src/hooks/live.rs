@@ -46,6 +46,9 @@ pub enum LiveKind {
         /// `zip`, `directory` or `unavailable`: which members the reader has.
         reader_kind: &'static str,
     },
+    /// The value at the path, a result context's id, becomes that context's
+    /// product storage (`registerProduct`).
+    ProductStorage,
     /// The value at the path is deeply frozen.
     Frozen,
     /// The value at the path is the one at `target`, the same object; made
@@ -134,6 +137,12 @@ impl Live {
         }
     }
 
+    /// The top-level member `key`, where the argument holds a result
+    /// context's id, as that context's product storage.
+    pub fn product_storage(key: &str) -> Live {
+        Live::at([key], LiveKind::ProductStorage)
+    }
+
     /// The value at `target` again at `path`, the same object.
     pub fn alias(path: Vec<Step>, target: Vec<Step>) -> Live {
         Live {
@@ -197,6 +206,10 @@ mod tests {
         assert_eq!(
             serde_json::to_value(alias).unwrap(),
             json!({"path": ["resultContext", "resultJson"], "kind": "alias", "target": ["runResult", "resultJson"]})
+        );
+        assert_eq!(
+            serde_json::to_value(Live::product_storage("productStorage")).unwrap(),
+            json!({"path": ["productStorage"], "kind": "productStorage"})
         );
         assert_eq!(
             serde_json::to_value(Live::frozen("selectionContext")).unwrap(),

@@ -9,6 +9,7 @@ use crate::bundle::{
     BundleError, BundleReader, ResultContext, ResultContextOptions, ZipBundle, ZipOptions,
 };
 use crate::hooks::{CallUnit, HookEnv, Live, ShortCircuitApply, Step, hook_arg};
+use crate::host::products::ProductOwner;
 use crate::manifest::{DeclaredHook, HookName, Workflow};
 use crate::request::ExecutionOptions;
 use crate::run::jobs::{Job, execution_json, job_unit, safe_id};
@@ -132,6 +133,17 @@ impl ApplyEnv<'_, '_> {
         Ok((data, aliases))
     }
 
+    /// Gives the result context `id` its product storage, registering for the
+    /// request and run result of the call, as on the reference host.
+    fn hand_product_storage(&self, id: &str, request: &Value, run_result: &Value) {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let workflow = (self.workflow.id.as_str(), self.workflow.label.as_str());
+        let owner = ProductOwner::of(workflow, request, run_result, now_ms);
+        self.hooks.host.borrow_mut().add_product_storage(id, owner);
+    }
+
     /// Calls `applyResult`; hands back the request and run result it was
     /// given, for the job to keep.
     fn call(&mut self, at: CallUnit<'_>, apply: Apply) -> (ApplyReport, [Value; 2]) {
@@ -159,24 +171,20 @@ impl ApplyEnv<'_, '_> {
             response = Some(taken);
         }
         add_apply_context(&mut data, &id, apply.preflight, apply.aggregate_children);
+        self.hand_product_storage(&id, &apply.request, &run_result);
         let mut arg = hook_arg([
             ("parent", apply.parent),
             // The context's id, where its reader goes (`Live::result_context`).
             ("bundleReader", Value::from(id.as_str())),
             ("resultContext", data),
-            ("productStorage", Value::Null),
+            // The context's id, where its product storage goes.
+            ("productStorage", Value::from(id.as_str())),
             ("request", apply.request),
             ("runResult", run_result),
             ("manifest", Value::Null),
             ("executionOptions", execution_json(self.execution)),
         ]);
-        let mut live = vec![Live::result_context(
-            vec![Step::key("resultContext")],
-            vec![Step::key("bundleReader")],
-            reader_kind.as_str(),
-        )];
-        live.extend(aliases);
-        live.extend(apply.children_live);
+        let live = apply_live(reader_kind.as_str(), aliases, apply.children_live);
         let result = self
             .hooks
             .call(self.hook, at, &mut arg, &[], live, &apply.shared);
@@ -484,6 +492,22 @@ fn target_parent(request: &Value) -> Value {
         .or_else(|| request.get("targetParentID").filter(|v| !v.is_null()))
         .cloned()
         .unwrap_or(Value::Null)
+}
+
+/// The live objects of an `applyResult` argument: its result context (and
+/// reader), its product storage, then `aliases` and the children's objects.
+fn apply_live(reader_kind: &'static str, aliases: Vec<Live>, children: Vec<Live>) -> Vec<Live> {
+    let mut live = vec![
+        Live::result_context(
+            vec![Step::key("resultContext")],
+            vec![Step::key("bundleReader")],
+            reader_kind,
+        ),
+        Live::product_storage("productStorage"),
+    ];
+    live.extend(aliases);
+    live.extend(children);
+    live
 }
 
 fn requires_selection(workflow: &Workflow) -> bool {

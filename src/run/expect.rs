@@ -1,5 +1,6 @@
 //! Expectations of fixture cases: the parts of a run report a case may pin down
-//! (`plan`, `units`, `requests`, `effects`, `errors`), compared structurally.
+//! (`plan`, `units`, `requests`, `effects`, `products`, `errors`), compared
+//! structurally.
 //!
 //! Object key order never matters, and volatile data (timings, heap figures,
 //! logs) is not part of any expectation.
@@ -9,7 +10,10 @@ use serde_json::{Map, Value, json};
 use crate::run::report::{ApplyReport, RunError, RunReport, UnitReport};
 
 /// The expectation keys, in the order they are written and compared.
-pub const KEYS: &[&str] = &["plan", "units", "requests", "effects", "errors"];
+pub const KEYS: &[&str] = &["plan", "units", "requests", "effects", "products", "errors"];
+
+/// What a product record holds that differs between runs of the same input.
+const VOLATILE_PRODUCT_FIELDS: &[&str] = &["storageRevision", "createdAt", "updatedAt"];
 
 /// One expectation that the run did not meet.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,9 +54,27 @@ pub fn actual(report: &RunReport) -> Map<String, Value> {
         .map(|e| json!({"unitId": e.unit_id, "hook": e.hook, "call": e.call, "args": e.args}))
         .collect();
     out.insert("effects".into(), Value::Array(effects));
+    if !report.products.is_empty() {
+        out.insert("products".into(), products_value(report));
+    }
     let errors: Vec<Value> = report.errors.iter().map(error_value).collect();
     out.insert("errors".into(), Value::Array(errors));
     out
+}
+
+/// The `products` expectation: the registered products by id, without
+/// their storage revisions and dates.
+fn products_value(report: &RunReport) -> Value {
+    let products = report.products.iter().map(|(id, record)| {
+        let mut record = record.clone();
+        if let Some(fields) = record.as_object_mut() {
+            VOLATILE_PRODUCT_FIELDS.iter().for_each(|f| {
+                fields.remove(*f);
+            });
+        }
+        (id.clone(), record)
+    });
+    Value::Object(products.collect())
 }
 
 /// The `plan` expectation: the plan's state, its units' identities and what

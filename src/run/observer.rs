@@ -121,6 +121,7 @@ impl Collector {
                 plan: None,
                 units: Vec::new(),
                 effects: Vec::new(),
+                products: Default::default(),
                 hooks: Vec::new(),
                 errors: Vec::new(),
                 summary: Summary::default(),
@@ -147,7 +148,10 @@ impl RunObserver for Collector {
         self.report.units.push(unit);
     }
 
-    fn effect(&mut self, effect: Effect) {
+    fn effect(&mut self, mut effect: Effect) {
+        if let Some(record) = effect.product.take() {
+            crate::host::products::merge_record(&mut self.report.products, record);
+        }
         self.report.effects.push(effect);
     }
 

@@ -2,6 +2,8 @@
 //! hook calls and every error. Its JSON is stable: object keys keep a fixed
 //! order and, in deterministic runs, timings are left out.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -264,6 +266,10 @@ pub struct RunReport {
     pub units: Vec<UnitReport>,
     /// Recorded host writes, in call order.
     pub effects: Vec<Effect>,
+    /// The products hooks registered (`productStorage.registerProduct`), by
+    /// product id, as the last registration of each left them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub products: BTreeMap<String, Value>,
     /// Every hook call, in order, with logs and usage.
     pub hooks: Vec<HookRecord>,
     /// Every error: run-level and unit-level.

@@ -13,11 +13,13 @@
 //! [`with_refs`](JsonReportWriter::with_refs) writes a value that repeats one
 //! before it in the report as a reference to it ([`super::refs`]).
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
 use std::sync::Arc;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::hooks::HookRecord;
 use crate::host::effects::Effect;
@@ -37,6 +39,8 @@ pub struct JsonReportWriter<W: Write> {
     opened: bool,
     units: usize,
     effects: Spill,
+    /// The products registered so far, written after the effects.
+    products: BTreeMap<String, Value>,
     hooks: Spill,
     errors: Spill,
     /// The first write that failed; nothing is written after it.
@@ -113,6 +117,7 @@ impl<W: Write> JsonReportWriter<W> {
             opened: false,
             units: 0,
             effects: Spill::default(),
+            products: BTreeMap::new(),
             hooks: Spill::default(),
             errors: Spill::default(),
             failure: None,
@@ -175,7 +180,12 @@ impl<W: Write> JsonReportWriter<W> {
         let out = &mut self.out;
         out.write_all(b"],\"effects\":[")?;
         self.effects.copy_to(out)?;
-        out.write_all(b"],\"hooks\":[")?;
+        out.write_all(b"]")?;
+        if !self.products.is_empty() {
+            out.write_all(b",\"products\":")?;
+            write_compact(&mut *out, &self.products)?;
+        }
+        out.write_all(b",\"hooks\":[")?;
         self.hooks.copy_to(out)?;
         out.write_all(b"],\"errors\":[")?;
         self.errors.copy_to(out)?;
@@ -247,7 +257,10 @@ impl<W: Write> RunObserver for JsonReportWriter<W> {
         });
     }
 
-    fn effect(&mut self, effect: Effect) {
+    fn effect(&mut self, mut effect: Effect) {
+        if let Some(record) = effect.product.take() {
+            crate::host::products::merge_record(&mut self.products, record);
+        }
         self.attempt(|w| w.write_effect(&effect));
     }
 

@@ -66,6 +66,11 @@ pub struct Declaration {
     /// writer).
     #[serde(default)]
     pub scope: Option<String>,
+    /// For [`Answer::Fixture`] and [`Answer::Person`] members that change
+    /// something on the reference host: whatever the fixture answers is recorded
+    /// as an effect (an error or the `unavailable` fallback as a refused one).
+    #[serde(default)]
+    pub records: bool,
     /// The `name` of its errors when it is not `WorkflowHostError`.
     #[serde(default)]
     pub error_name: Option<String>,

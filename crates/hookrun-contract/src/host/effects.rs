@@ -39,6 +39,10 @@ pub struct Effect {
     /// and is not to be applied.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Value>,
+    /// The product record a `productStorage.registerProduct` call kept, for the
+    /// run report's `products` (not part of the effect's JSON).
+    #[serde(skip)]
+    pub product: Option<Value>,
 }
 
 /// The write an `operationId` is bound to.
@@ -204,6 +208,23 @@ impl EffectLog {
         Ok(())
     }
 
+    /// Records a product registration, its receipt and the record kept, like
+    /// [`commit`](Self::commit) without an `operationId`.
+    pub fn commit_product(
+        &mut self,
+        site: &CallSite,
+        member: &str,
+        args: Value,
+        receipt: Value,
+        record: Value,
+    ) -> Result<(), HostError> {
+        self.commit(site, member, args, None, receipt)?;
+        if let Some(effect) = self.effects.last_mut() {
+            effect.product = Some(record);
+        }
+        Ok(())
+    }
+
     /// The write limit's error for `member`, whose files would make the run hold
     /// `observed` bytes; ends the call like a write past the limit.
     pub fn past_limit(&mut self, member: &str, observed: u64) -> HostError {
@@ -261,6 +282,7 @@ impl EffectLog {
             args,
             result,
             error,
+            product: None,
         });
     }
 }

@@ -12,6 +12,7 @@ pub mod overlay;
 #[doc(hidden)]
 pub mod overlay_model;
 pub mod path;
+pub mod products;
 pub mod redact;
 pub mod session;
 pub mod world;

@@ -154,7 +154,7 @@ members! {
     "bibliography.listFormats" => BibliographyListFormats: Fixture, Open, HookHost::fixture;
     "bibliography.render" => BibliographyRender: Fixture, Open, HookHost::fixture;
     "researchBundles.materializePapers" => ResearchBundlesMaterializePapers: Fixture, Open, HookHost::fixture;
-    "researchBundles.importPapers" => ResearchBundlesImportPapers: Fixture, Open, HookHost::fixture;
+    "researchBundles.importPapers" => ResearchBundlesImportPapers: Fixture, OperationLookup, HookHost::import_papers;
     "statusTags.getPolicy" => StatusTagsGetPolicy: Host, Open, HookHost::service;
     "statusTags.transition" => StatusTagsTransition: Write, Canonical, HookHost::library_write;
     "file.readText" => FileReadText: Host, FileRead, HookHost::file;
@@ -229,6 +229,9 @@ pub enum Internal {
     ResolveArtifactBytes,
     /// `deferred.take(id)`.
     DeferredTake,
+    /// `productStorage.registerProduct(id, input)`: the `applyResult`
+    /// argument's product storage.
+    ProductRegister,
     /// `<member>#finish(token)`: a callback member is done.
     Finish(Member),
     /// `<member>#append(token, entries)`: what a tag-audit run's writer appends.
@@ -252,6 +255,7 @@ impl Internal {
             "result.resolveArtifact" => Internal::ResolveArtifact,
             "result.resolveArtifactBytes" => Internal::ResolveArtifactBytes,
             "deferred.take" => Internal::DeferredTake,
+            "productStorage.registerProduct" => Internal::ProductRegister,
             _ => return None,
         })
     }
@@ -354,7 +358,9 @@ mod sweep {
                 json!([{"libraryId": 1, "vocabularyHash": "v1"}, {}, null])
             }
             Member::MetadataTranslateIdentifier => json!([{"type": "DOI", "value": "10.1000/x"}]),
-            Member::MutationsGetOperation => json!([{"operationId": op}]),
+            Member::MutationsGetOperation | Member::ResearchBundlesImportPapers => {
+                json!([{"operationId": op}])
+            }
             Member::MutationsPreview => {
                 json!([{"operation": "item.updateTags", "itemRef": parent, "add": ["x"], "remove": []}])
             }

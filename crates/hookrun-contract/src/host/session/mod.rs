@@ -16,6 +16,7 @@
 
 mod files;
 mod library;
+mod products;
 mod services;
 mod synthesis;
 mod writes;
@@ -34,6 +35,7 @@ use crate::host::budget::{Breach, Budget, DEFAULT_HOST_CALL_BYTES};
 use crate::host::effects::{CallSite, Effect, EffectLog};
 use crate::host::members::{self, Internal, Member};
 use crate::host::overlay::FileOverlay;
+use crate::host::products::{ProductOwner, Products};
 use crate::host::redact::{Redactions, TEMPORARY};
 use crate::host::world::{HostWorld, HostWorldError};
 
@@ -105,6 +107,10 @@ pub struct HookHost {
     budget: Budget,
     /// The byte budget of each call.
     call_bytes: u64,
+    /// The products the run registered.
+    products: Products,
+    /// Who the product storage of each result context registers for.
+    owners: HashMap<String, ProductOwner>,
 }
 
 impl HookHost {
@@ -126,6 +132,8 @@ impl HookHost {
             overlay: FileOverlay::default(),
             budget: Budget::unlimited(),
             call_bytes: DEFAULT_HOST_CALL_BYTES,
+            products: Products::default(),
+            owners: HashMap::new(),
         }
     }
 
@@ -153,7 +161,7 @@ impl HookHost {
     /// A host for another thread of the same run: the same world and
     /// answers, an empty effect log numbering created items
     /// `key_offset` after this host's (see [`EffectLog::branch`]), and no
-    /// result contexts.
+    /// result contexts (its products are this host's so far).
     pub fn fork(&self, key_offset: u64) -> HookHost {
         HookHost {
             world: self.world.clone(),
@@ -171,6 +179,8 @@ impl HookHost {
             overlay: self.overlay.clone(),
             budget: Budget::unlimited(),
             call_bytes: self.call_bytes,
+            products: self.products.clone(),
+            owners: HashMap::new(),
         }
     }
 
@@ -211,6 +221,7 @@ impl HookHost {
     /// Drops a result context, removing its temporary bundle files.
     pub fn remove_context(&mut self, id: &str) {
         self.contexts.remove(id);
+        self.owners.remove(id);
     }
 
     /// The result context registered under `id`.
@@ -357,6 +368,7 @@ impl HookHost {
             Internal::ResolveArtifact | Internal::ResolveArtifactBytes => {
                 self.result(internal, &args)
             }
+            Internal::ProductRegister => self.register_product(&args),
             Internal::DeferredTake => {
                 let id = args.get(0).and_then(Value::as_str).unwrap_or_default();
                 self.deferred.get(id).cloned().ok_or_else(|| {

@@ -79,17 +79,67 @@ impl HookHost {
         Err(error)
     }
 
-    /// A member answered from the fixture's `hostAnswers`.
+    /// A member answered from the fixture's `hostAnswers`; one that `records`
+    /// (js/host-api.json) is recorded as an effect with its answer, or as a
+    /// refused one with its error.
     pub(crate) fn fixture(
         &mut self,
         member: Member,
         args: Value,
         _: Open,
     ) -> Result<Value, HostError> {
+        self.recorded_fixture(member, args, None)
+    }
+
+    /// `researchBundles.importPapers(request)`: answered from the fixture and
+    /// recorded like a library write, idempotent by its `operationId` (a repeat
+    /// replays the first answer; the same id with another request is a
+    /// `conflict`).
+    pub(crate) fn import_papers(
+        &mut self,
+        member: Member,
+        args: Value,
+        request: OperationLookup,
+    ) -> Result<Value, HostError> {
+        let (name, id) = (member.name(), request.operation_id);
+        if let Some(reply) = self.effects.replayed(name, &args, &id) {
+            return Ok(reply);
+        }
+        self.effects.refuse_if_bound(&self.site, name, &args, &id)?;
+        self.recorded_fixture(member, args, Some(id))
+    }
+
+    /// [`fixture`](Self::fixture), binding `operation_id` to a recorded answer.
+    fn recorded_fixture(
+        &mut self,
+        member: Member,
+        args: Value,
+        operation_id: Option<String>,
+    ) -> Result<Value, HostError> {
+        let reply = self.fixture_reply(member, &args);
+        if !member.declaration().is_some_and(|d| d.records) {
+            return reply;
+        }
+        let name = member.name();
+        match reply {
+            Ok(value) => {
+                let effects = &mut self.effects;
+                effects.commit(&self.site, name, args, operation_id, value.clone())?;
+                Ok(value)
+            }
+            Err(error) => {
+                self.effects
+                    .refused(&self.site, name, args, error.to_json());
+                Err(error)
+            }
+        }
+    }
+
+    /// What the fixture answers `member`, else its stand-in's answer or error.
+    fn fixture_reply(&self, member: Member, args: &Value) -> Result<Value, HostError> {
         let Some(declared) = member.declaration() else {
             return Err(unsupported(member.name()));
         };
-        let args = &args;
         let member = member.name();
         if let Some(found) = self.answers.find(member, args) {
             return match &found.reply {
@@ -331,3 +381,7 @@ fn runtime_log(args: &Value) -> Result<Value, HostError> {
     }
     Ok(json!({"level": level, "message": line}))
 }
+
+#[cfg(test)]
+#[path = "recorded_tests.rs"]
+mod recorded_tests;
