@@ -33,6 +33,8 @@ use crate::selection::SelectionContext;
 pub struct ZoteroSource {
     library: Mutex<Library>,
     library_id: u64,
+    /// `<DATA_DIR>/storage`.
+    storage: PathBuf,
     /// The keys of the items it gave.
     served: Mutex<BTreeSet<String>>,
 }
@@ -42,6 +44,7 @@ impl ZoteroSource {
     pub fn new(library: Library) -> ZoteroSource {
         ZoteroSource {
             library_id: library.library_id(),
+            storage: library.storage_dir(),
             library: Mutex::new(library),
             served: Mutex::default(),
         }
@@ -56,13 +59,9 @@ impl ZoteroSource {
             .unwrap_or_default()
     }
 
-    /// Runs `read` on the library (for what the world does not ask, e.g. a
-    /// capture's file paths).
-    pub fn with_library<T>(
-        &self,
-        read: impl FnOnce(&Library) -> Result<T, Error>,
-    ) -> Result<T, String> {
-        self.read(read)
+    /// The library's storage directory, where its stored files are.
+    pub fn storage_dir(&self) -> PathBuf {
+        self.storage.clone()
     }
 
     /// Runs `read` on the library.
@@ -117,8 +116,6 @@ impl LibrarySource for ZoteroSource {
 pub struct ZoteroWorld {
     /// The canonical selection of the specs.
     pub selection: SelectionContext,
-    /// `<DATA_DIR>/storage`, where stored attachment files are.
-    pub storage: PathBuf,
     /// The library the world reads on demand.
     pub source: Arc<ZoteroSource>,
     /// Bytes a running Zotero wrote to `zotero.sqlite-wal` and has not yet
@@ -142,7 +139,6 @@ impl ZoteroWorld {
         let selection = library.selection_context(&selected, &sampled_at)?;
         Ok(ZoteroWorld {
             selection,
-            storage: library.storage_dir(),
             unread_wal_bytes: library.unread_wal_bytes(),
             source: Arc::new(ZoteroSource::new(library)),
         })
@@ -151,11 +147,17 @@ impl ZoteroWorld {
     /// The world a run reads (converted to `convert` when asked).
     pub fn world_spec(&self, convert: Option<Shape>) -> WorldSpec {
         WorldSpec {
-            files: Some(self.storage.clone()).filter(|dir| dir.is_dir()),
+            files: self.files_dir(),
             library: None,
             convert,
             source: Some(SharedSource(self.source.clone())),
         }
+    }
+
+    /// The directory attachment paths resolve against: the library's storage
+    /// directory, when it has one.
+    pub fn files_dir(&self) -> Option<PathBuf> {
+        Some(self.source.storage_dir()).filter(|dir| dir.is_dir())
     }
 
     /// A run's input: the selection, the lazy world, default settings.

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
-use hookrun::host::world::{LibrarySource, linked_file};
+use hookrun::host::world::{LibrarySource, show_linked_file};
 use hookrun::run::expect::actual;
 use hookrun::run::{RunOptions, run};
 use hookrun::sandbox::Determinism;
@@ -131,17 +131,14 @@ fn kept_members(fixture: Option<&Path>) -> Result<Map<String, Value>> {
 /// hooks see it), the library's collections, and the files they name: where
 /// the case keeps each (`<KEY>/<file name>`) and where it is now.
 fn captured_library(source: &Arc<ZoteroSource>) -> Result<(Value, Vec<(String, PathBuf)>)> {
-    let storage = source
-        .with_library(|library| Ok(library.storage_dir()))
-        .map_err(|e| anyhow!(e))?;
+    let storage = source.storage_dir();
     let (mut items, mut files) = (Vec::new(), Vec::new());
     for key in source.served_keys() {
         let Some(mut item) = source.item(&key).map_err(|e| anyhow!(e))? else {
             continue;
         };
-        if let Some((shown, real)) = linked_file(&item) {
-            item["path"] = Value::String(shown.clone());
-            files.push((shown, real));
+        if let Some(linked) = show_linked_file(&mut item) {
+            files.push(linked);
         } else if let Some(path) = item["path"].as_str().filter(|p| is_stored_path(p)) {
             files.push((path.to_string(), storage.join(path)));
         }

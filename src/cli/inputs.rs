@@ -185,8 +185,8 @@ fn zotero_case(
             dir.join("zotero.sqlite").display()
         );
     }
+    case.files = zotero.files_dir();
     case.selection = Some(CaseSelection::Read(zotero.selection));
-    case.files = Some(zotero.storage).filter(|dir| dir.is_dir());
     case.source = Some(SharedSource(zotero.source.clone()));
     Ok(zotero.source)
 }

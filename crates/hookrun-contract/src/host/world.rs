@@ -73,7 +73,7 @@ pub use paging::{DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PageRequest};
 pub use reads::{ItemCriteria, MAX_PORTABLE_BYTES, MAX_PORTABLE_ITEMS};
 use record::{DetailKind, Record};
 pub use search::{Search, Sources};
-pub use source::{LibrarySource, linked_file};
+pub use source::{LibrarySource, show_linked_file};
 pub use writes::{Keys, Prepared, STATUS_KEYS, StoredFile};
 
 use crate::plan::{ItemLocator, World, WorldAttachment, WorldError, WorldNote};
@@ -262,15 +262,7 @@ impl HostWorld {
         }
         match library.get("collections") {
             None | Some(Value::Null) => {}
-            Some(Value::Array(list)) => {
-                for (i, c) in list.iter().enumerate() {
-                    let collection =
-                        collections::Collection::from_library(c, &format!("/collections/{i}"))?;
-                    self.collections
-                        .retain(|x| x.reference != collection.reference);
-                    self.collections.push(collection);
-                }
-            }
+            Some(Value::Array(list)) => self.add_collections(list)?,
             Some(_) => {
                 return Err(HostWorldError::InvalidRequest(
                     "/collections: expected an array".into(),
@@ -279,6 +271,19 @@ impl HostWorld {
         }
         self.reindex();
         Ok(self)
+    }
+
+    /// Adds the collections of a library description's `collections`, each
+    /// in place of one with the same ref.
+    fn add_collections(&mut self, list: &[Value]) -> HostResult<()> {
+        for (i, c) in list.iter().enumerate() {
+            let collection =
+                collections::Collection::from_library(c, &format!("/collections/{i}"))?;
+            self.collections
+                .retain(|x| x.reference != collection.reference);
+            self.collections.push(collection);
+        }
+        Ok(())
     }
 
     /// The files directory, when there is one.

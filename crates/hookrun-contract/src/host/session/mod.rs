@@ -342,7 +342,7 @@ impl HookHost {
         match Member::parse(member) {
             Some(member) => {
                 self.world
-                    .load_for(member.name(), &args)
+                    .load_for(member, &args)
                     .map_err(|e| world_error(member.name(), &e))?;
                 members::dispatch(self, member, args)
             }

@@ -24,9 +24,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::collections::Collection;
 use super::record::Record;
 use super::{HostResult, HostWorld, HostWorldError};
+use crate::host::members::Member;
 use crate::selection::PortableItemRef;
 
 /// A library the world reads on demand: items by key in Zotero's JSON export
@@ -67,24 +67,22 @@ pub(super) struct Source {
     complete: bool,
 }
 
-/// The members that read the library as a whole.
-const LIBRARY_WIDE: &[&str] = &[
-    "library.listItems",
-    "library.traverseItems",
-    "library.searchItems",
-    "library.withItemSnapshot",
-    "library.listCollections",
-    "synthesis.",
-];
-
-/// Whether a call writes (or previews a write of) a collection: its revision
-/// covers every member, so the whole library is read.
-fn writes_collection(member: &str, args: &Value) -> bool {
-    member.starts_with("mutations.")
-        && args
+/// Whether `member` reads the library as a whole: listings, traversals,
+/// searches, snapshots and `synthesis.*`; or writes (or previews a write of) a
+/// collection, whose revision covers every member.
+fn reads_whole_library(member: Member, args: &Value) -> bool {
+    match member {
+        Member::LibraryListItems
+        | Member::LibraryTraverseItems
+        | Member::LibrarySearchItems
+        | Member::LibraryWithItemSnapshot
+        | Member::LibraryListCollections => true,
+        Member::MutationsExecute | Member::MutationsPreview => args
             .pointer("/0/operation")
             .and_then(Value::as_str)
-            .is_some_and(|op| op.starts_with("collection."))
+            .is_some_and(|op| op.starts_with("collection.")),
+        other => other.name().starts_with("synthesis."),
+    }
 }
 
 /// How deep the refs of a request are looked for, and how many are taken.
@@ -96,13 +94,8 @@ impl HostWorld {
     /// the items the world already knows (the selection's), each with its parent
     /// and children.
     pub fn with_source(mut self, library: Arc<dyn LibrarySource>) -> HostResult<Self> {
-        let failed = |e: String| source_error(&e);
-        for (i, value) in library.collections().map_err(failed)?.iter().enumerate() {
-            let collection = Collection::from_library(value, &format!("/collections/{i}"))?;
-            self.collections
-                .retain(|x| x.reference != collection.reference);
-            self.collections.push(collection);
-        }
+        let collections = library.collections().map_err(|e| source_error(&e))?;
+        self.add_collections(&collections)?;
         let known: Vec<String> = self
             .records
             .iter()
@@ -123,14 +116,14 @@ impl HostWorld {
 
     /// Loads what `member` called with `args` may read: the items its refs name,
     /// or the whole library for a member that reads it as a whole.
-    pub fn load_for(&mut self, member: &str, args: &Value) -> HostResult<()> {
+    pub fn load_for(&mut self, member: Member, args: &Value) -> HostResult<()> {
         let Some(source) = &self.source else {
             return Ok(());
         };
         if source.complete {
             return Ok(());
         }
-        if LIBRARY_WIDE.iter().any(|m| member.starts_with(m)) || writes_collection(member, args) {
+        if reads_whole_library(member, args) {
             return self.load_all();
         }
         let library_id = source.library.library_id();
@@ -191,8 +184,7 @@ impl HostWorld {
                 continue;
             };
             source.found.insert(key.clone());
-            if let Some((shown, real)) = linked_file(&item) {
-                item["path"] = Value::String(shown.clone());
+            if let Some((shown, real)) = show_linked_file(&mut item) {
                 source.linked.insert(shown, real);
             }
             if let Some(parent) = item.get("parentItem").and_then(Value::as_str) {
@@ -212,17 +204,21 @@ impl HostWorld {
     }
 }
 
-/// A linked-file attachment's path as hooks see it (`<KEY>/<file name>`) and
-/// the file it links, when `item` is one with an absolute path.
-pub fn linked_file(item: &Value) -> Option<(String, PathBuf)> {
+/// Makes a linked-file attachment's absolute `path` the path hooks see
+/// (`<KEY>/<file name>`); that path and the file it links, when `item` is one.
+pub fn show_linked_file(item: &mut Value) -> Option<(String, PathBuf)> {
     if item.get("linkMode")?.as_str()? != "linked_file" {
         return None;
     }
     let real = PathBuf::from(item.get("path")?.as_str()?);
+    if !real.is_absolute() {
+        return None;
+    }
     let name = real.file_name()?.to_str()?;
     let key = item.get("key")?.as_str()?;
-    real.is_absolute()
-        .then(|| (format!("{key}/{name}"), real.clone()))
+    let shown = format!("{key}/{name}");
+    item["path"] = Value::String(shown.clone());
+    Some((shown, real))
 }
 
 /// The refs (`{libraryId, key}`) in `value`, to `depth` levels, at most
@@ -324,7 +320,7 @@ mod tests {
         assert!(world.find(&ItemLocator::Ref(paper("PAPER001"))).is_none());
         world
             .load_for(
-                "library.getItemNotes",
+                Member::LibraryGetItemNotes,
                 &json!([{"libraryId": 1, "key": "NOTE0001"}]),
             )
             .unwrap();
@@ -332,15 +328,19 @@ mod tests {
         assert!(world.find(&ItemLocator::Ref(paper("PAPER001"))).is_some());
         assert_eq!(world.loaded_keys(), ["NOTE0001", "PAPER001"]);
         assert!(world.find(&ItemLocator::Ref(paper("PAPER002"))).is_none());
-        world.load_for("library.listItems", &json!([{}])).unwrap();
+        world
+            .load_for(Member::LibraryListItems, &json!([{}]))
+            .unwrap();
         let newer = world.find(&ItemLocator::Ref(paper("PAPER002"))).unwrap();
         assert_eq!(newer.zotero.get().fields["fieldOfTomorrow"], "kept");
         assert_eq!(world.loaded_keys().len(), 3);
         // Nothing is read twice, and a complete world reads nothing more.
-        world.load_for("library.listItems", &json!([{}])).unwrap();
+        world
+            .load_for(Member::LibraryListItems, &json!([{}]))
+            .unwrap();
         world
             .load_for(
-                "library.getItemDetail",
+                Member::LibraryGetItemDetail,
                 &json!([{"libraryId": 1, "key": "PAPER001"}]),
             )
             .unwrap();
@@ -355,7 +355,7 @@ mod tests {
             .unwrap();
         world
             .load_for(
-                "library.getItemDetail",
+                Member::LibraryGetItemDetail,
                 &json!([{"libraryId": 2, "key": "PAPER001"}, {"libraryId": 1, "key": "MISSING1"}]),
             )
             .unwrap();
