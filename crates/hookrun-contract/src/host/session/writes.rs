@@ -148,7 +148,8 @@ impl HookHost {
                 "schema": "zotero-agents.mutation-attempt.v1",
                 "attemptId": receipt_id(&attempt_digest), "operationId": operation_id,
                 "operation": prepared.operation, "status": "failed",
-                "error": {"code": fields.get("code"), "phase": prepared.failure_phase, "recovery": "none",
+                "error": {"code": fields.get("code"), "phase": prepared.failure_phase,
+                          "recovery": fields.get("details").and_then(|d| d.get("recovery")).unwrap_or(&json!("none")),
                           "message": error.message, "details": fields.get("details")},
                 "affectedRefs": [], "residualRefs": []}});
         }

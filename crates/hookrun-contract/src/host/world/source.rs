@@ -69,7 +69,8 @@ pub(super) struct Source {
 
 /// Whether `member` reads the library as a whole: listings, traversals,
 /// searches, snapshots and `synthesis.*`; or writes (or previews a write of) a
-/// collection, whose revision covers every member.
+/// collection, whose revision covers every member, or ingests a paper, which is
+/// looked for among every item.
 fn reads_whole_library(member: Member, args: &Value) -> bool {
     match member {
         Member::LibraryListItems
@@ -80,7 +81,7 @@ fn reads_whole_library(member: Member, args: &Value) -> bool {
         Member::MutationsExecute | Member::MutationsPreview => args
             .pointer("/0/operation")
             .and_then(Value::as_str)
-            .is_some_and(|op| op.starts_with("collection.")),
+            .is_some_and(|op| op.starts_with("collection.") || op == "literature.ingest"),
         other => other.name().starts_with("synthesis."),
     }
 }
@@ -346,6 +347,21 @@ mod tests {
             .unwrap();
         assert_eq!(papers.reads.lock().unwrap().len(), 3);
         assert_eq!(world.collections.len(), 1);
+    }
+
+    #[test]
+    fn an_ingest_reads_the_whole_library_to_find_its_paper() {
+        let papers = Arc::new(Papers::default());
+        let mut world = HostWorld::default()
+            .with_source(Arc::clone(&papers) as Arc<dyn LibrarySource>)
+            .unwrap();
+        world
+            .load_for(
+                Member::MutationsPreview,
+                &json!([{"operation": "literature.ingest"}]),
+            )
+            .unwrap();
+        assert_eq!(world.loaded_keys().len(), 3);
     }
 
     #[test]

@@ -634,14 +634,6 @@ fn item_mutations_change_fields_tags_and_type() {
         "{detail}"
     );
     assert_eq!(typed.operation, "item.changeType");
-    let err = w
-        .prepare_write(
-            Member::MutationsExecute,
-            &json!({"operation": "literature.ingest", "operationId": "x"}),
-            &mut keys,
-        )
-        .unwrap_err();
-    assert_eq!(err.fields["code"], "unsupported_operation");
 }
 
 #[test]

@@ -87,6 +87,7 @@ impl HostWorld {
             "item.addRelated" => return self.item_relate(operation, request, true),
             "item.removeRelated" => return self.item_relate(operation, request, false),
             "trash.setItemsState" => return self.trash_state(operation, request),
+            "literature.ingest" => return self.literature_ingest(operation, request, keys),
             "collection.create"
             | "collection.update"
             | "collection.updateMembership"

@@ -8,6 +8,7 @@
 //! receipt's `changes`.
 
 mod attachments;
+mod ingest;
 mod items;
 mod managed;
 mod notes;
