@@ -70,9 +70,33 @@ fn from_heading(html: &str) -> Option<&'static str> {
     }
 }
 
-/// Detects the kind of `note`: the host's managed `noteKind`, else the HTML attribute,
-/// else the first heading, else `custom`. A fatal managed-note issue fails planning.
-pub(crate) fn detect(note: &WorldNote, identity: &str) -> Result<String, PlanError> {
+/// Which host a note comes from, which decides how an unmanaged note is named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Generation {
+    /// A current host (canonical selections): a note is managed by its payload,
+    /// every other note is `ordinary`.
+    Current,
+    /// An older host (grouped selections): the `data-zs-note-kind` attribute,
+    /// else the first heading, else `custom`.
+    Older,
+}
+
+impl Generation {
+    /// The generation of a selection in the grouped shape (`true`) or the
+    /// canonical one.
+    pub(crate) fn of(grouped: bool) -> Self {
+        if grouped { Self::Older } else { Self::Current }
+    }
+}
+
+/// Detects the kind of `note`: the host's managed `noteKind`; else, on a current
+/// host, `ordinary`, and on an older one the HTML attribute, else the first
+/// heading, else `custom`. A fatal managed-note issue fails planning.
+pub(crate) fn detect(
+    note: &WorldNote,
+    identity: &str,
+    generation: Generation,
+) -> Result<String, PlanError> {
     if let Some(issue) = note.issue.as_deref().filter(|i| FATAL_ISSUES.contains(i)) {
         return Err(PlanError::InvalidNoteArtifact {
             note: identity.to_owned(),
@@ -82,12 +106,31 @@ pub(crate) fn detect(note: &WorldNote, identity: &str) -> Result<String, PlanErr
     if let Some(kind) = &note.note_kind {
         return Ok(kind.clone());
     }
+    if generation == Generation::Current {
+        return Ok("ordinary".to_owned());
+    }
     let html = note.html.as_deref().unwrap_or_default();
     let kind = attribute(html)
         .and_then(normalise)
         .or_else(|| from_heading(html))
         .unwrap_or("custom");
     Ok(kind.to_owned())
+}
+
+/// The kind the readiness filter matches artifacts by: on a current host the
+/// managed `noteKind` of a note without an issue, else nothing (`""`), so that
+/// unmanaged and unreadable notes match no artifact; on an older host as
+/// [`detect`] names it.
+pub(crate) fn readiness_kind(
+    note: &WorldNote,
+    identity: &str,
+    generation: Generation,
+) -> Result<String, PlanError> {
+    match generation {
+        Generation::Current if note.issue.is_some() => Ok(String::new()),
+        Generation::Current => Ok(note.note_kind.clone().unwrap_or_default()),
+        Generation::Older => detect(note, identity, generation),
+    }
 }
 
 #[cfg(test)]
@@ -108,7 +151,7 @@ mod tests {
             html: Some("<h1>Digest</h1>".into()),
             ..WorldNote::default()
         };
-        assert_eq!(detect(&note, "n").unwrap(), "ordinary");
+        assert_eq!(detect(&note, "n", Generation::Older).unwrap(), "ordinary");
     }
 
     #[test]
@@ -140,7 +183,11 @@ mod tests {
             ),
         ];
         for (h, want) in cases {
-            assert_eq!(detect(&html(h), "n").unwrap(), want, "{h}");
+            assert_eq!(
+                detect(&html(h), "n", Generation::Older).unwrap(),
+                want,
+                "{h}"
+            );
         }
     }
 
@@ -157,7 +204,11 @@ mod tests {
             ("", "custom"),
         ];
         for (h, want) in cases {
-            assert_eq!(detect(&html(h), "n").unwrap(), want, "{h}");
+            assert_eq!(
+                detect(&html(h), "n", Generation::Older).unwrap(),
+                want,
+                "{h}"
+            );
         }
     }
 
@@ -168,13 +219,55 @@ mod tests {
                 issue: Some((*issue).into()),
                 ..WorldNote::default()
             };
-            let err = detect(&note, "note:1:N").unwrap_err();
+            let err = detect(&note, "note:1:N", Generation::Current).unwrap_err();
             assert!(err.to_string().contains(issue));
         }
         let benign = WorldNote {
             issue: Some("other".into()),
             ..WorldNote::default()
         };
-        assert_eq!(detect(&benign, "n").unwrap(), "custom");
+        assert_eq!(detect(&benign, "n", Generation::Older).unwrap(), "custom");
+    }
+
+    #[test]
+    fn a_current_host_names_every_unmanaged_note_ordinary() {
+        for h in [
+            "<h1>Digest</h1><p>x</p>",
+            r#"<div data-zs-note-kind="references"></div>"#,
+            "<p>plain</p>",
+            "",
+        ] {
+            assert_eq!(
+                detect(&html(h), "n", Generation::Current).unwrap(),
+                "ordinary",
+                "{h}"
+            );
+        }
+        let managed = WorldNote {
+            note_kind: Some("conversation-note".into()),
+            ..html("<p>x</p>")
+        };
+        assert_eq!(
+            detect(&managed, "n", Generation::Current).unwrap(),
+            "conversation-note"
+        );
+    }
+
+    #[test]
+    fn readiness_matches_only_readable_managed_notes_on_a_current_host() {
+        let digest = WorldNote {
+            note_kind: Some("digest".into()),
+            ..WorldNote::default()
+        };
+        let broken = WorldNote {
+            issue: Some("invalid_artifact".into()),
+            ..digest.clone()
+        };
+        let kind = |note: &WorldNote, generation| readiness_kind(note, "n", generation).unwrap();
+        assert_eq!(kind(&digest, Generation::Current), "digest");
+        assert_eq!(kind(&broken, Generation::Current), "");
+        assert_eq!(kind(&html("<h1>Digest</h1>"), Generation::Current), "");
+        assert_eq!(kind(&html("<h1>Digest</h1>"), Generation::Older), "digest");
+        assert!(readiness_kind(&broken, "n", Generation::Older).is_err());
     }
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::candidate::Candidate;
 use super::error::PlanError;
-use super::notekind::detect;
+use super::notekind::{Generation, detect, readiness_kind};
 use super::world::{World, WorldNote};
 use crate::manifest::model::Filter;
 
@@ -88,15 +88,41 @@ fn parent_notes(
     candidate: &Candidate,
     world: &dyn World,
 ) -> Result<Option<Vec<(String, WorldNote)>>, PlanError> {
+    notes_named_by(candidate, world, detect)
+}
+
+/// [`parent_notes`] named as the readiness filter matches them
+/// ([`readiness_kind`]).
+fn readiness_notes(
+    candidate: &Candidate,
+    world: &dyn World,
+) -> Result<Option<Vec<(String, WorldNote)>>, PlanError> {
+    notes_named_by(candidate, world, readiness_kind)
+}
+
+/// The notes of `candidate`'s parent, each with the kind `name` gives it (the
+/// note's own identity naming it in an error).
+fn notes_named_by(
+    candidate: &Candidate,
+    world: &dyn World,
+    name: fn(&WorldNote, &str, Generation) -> Result<String, PlanError>,
+) -> Result<Option<Vec<(String, WorldNote)>>, PlanError> {
     let Some(parent) = &candidate.parent_locator() else {
         return Ok(None);
     };
+    let generation = Generation::of(candidate.scoped_context.is_grouped());
     let parent_identity = candidate.parent_identity.clone().unwrap_or_default();
     world
         .item_notes(parent)
         .unwrap_or_default()
         .into_iter()
-        .map(|note| Ok((detect(&note, &parent_identity)?, note)))
+        .map(|note| {
+            let identity = note
+                .reference
+                .as_ref()
+                .map_or_else(|| parent_identity.clone(), |r| r.kind_identity("note").into());
+            Ok((name(&note, &identity, generation)?, note))
+        })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::parent_notes;
+use super::readiness_notes;
 use crate::manifest::model::{
     PayloadRequirement, ReadinessArtifact, ReadinessMode, RequirementType,
 };
@@ -15,59 +15,76 @@ use crate::plan::world::{World, WorldNote};
 /// Availability of one readiness artifact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Availability {
-    /// A matching note exists and passes the payload checks.
+    /// Exactly one matching note, passing the payload checks.
     Available,
     /// No matching note.
     Missing,
-    /// Matching notes exist but none passes the payload checks.
+    /// Several matching notes (an ambiguous state), or the one failing the
+    /// payload checks.
     Invalid,
 }
 
-/// Whether `payload` satisfies `req`.
-fn requirement_holds(req: &PayloadRequirement, payload: &Value) -> bool {
-    let Some(v) = payload.pointer(&req.pointer) else {
-        return false;
-    };
-    let type_ok = req.value_type.is_none_or(|t| match t {
-        RequirementType::String => v.is_string(),
-        RequirementType::Number => v.is_number(),
-        RequirementType::Array => v.is_array(),
-        RequirementType::Object => v.is_object(),
-    });
-    let number = v.as_f64();
-    let length = match v {
-        Value::String(s) => Some(s.chars().count() as u64),
-        Value::Array(a) => Some(a.len() as u64),
-        _ => None,
-    };
-    type_ok
-        && req.const_value.as_ref().is_none_or(|c| c == v)
-        && req.minimum.is_none_or(|m| number.is_some_and(|n| n >= m))
-        && req.maximum.is_none_or(|m| number.is_some_and(|n| n <= m))
-        && req.length.is_none_or(|l| length == Some(l))
+/// The value at `pointer` in `payload`: `""` and `"/"` are the whole payload.
+fn at_pointer<'v>(payload: &'v Value, pointer: &str) -> Option<&'v Value> {
+    match pointer {
+        "" | "/" => Some(payload),
+        pointer => payload.pointer(pointer),
+    }
 }
 
-/// Availability of `artifact` among the parent's `notes`.
+/// Whether `payload` satisfies `req`, checked in the reference host's order: a
+/// `const` by strict equality, then the `type` (an array's `length` only under
+/// `type: array`), then `minimum`/`maximum` when the value is a number. A
+/// requirement without `const` and `type` holds whatever the value, even none.
+fn requirement_holds(req: &PayloadRequirement, payload: &Value) -> bool {
+    let value = at_pointer(payload, &req.pointer);
+    if req.const_value.as_ref().is_some_and(|c| value != Some(c)) {
+        return false;
+    }
+    let typed = match (req.value_type, value) {
+        (None, _) => true,
+        (Some(RequirementType::Array), Some(Value::Array(items))) => {
+            req.length.is_none_or(|l| items.len() as u64 == l)
+        }
+        (Some(RequirementType::Object), Some(v)) => v.is_object(),
+        (Some(RequirementType::String), Some(v)) => v.is_string(),
+        (Some(RequirementType::Number), Some(v)) => v.is_number(),
+        _ => false,
+    };
+    let Some(number) = value.and_then(Value::as_f64) else {
+        return typed;
+    };
+    typed && req.minimum.is_none_or(|m| number >= m) && req.maximum.is_none_or(|m| number <= m)
+}
+
+/// Availability of `artifact` among the parent's `notes`: the one note of its
+/// kinds, without an issue, whose payload passes every requirement.
 fn availability(artifact: &ReadinessArtifact, notes: &[(String, WorldNote)]) -> Availability {
-    let mut matching = notes
+    let matching: Vec<&WorldNote> = notes
         .iter()
         .filter(|(k, _)| artifact.note_kinds.contains(k))
-        .peekable();
-    if matching.peek().is_none() {
-        return Availability::Missing;
-    }
-    let requirements = artifact
-        .payload
-        .as_ref()
-        .map_or(&[][..], |p| p.requirements.as_slice());
-    let passes = |note: &WorldNote| {
-        requirements.iter().all(|r| {
-            note.payload
-                .as_ref()
-                .is_some_and(|payload| requirement_holds(r, payload))
-        })
+        .map(|(_, note)| note)
+        .collect();
+    let [note] = matching.as_slice() else {
+        return if matching.is_empty() {
+            Availability::Missing
+        } else {
+            Availability::Invalid
+        };
     };
-    if matching.any(|(_, note)| passes(note)) {
+    if note.issue.is_some() {
+        return Availability::Invalid;
+    }
+    let Some(spec) = &artifact.payload else {
+        return Availability::Available;
+    };
+    let payload = note.payload.as_ref().filter(|p| !p.is_null());
+    let holds = payload.is_some_and(|payload| {
+        spec.requirements
+            .iter()
+            .all(|r| requirement_holds(r, payload))
+    });
+    if holds {
         Availability::Available
     } else {
         Availability::Invalid
@@ -96,7 +113,7 @@ pub(super) fn keeps(
     accept: &[String],
     world: &dyn World,
 ) -> Result<bool, PlanError> {
-    let Some(notes) = parent_notes(candidate, world)? else {
+    let Some(notes) = readiness_notes(candidate, world)? else {
         return Ok(false);
     };
     let states: HashMap<&str, Availability> = artifacts

@@ -8,7 +8,7 @@ use crate::plan::candidate::{
     Candidate, CandidateValue, FactSource, Facts, TargetParent, pick_label,
 };
 use crate::plan::error::PlanError;
-use crate::plan::notekind::detect;
+use crate::plan::notekind::{Generation, detect};
 use crate::plan::source::{DigestSubject, NoteSeed, Source};
 use crate::plan::world::{ItemLocator, World};
 use crate::selection::SelectionContext;
@@ -92,6 +92,13 @@ fn note_candidate(
     }
 }
 
+/// The kind of the note of `seed`, by the generation of the host its selection
+/// comes from.
+fn note_kind_of(seed: &NoteSeed) -> Result<String, PlanError> {
+    let generation = Generation::of(seed.candidate.scoped_context.is_grouped());
+    detect(&seed.record, &seed.candidate.identity, generation)
+}
+
 /// Every note of each selected parent plus each eligible selected note, de-duplicated.
 pub(crate) fn generated(
     source: &dyn Source,
@@ -109,7 +116,7 @@ pub(crate) fn generated(
         if !seen.insert(seed.candidate.identity.clone()) {
             continue;
         }
-        let note_kind = detect(&seed.record, &seed.candidate.identity)?;
+        let note_kind = note_kind_of(&seed)?;
         let value = target_value(&seed, &note_kind, None);
         let scoped = seed
             .candidate
@@ -137,7 +144,7 @@ pub(crate) fn digest(
         Some(DigestSubject::Parent(notes)) => {
             let mut digests = Vec::new();
             for note in notes {
-                if detect(&note.record, &note.candidate.identity)? == "digest" {
+                if note_kind_of(&note)? == "digest" {
                     digests.push(note);
                 }
             }
@@ -147,7 +154,7 @@ pub(crate) fn digest(
             }
         }
         Some(DigestSubject::Note(note)) => {
-            let is_digest = detect(&note.record, &note.candidate.identity)? == "digest";
+            let is_digest = note_kind_of(&note)? == "digest";
             if !is_digest || note.candidate.target_parent.is_none() {
                 return Ok(None);
             }

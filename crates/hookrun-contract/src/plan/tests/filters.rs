@@ -154,35 +154,48 @@ fn symlinks_out_of_the_files_dir_are_missing() {
     assert_eq!(p.units.len(), 1);
 }
 
+fn kinds_absent(list: serde_json::Value) -> PlanningSpec {
+    with_filters(
+        "related",
+        json!([
+        {"kind": "generated-note-kinds-absent", "phase": "availability", "noteKinds": list}]),
+    )
+}
+
 #[test]
 fn generated_note_kinds_absent() {
-    let kinds = |list: serde_json::Value| {
-        with_filters(
-            "related",
-            json!([
-        {"kind": "generated-note-kinds-absent", "phase": "availability", "noteKinds": list}]),
-        )
-    };
     for name in ["grouped-parent-with-attachments-notes", "canonical-parent"] {
         let sel = selection(name);
         assert!(
-            run(&kinds(json!(["digest"])), &sel).candidates.is_empty(),
+            run(&kinds_absent(json!(["digest"])), &sel)
+                .candidates
+                .is_empty(),
             "{name}"
         );
-        let both = run(&kinds(json!(["digest", "references"])), &sel);
         assert_eq!(
-            both.stats.candidates.reasons["generated-note-kinds-absent"],
-            3
-        );
-        assert_eq!(
-            run(&kinds(json!(["digest", "citation-analysis"])), &sel)
+            run(&kinds_absent(json!(["digest", "citation-analysis"])), &sel)
                 .units
                 .len(),
             3
         );
     }
+    // The heading-only `References` note counts as references on an older host
+    // only; a current host names it `ordinary`.
+    let grouped = run(
+        &kinds_absent(json!(["digest", "references"])),
+        &selection("grouped-parent-with-attachments-notes"),
+    );
+    assert_eq!(
+        grouped.stats.candidates.reasons["generated-note-kinds-absent"],
+        3
+    );
+    let canonical = run(
+        &kinds_absent(json!(["digest", "references"])),
+        &selection("canonical-parent"),
+    );
+    assert_eq!(canonical.units.len(), 3);
     let dogs = run(
-        &kinds(json!(["digest"])),
+        &kinds_absent(json!(["digest"])),
         &selection("canonical-attachments-different-parents"),
     );
     assert_eq!(ids(&dogs), ["attachment:1:ATTMD002"]);
@@ -190,9 +203,63 @@ fn generated_note_kinds_absent() {
         {"kind": "attachment", "ref": {"libraryId": 1, "key": "LOOSE001"}, "itemType": "attachment"}],
         "sampledAt": "2026-03-01T09:00:00.000Z"})).unwrap();
     assert_eq!(
-        skips(&run(&kinds(json!(["digest"])), &loose)),
+        skips(&run(&kinds_absent(json!(["digest"])), &loose)),
         [("attachment:1:LOOSE001", "generated-note-kinds-absent")]
     );
+}
+
+/// The fixture library with the notes of `PARENT01` replaced by `notes`.
+fn parent_with_notes(selection: &SelectionContext, notes: serde_json::Value) -> HostWorld {
+    let mut library = fixture_json("library-cats-and-dogs");
+    let items = library["items"].as_array_mut().unwrap();
+    items.retain(|i| !(i["kind"] == "note" && i["parentRef"]["key"] == "PARENT01"));
+    for (n, mut note) in notes.as_array().unwrap().clone().into_iter().enumerate() {
+        note["ref"] = json!({"libraryId": 1, "key": format!("NOTEX{n:03}")});
+        note["kind"] = json!("note");
+        note["parentRef"] = json!({"libraryId": 1, "key": "PARENT01"});
+        items.push(note);
+    }
+    HostWorld::from_selection(selection)
+        .with_library(&library)
+        .unwrap()
+        .with_files_dir(format!("{FIXTURES}/files"))
+}
+
+/// Plans `selection` in a world whose `PARENT01` has `notes`.
+fn plan_in(
+    spec: &PlanningSpec,
+    selection: &SelectionContext,
+    notes: serde_json::Value,
+) -> Result<Plan, crate::plan::error::PlanError> {
+    let world = parent_with_notes(selection, notes);
+    crate::plan::plan(spec, selection, Mode::Execute, &Default::default(), &world)
+}
+
+#[test]
+fn a_note_with_an_unreadable_payload_fails_kinds_absent_and_names_itself() {
+    let sel = selection("canonical-parent");
+    let error = plan_in(
+        &kinds_absent(json!(["digest"])),
+        &sel,
+        json!([{"noteKind": "digest", "payload": {"markdown": "x"}, "html": "<p>d</p>"},
+               {"issue": "invalid_artifact", "html": "<p>broken</p>"}]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error,
+        crate::plan::error::PlanError::InvalidNoteArtifact {
+            note: "note:1:NOTEX001".into(),
+            issue: "invalid_artifact".into()
+        }
+    );
+    // A plain note is `ordinary` on a current host: it is not a custom note.
+    let plain = plan_in(
+        &kinds_absent(json!(["custom"])),
+        &sel,
+        json!([{"html": "<p>plain</p>"}]),
+    )
+    .unwrap();
+    assert_eq!(plain.units.len(), 3);
 }
 
 fn readiness(minimum_version: u64, accept: &str) -> PlanningSpec {
@@ -217,9 +284,32 @@ fn readiness(minimum_version: u64, accept: &str) -> PlanningSpec {
 #[test]
 fn generated_note_readiness() {
     let canonical = selection("canonical-parent");
-    assert_eq!(run(&readiness(2, "full"), &canonical).units.len(), 3);
-    assert_eq!(run(&readiness(3, "full"), &canonical).units.len(), 0);
-    assert_eq!(run(&readiness(3, "partial"), &canonical).units.len(), 3);
+    let mut library = fixture_json("library-cats-and-dogs");
+    for item in library["items"].as_array_mut().unwrap() {
+        if item["ref"]["key"] == "NOTERF01" {
+            item["noteKind"] = json!("references");
+        }
+    }
+    let managed_refs = HostWorld::from_selection(&canonical)
+        .with_library(&library)
+        .unwrap();
+    let run_managed = |s: &PlanningSpec| {
+        crate::plan::plan(
+            s,
+            &canonical,
+            Mode::Execute,
+            &Default::default(),
+            &managed_refs,
+        )
+        .unwrap()
+    };
+    assert_eq!(run_managed(&readiness(2, "full")).units.len(), 3);
+    assert_eq!(run_managed(&readiness(3, "full")).units.len(), 0);
+    assert_eq!(run_managed(&readiness(3, "partial")).units.len(), 3);
+    // With the fixture's own library the heading-only `References` note is not
+    // managed on a current host: no references artifact.
+    assert_eq!(run(&readiness(2, "full"), &canonical).units.len(), 0);
+    assert_eq!(run(&readiness(2, "fresh"), &canonical).units.len(), 3);
     let grouped = selection("grouped-parent-with-attachments-notes");
     assert_eq!(run(&readiness(2, "full"), &grouped).units.len(), 3);
     let without_payloads = HostWorld::from_selection(&grouped);
@@ -237,12 +327,107 @@ fn generated_note_readiness() {
     assert_eq!(p.stats.candidates.reasons["generated-note-readiness"], 3);
     assert_eq!(plan_with(&readiness(2, "partial")).units.len(), 3);
     let nothing = selection("canonical-attachments-different-parents");
-    let p = run(&readiness(2, "fresh"), &nothing);
+    let nothing_world = HostWorld::from_selection(&nothing)
+        .with_library(&library)
+        .unwrap();
+    let p = crate::plan::plan(
+        &readiness(2, "fresh"),
+        &nothing,
+        Mode::Execute,
+        &Default::default(),
+        &nothing_world,
+    )
+    .unwrap();
     assert_eq!(
         skips(&p),
         [("attachment:1:ATTPDF01", "generated-note-readiness")]
     );
     assert_eq!(ids(&p), ["attachment:1:ATTMD002"]);
+}
+
+/// A readiness filter with one `digest` artifact, ready when it is available.
+fn digest_ready(requirements: serde_json::Value, accept: &str) -> PlanningSpec {
+    let payload = if requirements.is_null() {
+        json!(null)
+    } else {
+        json!({"type": "digest", "requirements": requirements})
+    };
+    let mut artifact = json!({"id": "digest", "noteKinds": ["digest"]});
+    if !payload.is_null() {
+        artifact["payload"] = payload;
+    }
+    with_filters(
+        "related",
+        json!([{"kind": "generated-note-readiness", "phase": "availability",
+            "artifacts": [artifact],
+            "modes": [{"id": "ready", "allAvailable": ["digest"]}, {"id": "missing", "default": true}],
+            "acceptModes": [accept]}]),
+    )
+}
+
+#[test]
+fn readiness_wants_exactly_one_readable_managed_note() {
+    let sel = selection("canonical-parent");
+    let digest = json!({"noteKind": "digest", "payload": {"version": 3}, "html": "<p>d</p>"});
+    let units = |notes: serde_json::Value, accept: &str| {
+        plan_in(&digest_ready(json!(null), accept), &sel, notes)
+            .unwrap()
+            .units
+            .len()
+    };
+    assert_eq!(units(json!([digest.clone()]), "ready"), 3);
+    // A heading is not a payload on a current host.
+    assert_eq!(units(json!([{"html": "<h1>Digest</h1>"}]), "ready"), 0);
+    // Two digests are an ambiguous state, not an available artifact.
+    assert_eq!(units(json!([digest.clone(), digest.clone()]), "ready"), 0);
+    // An unreadable note matches nothing, and does not fail the plan here.
+    let broken = json!([{"noteKind": "digest", "issue": "invalid_artifact", "html": "<p>x</p>"}]);
+    assert_eq!(units(broken.clone(), "ready"), 0);
+    assert_eq!(units(broken, "missing"), 3);
+}
+
+#[test]
+fn payload_requirements_hold_as_the_reference_checks_them() {
+    let sel = selection("canonical-parent");
+    let notes = json!([{"noteKind": "digest", "html": "<p>d</p>",
+        "payload": {"version": 3, "sections": ["a", "b"], "title": "x"}}]);
+    for (requirement, holds) in [
+        (
+            json!({"pointer": "/version", "type": "number", "minimum": 2}),
+            true,
+        ),
+        (
+            json!({"pointer": "/version", "type": "number", "minimum": 4}),
+            false,
+        ),
+        (json!({"pointer": "/title", "minimum": 5}), true),
+        (json!({"pointer": "/sections", "length": 3}), true),
+        (
+            json!({"pointer": "/sections", "type": "array", "length": 3}),
+            false,
+        ),
+        (
+            json!({"pointer": "/sections", "type": "array", "length": 2}),
+            true,
+        ),
+        (
+            json!({"pointer": "/title", "type": "string", "length": 9}),
+            true,
+        ),
+        (json!({"pointer": "/missing"}), true),
+        (json!({"pointer": "/missing", "type": "string"}), false),
+        (json!({"pointer": "/version", "const": 3}), true),
+        (json!({"pointer": "/version", "const": 4}), false),
+        (json!({"pointer": "/", "type": "object"}), true),
+    ] {
+        let plan = plan_in(
+            &digest_ready(json!([requirement.clone()]), "ready"),
+            &sel,
+            notes.clone(),
+        )
+        .unwrap();
+        assert_eq!(plan.units.len() == 3, holds, "{requirement}");
+    }
 }
 
 #[test]
