@@ -88,11 +88,13 @@ pub struct ProviderRequestContractError {
     pub reason: ContractReason,
     /// The request kind as given (trimmed); empty when unknown.
     pub request_kind: String,
-    /// The backend type; empty when the check involved none.
+    /// The backend type; empty for kind, provider and payload failures.
     pub backend_type: String,
-    /// The provider id; empty when the check involved none.
+    /// The provider id (the kind's primary provider for a backend mismatch); empty for kind
+    /// and payload failures.
     pub provider_id: String,
-    /// Which rule failed, naming the field (implementation text).
+    /// Which rule failed, in the reference host's words (payload rules name the field from
+    /// `payload`, e.g. `payload.skill_id must be non-empty string`); `None` for unknown kinds.
     pub detail: Option<String>,
 }
 

@@ -7,7 +7,7 @@
 //!   grouped units `sourceAttachmentPaths`/`targetParentID`);
 //! - [`finish`] post-processes any built request (hook output or compiled): object check,
 //!   enrichment, Skill-Runner normalisation, contract check;
-//! - [`check_payload`] is the dispatch check of kind, backend and payload;
+//! - [`check_payload`] is the dispatch check of kind, backend, provider and payload;
 //! - [`pass_through_result`] is the pass-through provider.
 //!
 //! ```
@@ -22,8 +22,7 @@
 //!     err.to_string(),
 //!     "Provider request contract error (category=request_payload_invalid, \
 //!      reason=invalid_request_payload, requestKind=generic-http.request.v1, \
-//!      backendType=generic-http, providerId=generic-http, \
-//!      detail=request.path must be a non-empty string)"
+//!      backendType=, providerId=, detail=payload.request.path must be non-empty string)"
 //! );
 //! ```
 

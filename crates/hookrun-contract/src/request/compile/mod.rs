@@ -52,7 +52,7 @@ pub fn compile(
         declared_kind(workflow).ok_or_else(|| RequestError::MissingRequestDeclaration {
             workflow_id: workflow.id.clone(),
         })?;
-    let kind = resolve_kind(kind_name, "", "")?;
+    let kind = resolve_kind(kind_name)?;
     let ctx = Context::new(
         workflow,
         Unit(selection),

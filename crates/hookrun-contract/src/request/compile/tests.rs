@@ -367,7 +367,7 @@ mod skillrunner_job {
                 assert_eq!(err.reason, ContractReason::InvalidRequestPayload);
                 assert_eq!(
                     err.detail.as_deref(),
-                    Some("input... must not contain '.' or '..' segments")
+                    Some("payload.input... must not contain '.' or '..' path segments")
                 );
             }
             other => panic!("{other:?}"),
@@ -447,7 +447,9 @@ mod skillrunner_sequence {
         match run(&workflow, &fixture("canonical-single-pdf")) {
             Err(RequestError::Contract(err)) => assert_eq!(
                 err.detail.as_deref(),
-                Some("steps[1].handoff.bindings[0].target must start with /input/ or /parameter/")
+                Some(
+                    "payload.steps[1].handoff.bindings[0].target must start with /input/ or /parameter/"
+                )
             ),
             other => panic!("{other:?}"),
         }

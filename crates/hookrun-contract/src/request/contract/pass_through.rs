@@ -4,11 +4,11 @@ use serde_json::{Map, Value};
 
 use super::rules::Check;
 
-/// The key `selectionContext` must be present.
+/// The key `selectionContext` must be present (any value, `null` included).
 pub(super) fn check(payload: &Map<String, Value>) -> Check {
     if payload.contains_key("selectionContext") {
         Ok(())
     } else {
-        Err("selectionContext is required".to_string())
+        Err("payload.selectionContext is required".to_string())
     }
 }

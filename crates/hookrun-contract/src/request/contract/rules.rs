@@ -1,24 +1,14 @@
-//! Field rules shared by the per-kind payload checks. A failed rule yields the `detail`
-//! text of the contract error, naming the field by its path in the payload.
+//! Value tests shared by the per-kind payload checks. A failed rule yields the `detail`
+//! text of the contract error, naming the field by its path from `payload`, e.g.
+//! `payload.steps[0].id must be non-empty string`.
+//!
+//! The reference host compares most enumerated values after `String(value || "").trim()`;
+//! [`text`] reproduces that conversion, so `5` reads as `"5"` and `null` as `""`.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 /// The outcome of one payload rule: `Err(detail)` when it fails.
 pub(super) type Check = Result<(), String>;
-
-/// `field` below `at` (`at` is empty at the top level), e.g. `steps[0].id`.
-pub(super) fn path(at: &str, field: &str) -> String {
-    if at.is_empty() {
-        field.to_string()
-    } else {
-        format!("{at}.{field}")
-    }
-}
-
-/// `at[index]`.
-pub(super) fn item(at: &str, index: usize) -> String {
-    format!("{at}[{index}]")
-}
 
 /// Whether `value` is a string with a non-blank character.
 pub(super) fn is_non_empty_str(value: Option<&Value>) -> bool {
@@ -27,89 +17,101 @@ pub(super) fn is_non_empty_str(value: Option<&Value>) -> bool {
         .is_some_and(|s| !s.trim().is_empty())
 }
 
-/// `obj[field]` must be a non-blank string.
-pub(super) fn non_empty_str(obj: &Map<String, Value>, field: &str, at: &str) -> Check {
-    if is_non_empty_str(obj.get(field)) {
+/// `value` (named `label`) must be a non-blank string.
+pub(super) fn non_empty_str(value: Option<&Value>, label: &str) -> Check {
+    if is_non_empty_str(value) {
         Ok(())
     } else {
-        Err(format!("{} must be a non-empty string", path(at, field)))
+        Err(format!("{label} must be non-empty string"))
     }
 }
 
-/// `obj[field]`, when present, must be a non-blank string.
-pub(super) fn optional_non_empty_str(obj: &Map<String, Value>, field: &str, at: &str) -> Check {
-    match obj.get(field) {
-        None => Ok(()),
-        Some(_) => non_empty_str(obj, field, at),
+/// `value` (named `label`), when present, must be a non-blank string.
+pub(super) fn optional_non_empty_str(value: Option<&Value>, label: &str) -> Check {
+    match value {
+        Some(_) if !is_non_empty_str(value) => {
+            Err(format!("{label} must be non-empty string when provided"))
+        }
+        _ => Ok(()),
     }
 }
 
-/// `obj[field]` must be one of `allowed`.
-pub(super) fn one_of(obj: &Map<String, Value>, field: &str, allowed: &[&str], at: &str) -> Check {
-    match obj.get(field).and_then(Value::as_str) {
-        Some(value) if allowed.contains(&value) => Ok(()),
-        _ => Err(format!(
-            "{} must be one of {}",
-            path(at, field),
-            allowed.join(", ")
-        )),
-    }
-}
-
-/// `obj[field]`, when present, must be one of `allowed`.
-pub(super) fn optional_one_of(
-    obj: &Map<String, Value>,
-    field: &str,
-    allowed: &[&str],
-    at: &str,
-) -> Check {
-    match obj.get(field) {
-        None => Ok(()),
-        Some(_) => one_of(obj, field, allowed, at),
-    }
-}
-
-/// `obj[field]` as an object; `Ok(None)` when absent.
-pub(super) fn optional_object<'a>(
-    obj: &'a Map<String, Value>,
-    field: &str,
-    at: &str,
-) -> Result<Option<&'a Map<String, Value>>, String> {
-    match obj.get(field) {
-        None => Ok(None),
-        Some(Value::Object(map)) => Ok(Some(map)),
-        Some(_) => Err(format!("{} must be an object", path(at, field))),
-    }
-}
-
-/// `obj[field]` as an array; `Ok(None)` when absent.
-pub(super) fn optional_array<'a>(
-    obj: &'a Map<String, Value>,
-    field: &str,
-    at: &str,
-) -> Result<Option<&'a Vec<Value>>, String> {
-    match obj.get(field) {
-        None => Ok(None),
-        Some(Value::Array(items)) => Ok(Some(items)),
-        Some(_) => Err(format!("{} must be an array", path(at, field))),
-    }
-}
-
-/// `obj[field]` must be a non-empty array.
+/// `value` (named `label`) must be an array with at least one element.
 pub(super) fn non_empty_array<'a>(
-    obj: &'a Map<String, Value>,
-    field: &str,
-    at: &str,
+    value: Option<&'a Value>,
+    label: &str,
 ) -> Result<&'a Vec<Value>, String> {
-    match obj.get(field) {
+    match value {
         Some(Value::Array(items)) if !items.is_empty() => Ok(items),
-        _ => Err(format!("{} must be a non-empty array", path(at, field))),
+        _ => Err(format!("{label} must be non-empty array")),
     }
 }
 
-/// `value` (found at `at`) must be an object.
-pub(super) fn object<'a>(value: &'a Value, at: &str) -> Result<&'a Map<String, Value>, String> {
-    value
-        .as_object()
-        .ok_or_else(|| format!("{at} must be an object"))
+/// `value` as an object; `None` for anything else (absent, `null`, arrays, scalars).
+pub(super) fn object(value: Option<&Value>) -> Option<&Map<String, Value>> {
+    value.and_then(Value::as_object)
+}
+
+/// `String(value || "").trim()`: the text the reference compares enumerated values by.
+pub(super) fn text(value: Option<&Value>) -> String {
+    let falsy = match value {
+        None | Some(Value::Null | Value::Bool(false)) => true,
+        Some(Value::Number(n)) => n.as_f64().is_none_or(|f| f == 0.0),
+        Some(Value::String(s)) => s.is_empty(),
+        Some(_) => false,
+    };
+    match value {
+        Some(value) if !falsy => js_string(value).trim().to_string(),
+        _ => String::new(),
+    }
+}
+
+/// JavaScript's `String(value)` for a JSON value (`null` inside an array joins as `""`).
+fn js_string(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::Bool(flag) => flag.to_string(),
+        Value::Number(number) => js_number(number),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".to_string(),
+    }
+}
+
+/// A JSON number as JavaScript prints it: integers without a fraction.
+fn js_number(number: &Number) -> String {
+    if number.is_f64() {
+        number.as_f64().map(|f| f.to_string()).unwrap_or_default()
+    } else {
+        number.to_string()
+    }
+}
+
+/// `value` trimmed, backslashes turned into `/`, and one leading `./` (with any slashes
+/// after it) removed: how both upload-path rules read a path.
+pub(super) fn relative_path(value: &str) -> String {
+    let path = value.trim().replace('\\', "/");
+    match path.strip_prefix("./") {
+        Some(rest) => rest.trim_start_matches('/').to_string(),
+        None => path,
+    }
+}
+
+/// The entries of `map` in JavaScript's property order: array-index keys ascending
+/// first, then the other keys in insertion order.
+pub(super) fn js_entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
+    let mut entries: Vec<(&str, &Value)> = map.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    entries.sort_by_key(|(key, _)| array_index(key).map_or((1, 0), |index| (0, index)));
+    entries
+}
+
+/// `key` as an array index (`0`, `1`, … below 2³²−1, no leading zero), if it is one.
+fn array_index(key: &str) -> Option<u32> {
+    let canonical = key == "0" || (!key.starts_with('0') && !key.is_empty());
+    let index = key
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| key.parse::<u32>().ok())
+        .flatten()?;
+    (canonical && index < u32::MAX).then_some(index)
 }

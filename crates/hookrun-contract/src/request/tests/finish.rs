@@ -161,7 +161,10 @@ fn explicit_execution_mode_wins_and_invalid_mode_is_refused() {
     let request = json!({"kind": "skillrunner.job.v1", "skill_id": "s", "mode": "batch"});
     assert_eq!(
         contract_detail(finish(&workflow, &fixture("canonical-single-pdf"), request)).as_deref(),
-        Some("mode is not allowed at the top level (use runtime_options.execution_mode)")
+        Some(
+            "payload.mode must be normalized to runtime_options.execution_mode before provider \
+             dispatch"
+        )
     );
 }
 
@@ -186,7 +189,8 @@ fn mcp_tools_and_host_access_are_added_to_runtime_options() {
 fn empty_runtime_options_are_removed() {
     let workflow = hook_built("skillrunner", Some("skillrunner.sequence.v1"), None);
     let request = json!({"kind": "skillrunner.sequence.v1", "runtime_options": {},
-        "steps": [{"id": "a", "skill_id": "s", "mode": "auto"}], "mode": "auto"});
+        "steps": [{"id": "a", "skill_id": "s", "mode": "auto"}], "final_step_id": "a",
+        "mode": "auto"});
     let got = finish(&workflow, &fixture("canonical-single-pdf"), request);
     let got = got.unwrap_or_else(|e| panic!("{e}"));
     assert!(got.get("runtime_options").is_none());
@@ -224,7 +228,7 @@ fn declared_kind_is_checked_after_building() {
         Err(
             "Provider request contract error (category=request_payload_invalid, \
              reason=invalid_request_payload, requestKind=skillrunner.job.v1, backendType=, \
-             providerId=, detail=skill_id must be a non-empty string)"
+             providerId=, detail=payload.skill_id must be non-empty string)"
                 .to_string()
         )
     );
@@ -240,7 +244,7 @@ fn pass_through_providers_check_the_fallback_kind() {
     );
     assert_eq!(
         contract_detail(got).as_deref(),
-        Some("selectionContext is required")
+        Some("payload.selectionContext is required")
     );
 }
 
