@@ -476,6 +476,8 @@ fn hooks_see_the_standard_globals_and_nothing_else() {
         "WeakSet",
         "__zsHostApi",
         "__zsHostApiVersion",
+        "atob",
+        "btoa",
         "console",
         "decodeURI",
         "decodeURIComponent",

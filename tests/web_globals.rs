@@ -352,3 +352,45 @@ export function probe() {
         })
     );
 }
+
+#[test]
+fn btoa_and_atob_follow_the_forgiving_base64_of_the_html_standard() {
+    let hook = r#"
+const attempt = (f) => { try { return f(); } catch (e) { return { error: e.name }; } };
+export function codec(cases) {
+  return {
+    encoded: cases.encode.map((s) => attempt(() => btoa(s))),
+    decoded: cases.decode.map((s) => attempt(() => atob(s))),
+    utf8: new TextDecoder().decode(Uint8Array.from(atob(btoa(String.fromCharCode(...new TextEncoder().encode("é ✓")))), (c) => c.charCodeAt(0))),
+    missing: attempt(() => atob()),
+  };
+}
+"#;
+    let latin1: String = (0u8..=255).map(char::from).collect();
+    let out = run_hook(
+        hook,
+        "codec",
+        json!({"encode": ["", "f", "fo", "foo", "foob", "fooba", "foobar", latin1, "✓"],
+               "decode": ["Zm9vYmFy", " Zm9v\nYmE=\t", "Zm9vYg==", "Zm9vYg", "Zg=", "Zm9vY",
+                          "Zm9v YmFy=", "Zm9v!", "", "===="]}),
+    );
+    let expected_latin1 = {
+        use base64::Engine as _;
+        let bytes: Vec<u8> = (0u8..=255).collect();
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    };
+    assert_eq!(
+        out["encoded"],
+        json!(["", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy", expected_latin1,
+               {"error": "InvalidCharacterError"}])
+    );
+    assert_eq!(
+        out["decoded"],
+        json!(["foobar", "fooba", "foob", "foob",
+               {"error": "InvalidCharacterError"}, {"error": "InvalidCharacterError"},
+               {"error": "InvalidCharacterError"}, {"error": "InvalidCharacterError"}, "",
+               {"error": "InvalidCharacterError"}])
+    );
+    assert_eq!(out["utf8"], "é ✓");
+    assert_eq!(out["missing"], json!({"error": "TypeError"}));
+}

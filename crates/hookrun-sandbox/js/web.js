@@ -1,5 +1,5 @@
 // Web-platform globals for hooks: URL and URLSearchParams (WHATWG URL), TextEncoder
-// and TextDecoder (WHATWG Encoding, UTF-8), and structuredClone (HTML). The parsing,
+// and TextDecoder (WHATWG Encoding, UTF-8), structuredClone, btoa and atob (HTML). The parsing,
 // serialising and decoding are the `url`, `form_urlencoded` and `encoding_rs` crates
 // behind ops; this file only gives them the standard shapes. Its completion value is
 // the installer the prelude's `configure` calls with those ops.
@@ -20,6 +20,13 @@
   const SymbolToStringTag = Symbol.toStringTag;
   const StringPrototypeToWellFormed = String.prototype.toWellFormed;
   const ArrayPrototypeJoin = Array.prototype.join;
+  const StringFromCharCode = String.fromCharCode;
+  const StringPrototypeCharCodeAt = String.prototype.charCodeAt;
+
+  // The base64 alphabet, and each character's value by its code (-1: none).
+  const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const BASE64_VALUE = new Int16Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) BASE64_VALUE[StringPrototypeCharCodeAt.call(BASE64, i)] = i;
 
   // The longest URL parsed, in UTF-16 code units (Firefox's default
   // `network.standard-url.max-length`): parsing a URL and splitting it into its
@@ -397,8 +404,67 @@
       }
     }
 
+    // ---- btoa / atob (HTML's forgiving base64) -----------------------------
+    const invalidCharacter = (message) => {
+      const error = new ErrorCtor(message);
+      define(error, "name", "InvalidCharacterError");
+      return error;
+    };
+    // Joins the pieces of a long result a chunk at a time.
+    const joined = (pieces) => ArrayPrototypeJoin.call(pieces, "");
+
+    function btoa(data) {
+      if (arguments.length < 1) throw new TypeErrorCtor("btoa: 1 argument required, but only 0 present");
+      const text = StringCtor(data);
+      const pieces = [];
+      for (let i = 0; i < text.length; i += 3) {
+        const a = StringPrototypeCharCodeAt.call(text, i);
+        const b = i + 1 < text.length ? StringPrototypeCharCodeAt.call(text, i + 1) : 0;
+        const c = i + 2 < text.length ? StringPrototypeCharCodeAt.call(text, i + 2) : 0;
+        if (a > 0xff || b > 0xff || c > 0xff) {
+          throw invalidCharacter("btoa: the string contains characters outside of the Latin1 range");
+        }
+        const n = (a << 16) | (b << 8) | c;
+        pieces.push(BASE64[n >> 18], BASE64[(n >> 12) & 63],
+          i + 1 < text.length ? BASE64[(n >> 6) & 63] : "=",
+          i + 2 < text.length ? BASE64[n & 63] : "=");
+      }
+      return joined(pieces);
+    }
+
+    function atob(data) {
+      if (arguments.length < 1) throw new TypeErrorCtor("atob: 1 argument required, but only 0 present");
+      const text = StringCtor(data);
+      const values = [];
+      for (let i = 0; i < text.length; i++) {
+        const code = StringPrototypeCharCodeAt.call(text, i);
+        // ASCII white space is skipped.
+        if (code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d || code === 0x20) continue;
+        values.push(code);
+      }
+      if (values.length % 4 === 0 && values.length > 0 && values[values.length - 1] === 0x3d) {
+        values.length -= values[values.length - 2] === 0x3d ? 2 : 1;
+      }
+      if (values.length % 4 === 1) throw invalidCharacter("atob: the string to be decoded is not correctly encoded");
+      const pieces = [];
+      let buffer = 0;
+      let bits = 0;
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i] < 128 ? BASE64_VALUE[values[i]] : -1;
+        if (value < 0) throw invalidCharacter("atob: the string to be decoded is not correctly encoded");
+        buffer = (buffer << 6) | value;
+        bits += 6;
+        if (bits >= 8) {
+          bits -= 8;
+          pieces.push(StringFromCharCode((buffer >> bits) & 0xff));
+        }
+      }
+      return joined(pieces);
+    }
+
     for (const [name, value] of [["URL", URL], ["URLSearchParams", URLSearchParams],
-      ["TextEncoder", TextEncoder], ["TextDecoder", TextDecoder], ["structuredClone", structuredClone]]) {
+      ["TextEncoder", TextEncoder], ["TextDecoder", TextDecoder], ["structuredClone", structuredClone],
+      ["btoa", btoa], ["atob", atob]]) {
       define(global, name, value);
     }
     ObjectFreeze(PARTS);
