@@ -324,13 +324,13 @@ export interface HostApi {
   };
   library: {
     listItems(input?: {
+      /** The library listed: this, else the `collectionRef`'s, else the user library. */
       libraryId?: number;
       collectionRef?: PortableItemRef;
       tag?: string;
       itemType?: string;
-      /** A literal, case-insensitive criterion over key, title, date, publication, abstract, creators and tags (`query` on hosts before the rename). */
+      /** A literal, case-insensitive criterion over key, title, date, publication, abstract, creators and tags. */
       filter?: string;
-      query?: string;
       limit?: number;
       cursor?: string;
     }): Promise<PageInfo & { items: RegularSummary[]; totalScanned: number; criteria: Record<string, unknown> }>;

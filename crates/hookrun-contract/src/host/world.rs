@@ -117,6 +117,14 @@ pub enum HostWorldError {
         /// `details.field`.
         field: &'static str,
     },
+    /// A ref of another library than the one the request reads.
+    #[error("{message}")]
+    ForeignScope {
+        /// The ref's kind (`collection`).
+        kind: &'static str,
+        /// What is wrong, as the reference host says it.
+        message: &'static str,
+    },
     /// The item exists but is of another kind.
     #[error("{}", wrong_kind_message(kind, key, *needs))]
     WrongKind {
@@ -161,7 +169,7 @@ impl HostWorldError {
             Self::UnsafePath(_) | Self::InvalidRequest(_) | Self::InvalidField { .. } => {
                 "invalid_request"
             }
-            Self::WrongKind { .. } => "invalid_ref",
+            Self::WrongKind { .. } | Self::ForeignScope { .. } => "invalid_ref",
             Self::ResourceLimited { .. } => "resource_limited",
         }
     }

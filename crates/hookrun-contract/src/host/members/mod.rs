@@ -403,7 +403,7 @@ mod sweep {
     /// Requests each member refuses.
     fn malformed(member: Member) -> Vec<Value> {
         match member {
-            Member::LibraryListItems => vec![json!([{"tag": 5}]), json!([{"query": []}])],
+            Member::LibraryListItems => vec![json!([{"tag": 5}]), json!([{"filter": []}])],
             Member::LibraryListCollections => vec![json!([{"libraryId": "one"}])],
             Member::LibraryListSavedSearches => vec![json!([{"limit": 0}])],
             Member::LibraryTraverseItems => vec![json!([]), json!([{"scope": "all"}])],

@@ -407,6 +407,9 @@ fn world_error(member: &str, error: &HostWorldError) -> HostError {
         HostWorldError::Io { path, .. } => json!({"kind": "resource", "opaqueKey": path}),
         HostWorldError::UnsafePath(_) => json!({"reason": "unsafe_path", "operation": member}),
         HostWorldError::WrongKind { kind, .. } => json!({"kind": kind, "reason": "wrong_kind"}),
+        HostWorldError::ForeignScope { kind, .. } => {
+            json!({"kind": kind, "reason": "foreign_scope"})
+        }
         HostWorldError::InvalidField { reason, field, .. } => {
             json!({"reason": reason, "field": field})
         }

@@ -51,17 +51,9 @@ impl AuditRuns {
                 .get(key)
                 .is_none_or(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
         };
-        let whole = [
-            "filter",
-            "query",
-            "tag",
-            "itemType",
-            "collectionRef",
-            "collectionKey",
-            "resumeCursor",
-        ]
-        .iter()
-        .all(|k| blank(k));
+        let whole = ["filter", "tag", "itemType", "collectionRef", "resumeCursor"]
+            .iter()
+            .all(|k| blank(k));
         let evidence = ending.pointer("/completionEvidence/evidenceId");
         if let (true, "completed", Some(Value::String(id))) = (
             whole,

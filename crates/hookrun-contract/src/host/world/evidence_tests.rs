@@ -142,11 +142,11 @@ fn criteria_are_hashed_as_normalised_and_each_evidence_is_new() {
         again["completionEvidence"]["evidenceId"],
         whole["completionEvidence"]["evidenceId"]
     );
-    // The caller's collectionRef and `query` are echoed as given.
-    let input = json!({"scope": "top-level-regular", "query": "x",
+    // The caller's collectionRef and `filter` are echoed as given.
+    let input = json!({"scope": "top-level-regular", "filter": "x",
         "collectionRef": {"libraryId": 1, "key": "COLL0001"}});
     let (_, filtered) = traverse(&world, &input);
-    let text = r#"{"libraryId":1,"collectionRef":{"libraryId":1,"key":"COLL0001"},"tag":null,"itemType":null,"query":"x","order":"stable_identity","scope":"top-level-regular"}"#;
+    let text = r#"{"libraryId":1,"collectionRef":{"libraryId":1,"key":"COLL0001"},"tag":null,"itemType":null,"filter":"x","order":"stable_identity","scope":"top-level-regular"}"#;
     assert_eq!(digest(&filtered), hex_sha256(text.as_bytes()).as_str());
 }
 

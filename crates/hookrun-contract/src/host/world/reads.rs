@@ -16,8 +16,9 @@ const MAX_LIST_LIMIT: usize = 100;
 /// library, optionally in a collection, with a tag, of a type or matching a query.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ItemCriteria {
-    /// `libraryId` (default: every library).
-    pub library_id: Option<u64>,
+    /// The library listed: `libraryId`, else the `collectionRef`'s, else the
+    /// user library (1), as the reference host lists one library at a time.
+    pub library_id: u64,
     /// `collectionRef.key`.
     pub collection: Option<String>,
     /// `collectionRef` as the caller gave it (the page's criteria echo it).
@@ -26,21 +27,22 @@ pub struct ItemCriteria {
     pub tag: Option<String>,
     /// `itemType`.
     pub item_type: Option<String>,
-    /// `filter` (the reference host's newest name; `query` before it), matched
-    /// case-insensitively as a literal against key, title, date, publication,
-    /// abstract, creators and tags.
+    /// `filter`, matched case-insensitively as a literal against key, title,
+    /// date, publication, abstract, creators and tags.
     pub filter: Option<String>,
-    /// Whether the request named the filter `query` (echoed as it was given).
-    pub named_query: bool,
 }
 
 /// Most characters of a text criterion (the reference host's limit).
 pub const MAX_CRITERION_CHARS: usize = 4000;
 
+/// The user library, which a listing without a library reads.
+const USER_LIBRARY: u64 = 1;
+
 impl ItemCriteria {
     /// Reads the criteria members of a `listItems` / `traverseItems` input, as the
     /// reference host reads them: text criteria are strings of at most
-    /// `MAX_CRITERION_CHARS` characters (trimmed; blank is none).
+    /// `MAX_CRITERION_CHARS` characters (trimmed; blank is none); members it
+    /// does not know (`collectionKey`, `query`) change nothing.
     pub fn parse(input: &Value) -> HostResult<ItemCriteria> {
         let text = |key: &'static str| -> HostResult<Option<String>> {
             let refused = |reason| HostWorldError::InvalidField {
@@ -57,32 +59,35 @@ impl ItemCriteria {
                 Some(_) => Err(refused("invalid_type")),
             }
         };
-        let library_id = match input.get("libraryId") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_u64().filter(|id| *id >= 1).ok_or_else(|| {
-                HostWorldError::InvalidRequest("libraryId must be a library id".into())
-            })?),
-        };
-        // `collectionRef`, or the bare `collectionKey` some hooks pass.
-        let collection = match (input.get("collectionRef"), input.get("collectionKey")) {
-            (Some(v), _) if !v.is_null() => Some(
+        let collection = match input.get("collectionRef") {
+            Some(v) if !v.is_null() => Some(
                 PortableItemRef::parse(v, "/collectionRef")
-                    .map_err(|e| HostWorldError::InvalidRequest(e.to_string()))?
-                    .key,
+                    .map_err(|e| HostWorldError::InvalidRequest(e.to_string()))?,
             ),
-            (_, Some(Value::String(key))) => Some(key.clone()),
             _ => None,
         };
-        let query = text("query")?;
-        let filter = text("filter")?;
+        let library_id = match input.get("libraryId") {
+            None | Some(Value::Null) => collection.as_ref().map_or(USER_LIBRARY, |c| c.library_id),
+            Some(v) => v.as_u64().filter(|id| *id >= 1).ok_or_else(|| {
+                HostWorldError::InvalidRequest("libraryId must be a library id".into())
+            })?,
+        };
+        if collection
+            .as_ref()
+            .is_some_and(|c| c.library_id != library_id)
+        {
+            return Err(HostWorldError::ForeignScope {
+                kind: "collection",
+                message: "collection is outside the requested library",
+            });
+        }
         Ok(ItemCriteria {
             library_id,
-            collection,
+            collection: collection.map(|c| c.key),
             collection_ref: input.get("collectionRef").filter(|v| !v.is_null()).cloned(),
             tag: text("tag")?.map(|t| t.to_lowercase()),
             item_type: text("itemType")?,
-            named_query: filter.is_none() && query.is_some(),
-            filter: filter.or(query).map(|f| f.to_lowercase()),
+            filter: text("filter")?.map(|f| f.to_lowercase()),
         })
     }
 
@@ -91,7 +96,7 @@ impl ItemCriteria {
         let Some(reference) = &record.reference else {
             return false;
         };
-        if self.library_id.is_some_and(|id| id != reference.library_id)
+        if self.library_id != reference.library_id
             || self
                 .collection
                 .as_ref()
@@ -125,21 +130,11 @@ impl ItemCriteria {
     }
 
     /// The criteria a page answers, in the reference's key order: `libraryId`,
-    /// `collectionRef` (the caller's), `tag`, `itemType`, `filter` (or `query`),
-    /// `order`.
-    pub(super) fn to_json(&self, library_id: u64) -> Value {
-        let name = if self.named_query { "query" } else { "filter" };
-        let library_id = self.library_id.unwrap_or(library_id);
-        let collection = self.collection_ref.clone().or_else(|| {
-            self.collection
-                .as_ref()
-                .map(|key| json!({"libraryId": library_id, "key": key}))
-        });
-        let mut criteria = json!({"libraryId": library_id, "collectionRef": collection,
-            "tag": self.tag, "itemType": self.item_type});
-        criteria[name] = json!(self.filter);
-        criteria["order"] = json!("stable_identity");
-        criteria
+    /// `collectionRef` (the caller's), `tag`, `itemType`, `filter`, `order`.
+    pub(super) fn to_json(&self) -> Value {
+        json!({"libraryId": self.library_id, "collectionRef": self.collection_ref,
+            "tag": self.tag, "itemType": self.item_type, "filter": self.filter,
+            "order": "stable_identity"})
     }
 }
 
@@ -274,13 +269,8 @@ impl HostWorld {
                 cursor,
             },
         )?;
-        let library_id = self
-            .records
-            .iter()
-            .find_map(|r| r.reference.as_ref())
-            .map_or(1, |r| r.library_id);
         page["totalScanned"] = scanned.into();
-        page["criteria"] = criteria.to_json(library_id);
+        page["criteria"] = criteria.to_json();
         if let Some(m) = page.as_object_mut() {
             m.remove("total");
         }

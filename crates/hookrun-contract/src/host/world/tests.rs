@@ -439,18 +439,15 @@ fn library_items_in_zotero_export_shape_answer_in_the_reference_shapes() {
         exported[0]["schema"],
         "zotero-agents.portable-regular-item.v1"
     );
+    // `query` is not a criterion of the reference's listing: everything is listed.
     let listed = w.list_items(&json!({"query": "lovelace"})).unwrap();
-    assert_eq!(listed["returned"], 1);
-    assert_eq!(listed["items"][0]["ref"]["key"], "PAPER001");
-    assert_eq!(
-        listed["criteria"]["query"], "lovelace",
-        "echoed as it was named"
-    );
-    // The reference's newest name for the literal criterion, echoed as `filter`.
+    assert_eq!(listed["returned"], 2);
+    assert_eq!(listed["criteria"]["filter"], Value::Null);
+    assert!(listed["criteria"].get("query").is_none());
     let listed = w.list_items(&json!({"filter": "  LoveLace "})).unwrap();
     assert_eq!(listed["returned"], 1);
+    assert_eq!(listed["items"][0]["ref"]["key"], "PAPER001");
     assert_eq!(listed["criteria"]["filter"], "lovelace");
-    assert!(listed["criteria"].get("query").is_none());
     for (input, reason) in [
         (json!({"filter": 5}), "invalid_type"),
         (json!({"tag": "x".repeat(4001)}), "invalid_value"),
@@ -655,8 +652,12 @@ fn collections_are_listed_and_memberships_change_the_items() {
         added.result["addedRefs"],
         json!([{"libraryId": 1, "key": "PAPER001"}])
     );
-    let members = w.list_items(&json!({"collectionKey": "COLL0001"})).unwrap();
+    let members = w.list_items(&json!({"collectionRef": coll})).unwrap();
     assert_eq!(members["returned"], 1);
+    // A bare `collectionKey` is no criterion of the reference's: the whole library.
+    let everything = w.list_items(&json!({"collectionKey": "COLL0001"})).unwrap();
+    assert_eq!(everything["returned"], 2);
+    assert_eq!(everything["criteria"]["collectionRef"], Value::Null);
     let again = write(&mut w, &mut keys, "mutations.execute", request);
     assert!(!again.changed, "already a member");
     let err = HostWorld::default()
@@ -810,4 +811,40 @@ fn a_portable_export_is_bounded_in_refs() {
         .export_portable_items(&json!({"not": "a list"}), &Budget::unlimited())
         .unwrap_err();
     assert_eq!(err.code(), "resource_limited");
+}
+
+#[test]
+fn a_listing_reads_one_library_the_user_library_unless_named() {
+    let w = HostWorld::default()
+        .with_library(&json!({"items": [
+            {"key": "GROUP001", "itemType": "book", "title": "Group", "libraryID": 2,
+             "collections": ["GCOLL001"]},
+            {"key": "USER0001", "itemType": "book", "title": "User"}],
+            "collections": [{"key": "GCOLL001", "name": "Shared", "libraryID": 2}]}))
+        .unwrap();
+    let keys = |listed: &Value| -> Vec<String> {
+        listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["ref"]["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let user = w.list_items(&json!({})).unwrap();
+    assert_eq!(keys(&user), ["USER0001"]);
+    assert_eq!(user["criteria"]["libraryId"], 1);
+    let group = w.list_items(&json!({"libraryId": 2})).unwrap();
+    assert_eq!(keys(&group), ["GROUP001"]);
+    let shared = json!({"libraryId": 2, "key": "GCOLL001"});
+    let by_collection = w.list_items(&json!({"collectionRef": shared})).unwrap();
+    assert_eq!(keys(&by_collection), ["GROUP001"]);
+    assert_eq!(by_collection["criteria"]["libraryId"], 2);
+    let foreign = w
+        .list_items(&json!({"libraryId": 1, "collectionRef": shared}))
+        .unwrap_err();
+    assert_eq!(foreign.code(), "invalid_ref");
+    assert_eq!(
+        foreign.to_string(),
+        "collection is outside the requested library"
+    );
 }

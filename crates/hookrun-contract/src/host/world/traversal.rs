@@ -49,7 +49,7 @@ impl HostWorld {
                 })
             })
             .collect();
-        let criteria = walk.criteria.to_json(walk.library_id());
+        let criteria = walk.criteria.to_json();
         let evidence = completion_evidence(
             criteria_digest(&criteria),
             coverage_digest(covered),
@@ -203,7 +203,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn library_id(&self) -> u64 {
-        self.criteria.library_id.unwrap_or(1)
+        self.criteria.library_id
     }
 
     /// How a traversal that stopped at a budget ends: `resource_limited`, with a
