@@ -267,7 +267,9 @@
         try {
           return revive(hostCall(spec.path, args));
         } catch (e) {
-          if (e.code === "interaction_required") log("warn", spec.deniedLog);
+          // Shown as `logging.appendRuntimeLog` lines are: `[stage] message`.
+          const denied = spec.deniedLog;
+          if (e.code === "interaction_required") log(denied.level, `[${denied.stage}] ${denied.message}`);
           throw e;
         }
       }
@@ -370,7 +372,8 @@
       return ObjectFreeze(scope);
     }
 
-    function member(callId, spec) {
+    // `interactive`: the member belongs to an interactive run's Host API.
+    function member(callId, spec, interactive) {
       if (spec.sync) {
         return function hostMember(...args) {
           refuseIfEnded(callId, spec.path);
@@ -383,6 +386,21 @@
             refuseIfEnded(callId, spec.path);
             resolve(withCallback(callId, spec, args));
           });
+        };
+      }
+      if (spec.syncChecks && interactive) {
+        // The request's refusal is thrown here; the answer, or any other
+        // failure, is the promise's.
+        return function hostMember(...args) {
+          let value;
+          try {
+            refuseIfEnded(callId, spec.path);
+            value = answer(spec, args);
+          } catch (e) {
+            if (e.code === "invalid_request" || e.code === "resource_limited") throw e;
+            return new PromiseCtor((_, reject) => reject(e));
+          }
+          return new PromiseCtor((resolve) => resolve(value));
         };
       }
       return function hostMember(...args) {
@@ -412,12 +430,12 @@
     // refuses to run, and reads through a proxy or a derived object work.
     const namespaceNames = ObjectKeys(TREE);
 
-    function makeNamespace(callId, node) {
+    function makeNamespace(callId, node, interactive) {
       const group = ObjectCreate(null);
       const names = ObjectKeys(node);
       for (let j = 0; j < names.length; j++) {
         const child = node[names[j]];
-        group[names[j]] = isSpec(child) ? member(callId, child) : makeNamespace(callId, child);
+        group[names[j]] = isSpec(child) ? member(callId, child, interactive) : makeNamespace(callId, child, interactive);
       }
       return ObjectFreeze(group);
     }
@@ -426,13 +444,14 @@
       const api = ObjectCreate(null);
       api.version = API.version;
       api.interactionMode = interactionMode || "non_interactive";
+      const interactive = api.interactionMode === "interactive";
       const built = ObjectCreate(null);
       for (let i = 0; i < namespaceNames.length; i++) {
         const ns = namespaceNames[i];
         ObjectDefineProperty(api, ns, {
           __proto__: null,
           enumerable: true,
-          get: () => built[ns] || (built[ns] = makeNamespace(callId, TREE[ns])),
+          get: () => built[ns] || (built[ns] = makeNamespace(callId, TREE[ns], interactive)),
         });
       }
       return ObjectFreeze(api);

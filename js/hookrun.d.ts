@@ -304,6 +304,43 @@ export type ArchiveEntry = {
   content: { kind: "file"; sourcePath: string } | { kind: "text"; text: string } | { kind: "bytes"; bytes: Uint8Array };
 };
 
+/** What a picker asks the person (`file.pickDirectory`, `pickFile`, `pickFiles`). */
+export interface FilePickerRequest {
+  title?: string;
+  initialDirectory?: string;
+  /**
+   * At most 32 groups, each a label and 1 to 64 extensions (`"md"`, `".md"` or
+   * `"*.md"`); in an interactive run a refusal of them is thrown where the picker
+   * is called, not a rejected promise.
+   */
+  filters?: Array<{ label: string; extensions: string[] }>;
+}
+
+/** What `editor.openSession` takes; `initialState` and `context` are bounded strict JSON. */
+export interface EditorSessionInput<State = unknown, Context = unknown> {
+  title?: string;
+  initialState: State;
+  context?: Context;
+  rendererId?: string;
+  renderer?: {
+    render(args: { doc: unknown; root: unknown; state: State; context?: Context; host: unknown }): void;
+    serialize?(args: { state: State; context?: Context }): unknown;
+  };
+  layout?: { width?: number; height?: number; minWidth?: number; minHeight?: number; maxWidth?: number; maxHeight?: number; padding?: number };
+  labels?: { save?: string; cancel?: string };
+  actions?: Array<{ id: string; label: string; noClose?: boolean; onClick?(args: unknown): void }>;
+  closeActionId?: string;
+  detached?: boolean;
+  autoClose?: { afterMs: number; actionId: string };
+}
+
+/** How an editor session ended; `result` is bounded strict JSON. */
+export type EditorSessionResult =
+  | { saved: true; result: unknown; actionId: "save" }
+  | { saved: false; reason: "discarded"; actionId: "discard" }
+  | { saved: false; reason: "canceled"; actionId: "cancel" }
+  | { saved: false; reason: "action"; result: unknown; actionId: string };
+
 /** Host API version 12, as the reference host declares it (`js/host-api.json`). */
 export interface HostApi {
   readonly version: 12;
@@ -394,8 +431,11 @@ export interface HostApi {
       schema: "zotero-agents.mutation-preview.v1";
       operation: string;
       outcome: "would_change" | "unchanged";
+      /** When the host looked, as an ISO time. */
+      observedAt: string;
+      /** `sha256:` digest of the operation, its input, what it observed and the plan. */
+      domainPlanDigest: string;
       plan: Record<string, unknown>;
-      token: { value: string };
     }>;
     execute(request: { operation: string; operationId: string } & Record<string, unknown>): Promise<WriteOutcome>;
     getOperation(request: { operationId: string }): Promise<{ state: "settled"; result: WriteOutcome } | { state: "running" | "unavailable" }>;
@@ -511,14 +551,14 @@ export interface HostApi {
     }): Promise<{ path: string; sizeBytes: number; sha256: string }>;
     /** Synchronous. */
     getTempDirectoryPath(): string;
-    /** Rejects with `interaction_required` in non-interactive runs. */
-    pickDirectory(options?: unknown): Promise<unknown>;
-    /** Rejects with `interaction_required` in non-interactive runs. */
-    pickFile(options?: unknown): Promise<unknown>;
-    /** Rejects with `interaction_required` in non-interactive runs. */
-    pickSaveFile(options?: unknown): Promise<unknown>;
-    /** Rejects with `interaction_required` in non-interactive runs. */
-    pickFiles(options?: unknown): Promise<unknown>;
+    /** The chosen directory, `null` when canceled; rejects with `interaction_required` in non-interactive runs. */
+    pickDirectory(request?: FilePickerRequest): Promise<string | null>;
+    /** The chosen file, `null` when canceled; rejects with `interaction_required` in non-interactive runs. */
+    pickFile(request?: FilePickerRequest): Promise<string | null>;
+    /** The chosen target, `null` when canceled; rejects with `interaction_required` in non-interactive runs. */
+    pickSaveFile(request?: FilePickerRequest & { suggestedName?: string }): Promise<string | null>;
+    /** The chosen files (`[]` for an empty selection), `null` when canceled; rejects with `interaction_required` in non-interactive runs. */
+    pickFiles(request?: FilePickerRequest): Promise<string[] | null>;
     stat(path: string): Promise<FileStat>;
     list(request: { path: string; recursive?: boolean; maxDepth?: number }): Promise<FileListing>;
     move(request: { sourcePath: string; targetPath: string; overwrite?: boolean }): Promise<void>;
@@ -546,9 +586,9 @@ export interface HostApi {
     listOutputs(): unknown[];
   };
   clipboard: {
-    /** Rejects with `interaction_required` in non-interactive runs. */
-    readText(): Promise<string>;
-    /** Rejects with `interaction_required` in non-interactive runs. */
+    /** The clipboard's text, `null` when it holds none; rejects with `interaction_required` in non-interactive runs. */
+    readText(): Promise<string | null>;
+    /** At most 16 MiB of UTF-8, checked in every run; rejects with `interaction_required` in non-interactive runs. */
     writeText(text: string): Promise<void>;
     /** Rejects with `interaction_required` in non-interactive runs. */
     hasText(): Promise<boolean>;
@@ -556,11 +596,14 @@ export interface HostApi {
     clear(): Promise<void>;
   };
   editor: {
-    /** Rejects with `interaction_required` in non-interactive runs. */
-    openSession(input: unknown): Promise<unknown>;
+    /** Rejects with `interaction_required` in non-interactive runs; a `null` input rejects with a `TypeError`. */
+    openSession<State = unknown, Context = unknown>(input: EditorSessionInput<State, Context>): Promise<EditorSessionResult>;
   };
   notifications: {
-    /** Synchronous; throws `interaction_required` in non-interactive runs (and logs a warning). */
+    /**
+     * Synchronous; at most 4,096 characters and five visible toasts per hook
+     * call. Throws `interaction_required` in non-interactive runs (and logs a warning).
+     */
     toast(input: { text: string; type?: "default" | "success" | "error" }): void;
   };
   logging: {

@@ -245,10 +245,8 @@ fn members_that_need_a_person_fail_as_the_reference_host_fails_them() {
         json!(["ZoteroHostCapabilityError", "interaction_required", "sync"])
     );
     let logs = &report.hooks[0].logs;
-    assert!(
-        logs.iter()
-            .any(|l| l.message == "Denied non-interactive workflow toast request")
-    );
+    assert!(logs.iter().any(|l| l.message
+        == "[workflow-host.notifications] Denied non-interactive workflow toast request"));
     let toast = report
         .effects
         .iter()

@@ -18,6 +18,7 @@ mod guide;
 mod heap_breaches;
 mod host_api;
 mod hostile;
+mod interaction;
 mod json_text;
 mod library;
 mod loader_fidelity;

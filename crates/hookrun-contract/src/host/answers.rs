@@ -17,6 +17,10 @@
 //! A call matches an entry when each of the entry's `args` equals the call's
 //! argument at the same position; later arguments (the call-control object) are
 //! not compared. The first matching entry answers.
+//!
+//! Answers of the pickers (a path or `null`; `file.pickFiles` a list of paths or
+//! `null`) and of `clipboard.readText` (text or `null`) and `clipboard.hasText`
+//! (a boolean) are checked when the fixture is read.
 
 use std::collections::BTreeMap;
 
@@ -85,11 +89,19 @@ impl HostAnswers {
             let Some(entries) = entries.as_array() else {
                 return Err(err(at, "expected a list of {args, answer} entries".into()));
             };
-            let parsed = entries
+            let parsed: Vec<FixtureAnswer> = entries
                 .iter()
                 .enumerate()
                 .map(|(i, entry)| parse_entry(entry).map_err(|m| err(format!("{at}/{i}"), m)))
                 .collect::<Result<_, _>>()?;
+            if let Some(shape) = Shape::of(name) {
+                for (i, entry) in parsed.iter().enumerate() {
+                    if let Some(below) = entry.reply.as_ref().ok().and_then(|a| shape.fault(a)) {
+                        let message = format!("{name} answers {}", shape.expected());
+                        return Err(err(format!("{at}/{i}/answer{below}"), message));
+                    }
+                }
+            }
             found.insert(name.clone(), parsed);
         }
         Ok(found)
@@ -102,6 +114,59 @@ impl HostAnswers {
             entry.args.len() <= call.len()
                 && entry.args.iter().zip(call).all(|(want, got)| want == got)
         })
+    }
+}
+
+/// What some members that need a person answer, checked when the fixture is read.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// `file.pickDirectory`, `pickFile`, `pickSaveFile`.
+    PathOrNull,
+    /// `file.pickFiles`.
+    PathsOrNull,
+    /// `clipboard.readText`.
+    TextOrNull,
+    /// `clipboard.hasText`.
+    Boolean,
+}
+
+impl Shape {
+    /// The shape `member`'s answers have, if it has one.
+    fn of(member: &str) -> Option<Shape> {
+        Some(match member {
+            "file.pickDirectory" | "file.pickFile" | "file.pickSaveFile" => Shape::PathOrNull,
+            "file.pickFiles" => Shape::PathsOrNull,
+            "clipboard.readText" => Shape::TextOrNull,
+            "clipboard.hasText" => Shape::Boolean,
+            _ => return None,
+        })
+    }
+
+    /// Where `answer` breaks the shape, as a JSON pointer below it (`""`: the
+    /// answer itself), if it does.
+    fn fault(self, answer: &Value) -> Option<String> {
+        match (self, answer) {
+            (Shape::PathOrNull | Shape::TextOrNull, Value::String(_) | Value::Null)
+            | (Shape::PathsOrNull, Value::Null)
+            | (Shape::Boolean, Value::Bool(_)) => None,
+            (Shape::PathsOrNull, Value::Array(paths)) => paths
+                .iter()
+                .position(|p| !p.is_string())
+                .map(|i| format!("/{i}")),
+            _ => Some(String::new()),
+        }
+    }
+
+    /// What the answers are, for the refusal.
+    fn expected(self) -> &'static str {
+        match self {
+            Shape::PathOrNull => "a path (a string), or null when the person cancels",
+            Shape::PathsOrNull => {
+                "a list of paths (strings; [] for an empty selection), or null when the person cancels"
+            }
+            Shape::TextOrNull => "the clipboard's text (a string), or null when it holds none",
+            Shape::Boolean => "true or false",
+        }
     }
 }
 
@@ -185,5 +250,47 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.pointer, "/bibliography.render/0");
+    }
+
+    #[test]
+    fn picker_and_clipboard_answers_of_another_shape_are_refused_with_a_pointer() {
+        let refused = |answers: Value| {
+            let err = HostAnswers::parse_members(&answers).unwrap_err();
+            (err.pointer, err.message)
+        };
+        assert_eq!(
+            refused(json!({"file.pickFile": [{"args": [], "answer": null},
+                                             {"args": [{}], "answer": 42}]})),
+            (
+                "/file.pickFile/1/answer".into(),
+                "file.pickFile answers a path (a string), or null when the person cancels".into()
+            )
+        );
+        assert_eq!(
+            refused(json!({"file.pickFiles": [{"answer": ["/a.md", 1]}]})),
+            (
+                "/file.pickFiles/0/answer/1".into(),
+                "file.pickFiles answers a list of paths (strings; [] for an empty selection), or null when the person cancels".into()
+            )
+        );
+        assert_eq!(
+            refused(json!({"file.pickSaveFile": [{"answer": ["/a.zip"]}]})).0,
+            "/file.pickSaveFile/0/answer"
+        );
+        assert_eq!(
+            refused(json!({"clipboard.readText": [{"answer": 5}]})).1,
+            "clipboard.readText answers the clipboard's text (a string), or null when it holds none"
+        );
+        assert_eq!(
+            refused(json!({"clipboard.hasText": [{"answer": "yes"}]})).1,
+            "clipboard.hasText answers true or false"
+        );
+        let accepted = HostAnswers::parse_members(&json!({
+            "file.pickDirectory": [{"answer": "/out"}],
+            "file.pickFiles": [{"args": [{"title": "a"}], "answer": []}, {"answer": null}],
+            "file.pickFile": [{"error": {"code": "unavailable", "message": "no picker"}}],
+            "clipboard.hasText": [{"answer": false}]
+        }));
+        assert_eq!(accepted.map(|m| m.len()), Ok(4));
     }
 }

@@ -74,10 +74,16 @@ pub struct Declaration {
     /// The `name` of its errors when it is not `WorkflowHostError`.
     #[serde(default)]
     pub error_name: Option<String>,
-    /// For [`Answer::Person`] members: the warning the reference host logs when it
-    /// refuses the member in a non-interactive run.
+    /// For [`Answer::Person`] members: the runtime log line the reference host
+    /// writes when it refuses the member in a non-interactive run.
     #[serde(default)]
-    pub denied_log: Option<String>,
+    pub denied_log: Option<DeniedLog>,
+    /// For [`Answer::Person`] members answering a promise: in an interactive run a
+    /// refusal of the request (`invalid_request`, `resource_limited`) is thrown
+    /// where the member is called, as the reference's pickers check their filters
+    /// before they return the picker's promise.
+    #[serde(default)]
+    pub sync_checks: bool,
     /// For [`Answer::Fixture`] members: what it answers when the fixture has no
     /// answer, as the reference host's stand-in does (`resources.getInputs()` is `[]`).
     #[serde(default, deserialize_with = "present")]
@@ -91,6 +97,20 @@ pub struct Declaration {
     /// reference host raises when it has no such service.
     #[serde(default)]
     pub unavailable: Option<Value>,
+}
+
+/// The runtime log line a refused member writes: the hook's log shows it at
+/// `level` as `[stage] message`, as it shows `logging.appendRuntimeLog` lines
+/// (every line of a hook's log is the hook's own, the reference's scope `hook`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeniedLog {
+    /// `warn`.
+    pub level: String,
+    /// The reference's log stage, `workflow-host.notifications`.
+    pub stage: String,
+    /// The line's text.
+    pub message: String,
 }
 
 /// A member that is present, `null` included.

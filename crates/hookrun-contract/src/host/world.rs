@@ -17,9 +17,21 @@
 //!       "createdAt": "2024-01-01 10:00:00", "path": "attachments/ATT1/paper.pdf" },
 //!     { "ref": {"libraryId": 1, "key": "NOTE1"}, "kind": "note",
 //!       "parentRef": {"libraryId": 1, "key": "PAR1"}, "title": "Digest",
-//!       "html": "<h1>Digest</h1>", "noteKind": "digest", "issue": null,
-//!       "payload": {"type": "digest"} } ] }
+//!       "html": "<h1>Digest</h1><p><img data-zs-payload-anchor=\"digest-markdown\" data-attachment-key=\"CARRIER1\"></p>" },
+//!     { "ref": {"libraryId": 1, "key": "CARRIER1"}, "kind": "attachment",
+//!       "parentRef": {"libraryId": 1, "key": "NOTE1"},
+//!       "payloadEnvelope": {"schemaVersion": 1, "payloadStorageVersion": 2,
+//!         "kind": "zotero-skills-workbench-note-payload", "payloadType": "digest-markdown",
+//!         "noteKind": "digest", "logicalSchemaVersion": "literature_digest.v1",
+//!         "format": "text", "payload": "Cats are good."} } ] }
 //! ```
+//!
+//! A note's payloads are as the reference host keeps them (`payloads.rs`): inline
+//! `<span data-zs-payload=…>` blocks of its `html`, and carrier attachments whose
+//! `payloadEnvelope` is the envelope their PNG holds (such an attachment is an
+//! `embedded_image` `image/png` named `image.png` unless it says otherwise). A
+//! note's `noteKind` and `payload` declare a managed note's kind and value
+//! directly, for a fixture that does not describe its payload storage.
 //!
 //! `kind` is `regular` (default), `attachment`, `note` or `annotation`; every other
 //! member is optional. Items may also be written in Zotero's JSON export shape
@@ -53,6 +65,7 @@ mod index;
 mod lazy;
 mod memberships;
 mod paging;
+mod payloads;
 mod reads;
 mod record;
 mod search;
@@ -65,7 +78,7 @@ mod zotero;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 pub use dto::{digest, hex_sha256};
 pub use files::{MAX_READ_BYTES, MAX_READ_TEXT_BYTES, iso_from_millis};
@@ -450,88 +463,6 @@ impl HostWorld {
             path: path.filter(|_| file_state == FileState::Available),
         })
     }
-
-    fn note(record: &Record) -> WorldNote {
-        WorldNote {
-            reference: record.reference.clone(),
-            id: record.id,
-            title: record.title.clone(),
-            html: record.html.clone(),
-            note_kind: record.note_kind.clone(),
-            issue: record.issue.clone(),
-            payload: record.payload.clone(),
-        }
-    }
-
-    /// `library.getNoteDetail(ref, {format})`: an ordinary note's content in
-    /// `format`, or a managed note's payload (a note with a managed kind or payload).
-    pub fn get_note_detail(
-        &self,
-        reference: &PortableItemRef,
-        format: NoteFormat,
-    ) -> HostResult<Value> {
-        let record = self
-            .find(&ItemLocator::Ref(reference.clone()))
-            .ok_or_else(|| HostWorldError::NotFound {
-                kind: "note".into(),
-                key: reference.identity(),
-            })?;
-        if record.kind != Some(DetailKind::Note) {
-            return Err(HostWorldError::WrongKind {
-                kind: "note".into(),
-                key: reference.identity(),
-                needs: None,
-            });
-        }
-        Ok(note_detail(record, format))
-    }
-}
-
-/// A note's detail as `getNoteDetail` answers it.
-fn note_detail(record: &Record, format: NoteFormat) -> Value {
-    let managed = record.note_kind.is_some() || record.payload.is_some();
-    let mut m = Map::new();
-    m.insert(
-        "kind".into(),
-        if managed { "managed" } else { "ordinary" }.into(),
-    );
-    if let Some(kind) = &record.note_kind {
-        m.insert("noteKind".into(), kind.clone().into());
-    }
-    if let Some(r) = &record.reference {
-        m.insert("ref".into(), r.to_value());
-    }
-    m.insert(
-        "parentRef".into(),
-        record
-            .parent_ref
-            .as_ref()
-            .map_or(Value::Null, PortableItemRef::to_value),
-    );
-    m.insert(
-        "title".into(),
-        record.title.clone().unwrap_or_default().into(),
-    );
-    if managed {
-        let payload = record.payload.clone().unwrap_or(Value::Null);
-        m.insert("payloadBytes".into(), payload.to_string().len().into());
-        m.insert("payload".into(), payload);
-        m.insert("health".into(), json!({"state": "current"}));
-    } else {
-        let html = record.html.clone().unwrap_or_default();
-        let content = match format {
-            NoteFormat::Html => html,
-            NoteFormat::Text => strip_tags(&html),
-        };
-        m.insert("format".into(), format.as_str().into());
-        m.insert("content".into(), content.into());
-    }
-    m.insert("revision".into(), record.revision().into());
-    if managed {
-        let detail_bytes = Value::Object(m.clone()).to_string().len();
-        m.insert("detailBytes".into(), detail_bytes.into());
-    }
-    Value::Object(m)
 }
 
 /// The `format` of `library.getNoteDetail`: the note's HTML, or its text without tags.
@@ -603,12 +534,12 @@ impl World for HostWorld {
         let list = self
             .children_of(parent, DetailKind::Note)
             .map_err(world_error)?;
-        Ok(list.into_iter().map(Self::note).collect())
+        Ok(list.into_iter().map(|r| self.world_note(r)).collect())
     }
 
     fn note_detail(&self, note: &ItemLocator) -> Result<WorldNote, WorldError> {
         self.find_required(note, "note")
-            .map(Self::note)
+            .map(|r| self.world_note(r))
             .map_err(world_error)
     }
 

@@ -154,14 +154,25 @@ pub struct NotePayload {
 }
 
 impl Request for NotePayload {
+    /// The reference host checks the payload type (`String(payloadType || "")`,
+    /// trimmed) before the ref.
     fn decode(_: Member, args: &Value) -> Result<NotePayload, HostError> {
+        let payload_type = match arg(args, 1).get("payloadType") {
+            Some(Value::String(s)) => s.trim().to_string(),
+            Some(Value::Bool(true)) => "true".into(),
+            Some(Value::Number(n)) if n.as_f64() != Some(0.0) => n.to_string(),
+            _ => String::new(),
+        };
+        if payload_type.is_empty() {
+            return Err(HostError::capability(
+                "invalid_request",
+                "payload type is required",
+                json!({"reason": "missing_field", "field": "payloadType"}),
+            ));
+        }
         Ok(NotePayload {
             note: portable_ref(arg(args, 0), "note")?,
-            payload_type: arg(args, 1)
-                .get("payloadType")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
+            payload_type,
         })
     }
 }

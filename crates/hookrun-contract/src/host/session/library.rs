@@ -43,25 +43,22 @@ impl HookHost {
     /// `library.getNoteDetail(ref, {format})`.
     pub(crate) fn note_detail(
         &mut self,
-        member: Member,
+        _: Member,
         _: Value,
         request: NoteDetail,
     ) -> Result<Value, HostError> {
-        self.world
-            .get_note_detail(&request.note, request.format)
-            .map_err(|e| library_error(member.name(), &e))
+        self.world.get_note_detail(&request.note, request.format)
     }
 
     /// `library.getNotePayload(ref, {payloadType})`.
     pub(crate) fn note_payload(
         &mut self,
-        member: Member,
+        _: Member,
         _: Value,
         request: NotePayload,
     ) -> Result<Value, HostError> {
         self.world
             .get_note_payload(&request.note, &request.payload_type)
-            .map_err(|e| library_error(member.name(), &e))
     }
 
     /// The library's listings, traversals and exports, their criteria checked by

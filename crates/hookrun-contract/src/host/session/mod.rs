@@ -8,13 +8,15 @@
 //! `files.rs`, `services.rs`), writes recorded and applied to the run's copy of
 //! the world and its file overlay (`writes.rs`), members that need a person or a
 //! service answered from the fixture or refused as the reference host refuses
-//! them (`services.rs`).
+//! them (`services.rs`; in interactive runs checked as the reference's
+//! interactive host checks them, `interaction.rs`).
 //!
 //! Files inside a bundle are visible to the file members under the virtual
 //! directory `/bundles/<id>` that `getExtractedDir()` returns, so hooks never
 //! see where bundles are extracted on the host.
 
 mod files;
+mod interaction;
 mod library;
 mod products;
 mod services;
@@ -111,6 +113,8 @@ pub struct HookHost {
     products: Products,
     /// Who the product storage of each result context registers for.
     owners: HashMap<String, ProductOwner>,
+    /// The run's clipboard and the current hook call's visible toasts.
+    interaction: interaction::Interaction,
 }
 
 impl HookHost {
@@ -134,6 +138,7 @@ impl HookHost {
             call_bytes: DEFAULT_HOST_CALL_BYTES,
             products: Products::default(),
             owners: HashMap::new(),
+            interaction: Default::default(),
         }
     }
 
@@ -181,6 +186,7 @@ impl HookHost {
             call_bytes: self.call_bytes,
             products: self.products.clone(),
             owners: HashMap::new(),
+            interaction: self.interaction.clone(),
         }
     }
 
@@ -199,6 +205,7 @@ impl HookHost {
             unit_id: unit_id.to_string(),
             hook: hook.to_string(),
         };
+        self.interaction.next_caller();
     }
 
     /// Holds the argument members the next call receives on demand

@@ -8,10 +8,8 @@ use serde_json::{Map, Value, json};
 use super::{HookHost, Plan, unsupported};
 use crate::host::HostError;
 use crate::host::members::Member;
-use crate::host::members::request::{
-    Canonical, Checked, Open, OperationLookup, canonical_refusal, schema_refusal,
-};
-use crate::host::world::{Keys, STATUS_KEYS};
+use crate::host::members::request::{Checked, Open, OperationLookup};
+use crate::host::world::STATUS_KEYS;
 
 /// The runtime log's largest message, in bytes.
 const MAX_LOG_MESSAGE: usize = 16 * 1024;
@@ -52,16 +50,21 @@ impl HookHost {
         }
     }
 
-    /// A member that needs a person: refused in non-interactive runs, answered from
-    /// the fixture in interactive ones. A refused toast is still recorded.
+    /// A member that needs a person: refused in non-interactive runs, checked and
+    /// answered as the reference's interactive host does in interactive ones (see
+    /// [`interact`](Self::interact)). A refused toast is still recorded.
     pub(crate) fn person(
         &mut self,
         member: Member,
         args: Value,
         _: Open,
     ) -> Result<Value, HostError> {
+        if member == Member::ClipboardWriteText {
+            // The reference's clipboard checks the text before it asks for a person.
+            super::interaction::check_clipboard_text(&args)?;
+        }
         if self.interactive {
-            return self.fixture(member, args, Open);
+            return self.interact(member, args);
         }
         let name = member.name();
         let mut error = HostError::workflow(
@@ -120,6 +123,18 @@ impl HookHost {
         if !member.declaration().is_some_and(|d| d.records) {
             return reply;
         }
+        self.record(member, args, operation_id, reply)
+    }
+
+    /// Records `reply` to a call of `member`: an answer as an effect (bound to
+    /// `operation_id`), an error as a refused one.
+    pub(super) fn record(
+        &mut self,
+        member: Member,
+        args: Value,
+        operation_id: Option<String>,
+        reply: Result<Value, HostError>,
+    ) -> Result<Value, HostError> {
         let name = member.name();
         match reply {
             Ok(value) => {
@@ -136,7 +151,7 @@ impl HookHost {
     }
 
     /// What the fixture answers `member`, else its stand-in's answer or error.
-    fn fixture_reply(&self, member: Member, args: &Value) -> Result<Value, HostError> {
+    pub(super) fn fixture_reply(&self, member: Member, args: &Value) -> Result<Value, HostError> {
         let Some(declared) = member.declaration() else {
             return Err(unsupported(member.name()));
         };
@@ -237,62 +252,6 @@ impl HookHost {
         Ok(Value::Null)
     }
 
-    /// `mutations.preview(request)`: what executing `request` would change, without
-    /// an `operationId` (its schema has none).
-    pub(crate) fn preview(
-        &mut self,
-        member: Member,
-        _: Value,
-        request: Canonical,
-    ) -> Result<Value, HostError> {
-        if request.request.contains_key("operationId") {
-            return Err(schema_refusal(member, Some("operationId")));
-        }
-        let request = Value::Object(request.request);
-        {
-            {
-                let mut with_id = request.clone();
-                with_id["operationId"] = "preview".into();
-                let mut keys = Keys {
-                    used: self.effects.created(),
-                };
-                let prepared = self
-                    .world
-                    .prepare_write(Member::MutationsExecute, &with_id, &mut keys)
-                    .map_err(|mut error| {
-                        // The preview's own schema refuses what the execute schema would.
-                        if error.message == canonical_refusal(None).message {
-                            error.message = schema_refusal(member, None).message;
-                        }
-                        error
-                    })?;
-                let operation = request["operation"].clone();
-                if let Some(plan) = &prepared.plan {
-                    return Ok(json!({"schema": "zotero-agents.mutation-preview.v1",
-                        "operation": operation,
-                        "outcome": if prepared.changed { "would_change" } else { "unchanged" },
-                        "observedAt": self.now_iso(),
-                        "domainPlanDigest": crate::host::world::digest(plan), "plan": plan}));
-                }
-                let mut plan = json!({"operation": operation,
-                    "targets": prepared.changes.iter().map(|c| json!({"entity": c["entity"], "state": "active"})).collect::<Vec<_>>()});
-                if let Some(before) = prepared
-                    .changes
-                    .first()
-                    .and_then(|c| c["before"].get("revision"))
-                {
-                    plan["sourceRevision"] = before.clone();
-                }
-                let digest = crate::host::world::digest(&plan);
-                Ok(
-                    json!({"schema": "zotero-agents.mutation-preview.v1", "operation": operation,
-                    "outcome": if prepared.changed { "would_change" } else { "unchanged" },
-                    "observedAt": self.now_iso(), "domainPlanDigest": digest, "plan": plan}),
-                )
-            }
-        }
-    }
-
     /// `mutations.getOperation({operationId})`: the answer a write bound to it got.
     pub(crate) fn operation(
         &mut self,
@@ -381,6 +340,9 @@ fn runtime_log(args: &Value) -> Result<Value, HostError> {
     }
     Ok(json!({"level": level, "message": line}))
 }
+
+#[path = "preview.rs"]
+mod preview;
 
 #[cfg(test)]
 #[path = "recorded_tests.rs"]

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
+use super::payloads::anchors_attachment;
 use super::record::{DetailKind, Record};
 use super::zotero::year_of;
 use super::{HostWorld, strip_tags};
@@ -285,9 +286,25 @@ impl HostWorld {
             "title": record.title.clone().unwrap_or_default(),
             "filename": filename, "contentType": record.content_type,
             "charset": record.zotero.get().charset, "url": record.zotero.get().fields.get("url"),
-            "linkMode": link_mode,
-            "role": if link_mode == "embedded_image" { "note_image" } else { "ordinary" },
+            "linkMode": link_mode, "role": self.attachment_role(record, link_mode),
             "createdAt": record.created_at.clone().unwrap_or_default(), "file": file})
+    }
+
+    /// An attachment's role: `note_payload` when its parent note anchors a payload
+    /// on it, else `note_image` for an embedded image, else `ordinary`.
+    fn attachment_role(&self, record: &Record, link_mode: &str) -> &'static str {
+        let key = record.reference.as_ref().map(|r| r.key.as_str());
+        let carrier = self.parent_record(record).is_some_and(|parent| {
+            parent.kind == Some(DetailKind::Note)
+                && key.is_some_and(|k| {
+                    anchors_attachment(parent.html.as_deref().unwrap_or_default(), k)
+                })
+        });
+        match (carrier, link_mode) {
+            (true, _) => "note_payload",
+            (false, "embedded_image") => "note_image",
+            _ => "ordinary",
+        }
     }
 
     /// An annotation's detail.

@@ -1,6 +1,6 @@
 //! The `library.*` reads, in the reference host's shapes.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::paging::paged;
 use super::record::{DetailKind, Record};
@@ -328,72 +328,6 @@ impl HostWorld {
         page["order"] = "stable_identity".into();
         Ok(page)
     }
-
-    /// `library.listNotePayloads(ref, page)`: a managed note's payload.
-    pub fn list_note_payloads(
-        &self,
-        note: &PortableItemRef,
-        page: &PageRequest,
-    ) -> HostResult<Value> {
-        let record = self.note_record(note)?;
-        let payloads: Vec<Value> = payload_summary(record).into_iter().collect();
-        let mut found = paged("payloads", payloads, page)?;
-        found["scanned"] = found["returned"].clone();
-        found["total"] = Value::Null;
-        Ok(found)
-    }
-
-    /// `library.getNotePayload(ref, {payloadType})`: `{summary, value}`.
-    pub fn get_note_payload(
-        &self,
-        note: &PortableItemRef,
-        payload_type: &str,
-    ) -> HostResult<Value> {
-        let record = self.note_record(note)?;
-        match payload_summary(record) {
-            Some(summary) if summary["payloadType"] == payload_type => {
-                Ok(json!({"summary": summary, "value": record.payload}))
-            }
-            _ => Err(HostWorldError::NotFound {
-                kind: "payload".into(),
-                key: format!("{} {payload_type}", note.identity()),
-            }),
-        }
-    }
-
-    fn note_record(&self, note: &PortableItemRef) -> HostResult<&Record> {
-        let record = self.record_of(note, "note")?;
-        if record.kind != Some(DetailKind::Note) {
-            return Err(HostWorldError::WrongKind {
-                kind: "note".into(),
-                key: note.identity(),
-                needs: None,
-            });
-        }
-        Ok(record)
-    }
-}
-
-/// The payload a managed note carries, summarised.
-fn payload_summary(record: &Record) -> Option<Value> {
-    let payload = record.payload.as_ref()?;
-    let kind = record.note_kind.clone().unwrap_or_else(|| "custom".into());
-    let payload_type = payload
-        .get("type")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!("{kind}-json"));
-    let mut m = Map::new();
-    m.insert("payloadType".into(), payload_type.into());
-    m.insert("noteKind".into(), kind.into());
-    m.insert("version".into(), 1.into());
-    m.insert("format".into(), "json".into());
-    m.insert("encoding".into(), "utf-8".into());
-    m.insert("estimatedBytes".into(), payload.to_string().len().into());
-    m.insert("source".into(), json!({"kind": "inline"}));
-    m.insert("state".into(), "available".into());
-    m.insert("issues".into(), json!([]));
-    Some(Value::Object(m))
 }
 
 /// Most items one `library.exportPortableItems` call exports.

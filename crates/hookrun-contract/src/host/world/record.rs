@@ -93,7 +93,12 @@ pub(super) struct Fields {
     pub(super) html: Option<String>,
     pub(super) note_kind: Option<String>,
     pub(super) issue: Option<String>,
+    /// A note's managed value as a fixture declares it (`payload`), for a note
+    /// whose payload storage the fixture does not describe.
     pub(super) payload: Option<Value>,
+    /// A payload carrier's envelope: the JSON its PNG's `zsPL` chunk holds
+    /// (`payloadEnvelope`).
+    pub(super) envelope: Option<Value>,
 }
 
 impl Readable<ItemSource> for Fields {
@@ -115,7 +120,8 @@ impl Readable<ItemSource> for Fields {
             html,
             note_kind,
             issue,
-            payload
+            payload,
+            envelope
         );
     }
 }
@@ -186,6 +192,7 @@ const LIBRARY_MEMBERS: &[&str] = &[
     "noteKind",
     "issue",
     "payload",
+    "payloadEnvelope",
     "fields",
     "libraryID",
 ];
@@ -312,6 +319,12 @@ impl Record {
         let zotero = ZoteroData::parse(entry.obj, ptr)?;
         let (reference, parent_ref) = entry.refs()?;
         let text = |key: &str| entry.text(key);
+        let envelope = entry.envelope()?;
+        let carrier = envelope.is_some();
+        let mut zotero = zotero;
+        if carrier && zotero.link_mode.is_none() {
+            zotero.link_mode = Some("embedded_image".into());
+        }
         Ok(Self {
             reference: Some(reference),
             kind: Some(entry.kind()?),
@@ -325,21 +338,23 @@ impl Record {
                         .map(str::to_owned)
                 }),
                 item_type: text("itemType")?,
-                filename: text("filename")?,
-                content_type: text("contentType")?,
+                filename: text("filename")?.or_else(|| carrier.then(|| "image.png".into())),
+                content_type: text("contentType")?.or_else(|| carrier.then(|| "image/png".into())),
                 created_at: text("createdAt")?.or_else(|| zotero.date_added.clone()),
                 path: text("path")?,
                 html: text("html")?.or(text("note")?),
                 note_kind: text("noteKind")?,
                 issue: text("issue")?,
                 payload: entry.obj.get("payload").filter(|v| !v.is_null()).cloned(),
+                envelope,
             }
             .into(),
             id: None,
             parent_id: None,
             zotero: zotero.into(),
             edits: 0,
-            stored: false,
+            // A carrier's file is the envelope it holds.
+            stored: carrier,
         })
     }
 }
@@ -379,6 +394,16 @@ impl<'a> LibraryEntry<'a> {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
             Some(_) => Err(self.bad(&format!("{key}: expected a string"))),
+        }
+    }
+
+    /// `payloadEnvelope`, which only an attachment (a payload carrier) holds.
+    fn envelope(&self) -> HostResult<Option<Value>> {
+        match self.obj.get("payloadEnvelope") {
+            None | Some(Value::Null) => Ok(None),
+            Some(_) if self.kind()? != DetailKind::Attachment => Err(self
+                .bad("payloadEnvelope: only an attachment (a note's payload carrier) holds one")),
+            Some(envelope) => Ok(Some(envelope.clone())),
         }
     }
 

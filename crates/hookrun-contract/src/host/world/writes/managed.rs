@@ -1,39 +1,55 @@
-//! Managed notes and literature artifacts: one note of each kind under a parent,
-//! written in place when it exists.
+//! Managed notes and literature artifacts, written as the reference host's
+//! owners write them: one note of a kind under a parent (written in place when
+//! it exists, two of a kind refused), its HTML the structured template with the
+//! value as an inline block, the value then stored in a carrier attachment of
+//! the note (see `payload_store`), answered with the note's managed detail.
 
 use serde_json::{Value, json};
 
+use super::super::HostWorld;
+use super::super::dto::digest;
+use super::super::payloads::{
+    InspectError, Inspection, ManagedContent, artifact_note, js_text, markdown_note, normalize,
+};
 use super::super::record::{DetailKind, Fields, Record};
-use super::super::{HostWorld, NoteFormat, note_detail};
+use super::notes::note_title;
+use super::notes::payload_store::{StoreError, ambiguous_payload, put_stored};
 use super::{Keys, Prepared, invalid, ref_at, text_at};
 use crate::host::HostError;
-use crate::plan::ItemLocator;
 use crate::selection::PortableItemRef;
 
-impl HostWorld {
-    /// The managed note of `kind` under `parent`, when there is one.
-    fn managed_note(&self, parent: &PortableItemRef, kind: &str) -> Option<&Record> {
-        self.children_of(&ItemLocator::Ref(parent.clone()), DetailKind::Note)
-            .ok()?
-            .into_iter()
-            .find(|r| r.note_kind.as_deref() == Some(kind))
-    }
+/// What writing an artifact note gives besides its detail.
+#[derive(Default)]
+struct Written {
+    /// The References basis a References or Citation Analysis write records.
+    basis: Option<String>,
+    /// Whether a References write leaves the parent's Citation Analysis stale.
+    dependent_stale: bool,
+}
 
-    /// Puts `note` under `parent` (or in place of `existing`); returns its detail.
+/// `conflict` "citation analysis requires references".
+fn references_required() -> HostError {
+    HostError::capability(
+        "conflict",
+        "citation analysis requires references",
+        json!({"reason": "basis_mismatch", "kind": "note"}),
+    )
+}
+
+impl HostWorld {
+    /// Writes `content` as the managed note `existing` (else as a new note under
+    /// `parent`): the note's HTML set to the content, then its value stored in a
+    /// carrier; answers the note's managed detail.
     fn put_managed(
         &self,
         prepared: &mut Prepared,
         parent: &PortableItemRef,
         existing: Option<&Record>,
-        note: ManagedNote<'_>,
+        content: &ManagedContent,
         keys: &mut Keys,
-    ) -> Value {
-        let ManagedNote {
-            kind,
-            title,
-            payload,
-        } = note;
-        let mut after = existing.cloned().unwrap_or_else(|| Record {
+    ) -> Result<Value, HostError> {
+        let kind = content.payload.note_kind.clone();
+        let mut note = existing.cloned().unwrap_or_else(|| Record {
             reference: Some(keys.next(parent.library_id)),
             kind: Some(DetailKind::Note),
             parent_ref: Some(parent.clone()),
@@ -44,20 +60,49 @@ impl HostWorld {
             .into(),
             ..Record::default()
         });
-        let before_changes = prepared.changed;
-        after.note_kind = Some(kind.into());
-        after.html = Some(format!("<h1>{}</h1>", escape_html(&title)));
-        after.title = Some(title);
-        after.payload = Some(payload);
-        prepared.changed = false;
-        prepared.put(existing, after.clone());
-        if let Some(b) = existing {
-            after.edits = b.edits.saturating_add(u32::from(prepared.changed));
+        if note.html.as_deref() != Some(content.content.as_str()) {
+            note.title = Some(note_title(&content.content));
+            note.html = Some(content.content.clone());
         }
-        prepared.changed |= before_changes;
-        note_detail(&after, NoteFormat::Html)
+        note.note_kind = Some(kind.clone());
+        note.payload = None;
+        let stored = match self.store_payload(note, &content.payload, keys) {
+            Ok(stored) => stored,
+            Err(StoreError::TooLarge(e)) => {
+                return Err(InspectError::TooLarge(e).into_write_error());
+            }
+            Err(StoreError::Ambiguous) => return Err(ambiguous_payload()),
+        };
+        let (was_changed, at) = (prepared.changed, prepared.changes.len());
+        let after = put_stored(prepared, existing, &stored);
+        // The reference counts a rewritten note whose value stays as unchanged.
+        if existing.is_some() && stored.outcome == "unchanged" {
+            prepared.changed = was_changed;
+            prepared.changes[at]["effect"] = "unchanged".into();
+        }
+        let title = after
+            .title
+            .clone()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| content.title.clone());
+        let payload =
+            normalize(&kind, &stored.block, &title).map_err(InspectError::into_write_error)?;
+        self.managed_detail(&after, &kind, &title, payload)
     }
 
+    /// The managed note of `kind` under `parent`, as a write reads it.
+    fn singleton(
+        &self,
+        parent: &PortableItemRef,
+        kind: &str,
+    ) -> Result<Option<(&Record, Inspection)>, HostError> {
+        self.managed_singleton(parent, kind)
+            .map_err(InspectError::into_write_error)
+    }
+
+    /// `managedNotes.writeCustom` / `writeConversation`: a note of `kind` created
+    /// under `target.parentRef` (the parent's one of the kind written in place),
+    /// or the managed note `target.noteRef` of the same kind written.
     pub(super) fn managed_write(
         &self,
         op: &str,
@@ -65,57 +110,99 @@ impl HostWorld {
         kind: &str,
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
-        let title = text_at(request, "/content/title")
-            .filter(|t| !t.trim().is_empty())
-            .ok_or_else(|| invalid(op, "invalid_value", "content.title"))?;
-        let markdown = text_at(request, "/content/markdown")
-            .filter(|t| !t.trim().is_empty())
-            .ok_or_else(|| invalid(op, "invalid_value", "content.markdown"))?;
+        let content = markdown_note(
+            kind,
+            text_at(request, "/content/title").unwrap_or_default(),
+            text_at(request, "/content/markdown").unwrap_or_default(),
+        )?;
         let target = request
             .get("target")
             .ok_or_else(|| invalid(op, "missing_field", "target"))?;
         let (parent, existing) = match target.get("kind").and_then(Value::as_str) {
-            Some("create") => (ref_at(target, "parentRef")?, None),
+            Some("create") => {
+                let parent = ref_at(target, "parentRef")?;
+                let record = self.existing(op, &parent, "item")?;
+                if record.kind.unwrap_or(DetailKind::Regular) != DetailKind::Regular {
+                    return Err(HostError::capability(
+                        "invalid_ref",
+                        "note parent must be a regular item",
+                        json!({"kind": "item", "reason": "wrong_kind"}),
+                    ));
+                }
+                let existing = self.singleton(&parent, kind)?.map(|(note, _)| note);
+                (parent, existing)
+            }
             Some("update") => {
                 let note_ref = ref_at(target, "noteRef")?;
                 let note = self.of_kind(op, &note_ref, DetailKind::Note)?;
-                if note.note_kind.as_deref() != Some(kind) {
+                let inspection = self.inspect(note).map_err(InspectError::into_write_error)?;
+                if !matches!(&inspection, Inspection::Managed { kind: k, .. } if k == kind) {
                     return Err(HostError::capability(
                         "conflict",
-                        format!("{op}: {} is not a {kind} note", note_ref.identity()),
+                        "managed note kind does not match the writer",
                         json!({"reason": "ambiguous_state", "kind": "note"}),
                     ));
                 }
-                let parent = note
-                    .parent_ref
-                    .clone()
-                    .ok_or_else(|| invalid(op, "invalid_value", "target.noteRef"))?;
-                (parent, Some(note))
+                (note.parent_ref.clone().unwrap_or(note_ref), Some(note))
             }
             _ => return Err(invalid(op, "invalid_value", "target.kind")),
         };
-        self.of_kind(op, &parent, DetailKind::Regular)?;
-        let operation = format!(
-            "managed_note.write_{}",
-            if kind == "custom" {
-                "custom"
-            } else {
-                "conversation"
-            }
-        );
-        let mut prepared = Prepared::new(&operation);
-        let payload =
-            json!({"type": format!("{kind}-markdown"), "title": title, "markdown": markdown});
-        let note = ManagedNote {
-            kind,
-            title: title.to_owned(),
-            payload,
+        let suffix = if kind == "custom" {
+            "custom"
+        } else {
+            "conversation"
         };
-        let note = self.put_managed(&mut prepared, &parent, existing, note, keys);
+        let mut prepared = Prepared::new(&format!("managed_note.write_{suffix}"));
+        let note = self.put_managed(&mut prepared, &parent, existing, &content, keys)?;
         prepared.result = json!({"note": note});
         Ok(prepared)
     }
 
+    /// Writes the artifact note of `kind` holding `value` under `parent` (the
+    /// References a Citation Analysis needs: `references` when the write gives
+    /// them, else the parent's).
+    fn put_artifact(
+        &self,
+        prepared: &mut Prepared,
+        parent: &PortableItemRef,
+        (kind, value): (&str, &Value),
+        references: Option<&Value>,
+        keys: &mut Keys,
+    ) -> Result<(Value, Written), HostError> {
+        let mut content = artifact_note(kind, value)?;
+        let existing = self.singleton(parent, kind)?.map(|(note, _)| note);
+        let mut written = Written::default();
+        let mut value = value.clone();
+        if kind == "citation-analysis" {
+            let references = match references {
+                Some(given) => given.clone(),
+                None => match self.singleton(parent, "references")? {
+                    Some((_, Inspection::Managed { payload, .. })) => payload,
+                    _ => return Err(references_required()),
+                },
+            };
+            let basis = digest(&references);
+            if let Some(members) = value.as_object_mut() {
+                members.insert("referencesBasis".into(), basis.clone().into());
+            }
+            content = artifact_note(kind, &value)?;
+            written.basis = Some(basis);
+        } else if kind == "references" {
+            let basis = digest(&value);
+            if let Some((_, Inspection::Managed { payload, .. })) =
+                self.singleton(parent, "citation-analysis")?
+            {
+                written.dependent_stale = payload.get("referencesBasis") != Some(&json!(basis));
+            }
+            written.basis = Some(basis);
+        }
+        let note = self.put_managed(prepared, parent, existing, &content, keys)?;
+        Ok((note, written))
+    }
+
+    /// `literatureArtifacts.upsertDigest` / `upsertReferences` /
+    /// `upsertCitationAnalysis` / `upsertScore`: the parent's one note of the
+    /// kind written; `{note, referencesBasis?, dependentStale?}`.
     pub(super) fn upsert_artifact(
         &self,
         member: &str,
@@ -130,27 +217,35 @@ impl HostWorld {
                 json!({"memberOrOperation": member}),
             ));
         };
+        let operation = format!("literature_artifact.{}", snake(op));
         let parent = ref_at(request, "parentRef")?;
-        self.of_kind(member, &parent, DetailKind::Regular)?;
         let value = request
             .get(*field)
             .filter(|v| !v.is_null())
             .ok_or_else(|| invalid(member, "missing_field", field))?;
-        let operation = format!("literature_artifact.{}", snake(op));
-        let mut prepared = Prepared::new(&operation);
-        let existing = self.managed_note(&parent, kind);
-        let note = ManagedNote {
-            kind,
-            title: artifact_title(kind),
-            payload: json!({"type": kind, *field: value}),
+        let value = if *kind == "digest" {
+            let markdown = js_text(Some(value));
+            if markdown.trim().is_empty() {
+                return Err(HostError::capability(
+                    "invalid_request",
+                    "digest markdown is empty",
+                    json!({"reason": "invalid_value", "field": "markdown", "operation": operation}),
+                ));
+            }
+            json!({"markdown": markdown})
+        } else {
+            value.clone()
         };
-        let note = self.put_managed(&mut prepared, &parent, existing, note, keys);
-        prepared.result = json!({"note": note});
+        let mut prepared = Prepared::new(&operation);
+        let (note, written) =
+            self.put_artifact(&mut prepared, &parent, (kind, &value), None, keys)?;
+        prepared.result = artifact_result(json!({"note": note}), written);
         Ok(prepared)
     }
 
     /// `literatureArtifacts.applyAnalysis`: each part given (digest, references,
-    /// citation analysis, score) written as its managed note under the parent.
+    /// citation analysis, score) written as its managed note under the parent;
+    /// `{notes, referencesBasis?, dependentStale?}`.
     pub(super) fn apply_analysis(
         &self,
         op: &str,
@@ -161,20 +256,33 @@ impl HostWorld {
         let parent = ref_at(request, "parentRef")?;
         self.of_kind(op, &parent, DetailKind::Regular)?;
         let parts = analysis_parts(op, request)?;
+        let references = request.get("references").filter(|v| !v.is_null());
+        let with_citation = parts.iter().any(|(k, _)| *k == "citation-analysis");
         let mut prepared = Prepared::new("managed_note.apply_parent_set");
         let mut notes = Vec::new();
-        for (kind, payload) in parts {
-            let existing = self.managed_note(&parent, kind);
-            let note = ManagedNote {
-                kind,
-                title: artifact_title(kind),
-                payload,
-            };
-            notes.push(self.put_managed(&mut prepared, &parent, existing, note, keys));
+        let mut all = Written::default();
+        for (kind, value) in &parts {
+            let (note, written) =
+                self.put_artifact(&mut prepared, &parent, (kind, value), references, keys)?;
+            notes.push(note);
+            all.basis = all.basis.or(written.basis);
+            all.dependent_stale |= written.dependent_stale && !with_citation;
         }
-        prepared.result = json!({"notes": notes});
+        prepared.result = artifact_result(json!({"notes": notes}), all);
         Ok(prepared)
     }
+}
+
+/// An artifact write's result: `result` with `referencesBasis` and
+/// `dependentStale` when the write gives them.
+fn artifact_result(mut result: Value, written: Written) -> Value {
+    if let Some(basis) = written.basis {
+        result["referencesBasis"] = basis.into();
+    }
+    if written.dependent_stale {
+        result["dependentStale"] = true.into();
+    }
+    result
 }
 
 /// The singleton managed note kinds of `literatureArtifacts.upsert*`, with the
@@ -189,30 +297,6 @@ const ARTIFACTS: &[(&str, &str, &str)] = &[
     ),
     ("upsertScore", "literature-score", "score"),
 ];
-
-/// A managed note to write: its kind, title and payload.
-struct ManagedNote<'a> {
-    kind: &'a str,
-    title: String,
-    payload: Value,
-}
-
-fn artifact_title(kind: &str) -> String {
-    match kind {
-        "digest" => "Digest",
-        "references" => "References",
-        "citation-analysis" => "Citation Analysis",
-        "literature-score" => "Literature Score",
-        other => other,
-    }
-    .to_string()
-}
-
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
 
 /// `CitationAnalysis` → `citation_analysis`.
 fn snake(name: &str) -> String {
@@ -280,20 +364,24 @@ fn refuse_unknown_digest_fields(op: &str, request: &Value) -> Result<(), HostErr
     }
 }
 
-/// The managed notes an analysis write gives, as (note kind, payload), in the
+/// The managed notes an analysis write gives, as (note kind, value), in the
 /// reference host's order; at least one.
 fn analysis_parts(op: &str, request: &Value) -> Result<Vec<(&'static str, Value)>, HostError> {
-    let part = |pointer: &str, kind: &'static str, member: &str| {
+    let part = |pointer: &str, kind: &'static str| {
         request
             .pointer(pointer)
             .filter(|v| !v.is_null())
-            .map(|v| (kind, json!({"type": kind, member: v})))
+            .map(|v| (kind, v.clone()))
     };
+    let digest = request
+        .pointer("/digest/markdown")
+        .filter(|v| !v.is_null())
+        .map(|markdown| ("digest", json!({"markdown": markdown})));
     let parts: Vec<(&'static str, Value)> = [
-        part("/digest/markdown", "digest", "markdown"),
-        part("/references", "references", "references"),
-        part("/citationAnalysis", "citation-analysis", "citationAnalysis"),
-        part("/score", "literature-score", "score"),
+        digest,
+        part("/references", "references"),
+        part("/citationAnalysis", "citation-analysis"),
+        part("/score", "literature-score"),
     ]
     .into_iter()
     .flatten()

@@ -13,6 +13,7 @@ mod items;
 mod managed;
 mod notes;
 mod payload_request;
+mod preview;
 mod relations;
 mod removal;
 mod trash;
@@ -84,8 +85,9 @@ pub struct Prepared {
     /// The phase of the reference's mutation lifecycle the failure belongs to
     /// (`validation`, `read`).
     pub failure_phase: &'static str,
-    /// The plan `mutations.preview` answers for an operation with a domain plan of
-    /// its own (removals, relations, trash); others are previewed by their targets.
+    /// The plan `mutations.preview` answers for an operation whose write works it
+    /// out (removals, relations, the trash, ingests); the preview works out the
+    /// others' plans itself.
     pub plan: Option<Value>,
     upserts: Vec<Record>,
     removals: Vec<PortableItemRef>,
@@ -359,7 +361,7 @@ impl HostWorld {
             Member::NotesCreate => self.note_create(name, request, keys),
             Member::NotesUpdateContent => self.note_update(name, request),
             Member::NotesRemove => self.remove_item(name, request, "noteRef", DetailKind::Note),
-            Member::NotesUpsertPayload => self.note_payload(name, request),
+            Member::NotesUpsertPayload => self.note_payload(name, request, keys),
             Member::AttachmentsCreate => self.attachment_create(name, request, keys),
             Member::AttachmentsUpdateMetadata => self.attachment_metadata(name, request),
             Member::AttachmentsReplaceFile => self.attachment_file(name, request),

@@ -3,10 +3,15 @@
 
 use serde_json::{Value, json};
 
+use super::super::payloads::{Inspection, TooLarge};
 use super::super::record::{DetailKind, Fields, Record};
 use super::super::{HostWorld, strip_tags};
-use super::payload_request::{check_payload_request, check_unreserved};
-use super::{Keys, Prepared, invalid, ref_at};
+use super::payload_request::{check_payload_request, check_unreserved, logical_payload};
+use super::{Keys, Prepared, ref_at};
+use payload_store::{StoreError, ambiguous_payload, put_stored};
+
+#[path = "payload_store.rs"]
+pub(super) mod payload_store;
 use crate::host::HostError;
 use crate::host::members::request::canonical_refusal;
 use crate::selection::PortableItemRef;
@@ -212,13 +217,10 @@ impl HostWorld {
     pub(super) fn note_update(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
         let reference = ref_at(request, "noteRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Note)?;
-        if before.note_kind.is_some() || before.payload.is_some() {
+        if matches!(self.inspect(before), Ok(Inspection::Managed { .. })) {
             return Err(HostError::capability(
                 "conflict",
-                format!(
-                    "{op}: {} is a managed note; write it through managedNotes or literatureArtifacts",
-                    reference.identity()
-                ),
+                "ordinary note content cannot update a managed note",
                 json!({"reason": "ambiguous_state", "kind": "note"}),
             ));
         }
@@ -257,38 +259,52 @@ impl HostWorld {
         Ok(prepared)
     }
 
-    pub(super) fn note_payload(&self, op: &str, request: &Value) -> Result<Prepared, HostError> {
+    /// `notes.upsertPayload`: the payload stored in a carrier attachment of the
+    /// note (see [`payload_store`]); `{note, payload, outcome}`.
+    pub(super) fn note_payload(
+        &self,
+        op: &str,
+        request: &Value,
+        keys: &mut Keys,
+    ) -> Result<Prepared, HostError> {
         check_payload_request(op, request)?;
         let reference = ref_at(request, "noteRef")?;
         let before = self.of_kind(op, &reference, DetailKind::Note)?;
-        check_unreserved(request)?;
-        let payload = request
-            .get("payload")
-            .filter(|p| p.is_object())
-            .ok_or_else(|| invalid(op, "missing_field", "payload"))?;
-        for field in ["payloadType", "noteKind", "schemaVersion", "format"] {
-            if !payload.get(field).is_some_and(Value::is_string) {
-                return Err(invalid(op, "missing_field", &format!("payload.{field}")));
-            }
+        let payload = logical_payload(request);
+        let blocks = self.payload_blocks(before).map_err(codec_limit)?;
+        let same_type = blocks
+            .iter()
+            .filter(|b| b.payload_type == payload.payload_type);
+        if same_type.count() > 1 {
+            return Err(ambiguous_payload());
         }
-        let mut after = before.clone();
-        after.payload =
-            Some(json!({"type": payload["payloadType"], "value": payload.get("value")}));
-        after.note_kind = payload["noteKind"].as_str().map(str::to_owned);
+        check_unreserved(request)?;
+        let stored = match self.store_payload(before.clone(), &payload, keys) {
+            Ok(stored) => stored,
+            Err(StoreError::TooLarge(e)) => return Err(codec_limit(e)),
+            Err(StoreError::Ambiguous) => return Err(ambiguous_payload()),
+        };
         let mut prepared = Prepared::new(op);
-        let created = before.payload.is_none();
-        prepared.put(Some(before), after.clone());
-        after.edits = before.edits.saturating_add(u32::from(prepared.changed));
-        prepared.result = json!({"note": self.note_summary(&after),
-            "payload": {"payloadType": payload["payloadType"], "noteKind": payload["noteKind"],
-                        "format": payload["format"], "state": "available"},
-            "outcome": if !prepared.changed { "unchanged" } else if created { "created" } else { "replaced" }});
+        let after = put_stored(&mut prepared, Some(before), &stored);
+        let fresh = stored.carrier.as_ref().and_then(|c| c.reference.as_ref());
+        let summary = self.payload_summary(&stored.block, &after, fresh.map(|r| r.key.as_str()));
+        prepared.result = json!({"note": self.note_summary(&after), "payload": summary,
+            "outcome": stored.outcome});
         Ok(prepared)
     }
 }
 
+/// A note's HTML or carrier past the payload limit, as the reference's codec
+/// raises it before the write is admitted (not a host error).
+fn codec_limit(error: TooLarge) -> HostError {
+    let mut e = HostError::plain("ZoteroNotePayloadResourceLimitError", error.message());
+    e.fields
+        .insert("code".into(), "note_payload_resource_limited".into());
+    e
+}
+
 /// The title Zotero gives a note: its first line of text.
-fn note_title(html: &str) -> String {
+pub(super) fn note_title(html: &str) -> String {
     let mut lines = html.to_string();
     for end in [
         "</p>", "</h1>", "</h2>", "</h3>", "</h4>", "</li>", "</div>", "<br>", "<br/>", "<br />",

@@ -3,23 +3,10 @@
 
 use serde_json::{Value, json};
 
+use super::super::payloads::{Format, Logical, MANAGED, MAX_PAYLOAD_BYTES};
 use super::closed;
 use crate::host::HostError;
 use crate::host::members::request::canonical_refusal;
-
-/// The payload types the reference's managed-note owners keep for themselves: an
-/// ordinary payload write of one of them is refused.
-const RESERVED_PAYLOAD_TYPES: &[&str] = &[
-    "custom-markdown",
-    "conversation-note-markdown",
-    "digest-markdown",
-    "references-json",
-    "citation-analysis-json",
-    "literature-score-json",
-];
-
-/// Most UTF-8 bytes of a payload's value (serialised as JSON for `json`).
-pub(super) const MAX_PAYLOAD_BYTES: usize = 1_048_576;
 
 /// Checks `request` (`{noteRef, payload}`): first the canonical schema (`payload`
 /// exactly `{payloadType, noteKind, schemaVersion, format, value}`, the first four
@@ -64,7 +51,7 @@ pub(super) fn check_payload_request(op: &str, request: &Value) -> Result<(), Hos
             ));
         }
     };
-    if bytes > MAX_PAYLOAD_BYTES {
+    if bytes as u64 > MAX_PAYLOAD_BYTES {
         return Err(HostError::capability(
             "resource_limited",
             "note payload exceeds the limit",
@@ -131,13 +118,36 @@ impl<'a> Payload<'a> {
     }
 }
 
+/// The payload of a checked `notes.upsertPayload` request, its identity trimmed.
+pub(super) fn logical_payload(request: &Value) -> Logical {
+    let text = |key: &str| {
+        request
+            .pointer(&format!("/payload/{key}"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    };
+    Logical {
+        payload_type: text("payloadType"),
+        note_kind: text("noteKind"),
+        schema_version: text("schemaVersion"),
+        format: Format::parse(&text("format")).unwrap_or(Format::Json),
+        value: request
+            .pointer("/payload/value")
+            .cloned()
+            .unwrap_or(Value::Null),
+    }
+}
+
 /// Refuses a payload type a managed owner reserves, once the note is known.
 pub(super) fn check_unreserved(request: &Value) -> Result<(), HostError> {
     let payload_type = request
         .pointer("/payload/payloadType")
         .and_then(Value::as_str)
         .map(str::trim);
-    if payload_type.is_some_and(|t| RESERVED_PAYLOAD_TYPES.contains(&t)) {
+    // The payload types the managed-note owners keep for themselves.
+    if payload_type.is_some_and(|t| MANAGED.iter().any(|m| m.payload_type == t)) {
         return Err(HostError::capability(
             "conflict",
             "reserved managed payload requires its semantic owner",

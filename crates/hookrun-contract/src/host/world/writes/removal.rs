@@ -83,14 +83,18 @@ impl HostWorld {
         }
         let mut prepared = Prepared::new(op);
         prepared.remove(record);
-        let mut listed = Vec::with_capacity(children.len());
         for child in &children {
             prepared.remove(child);
-            listed.push(
-                json!({"ref": child.reference.as_ref().map(PortableItemRef::to_value),
-                "kind": child.kind.unwrap_or(DetailKind::Regular).as_str()}),
-            );
         }
+        // The plan names the item's own children, as the reference lists them;
+        // what lies under them goes with them.
+        let listed: Vec<Value> = self
+            .child_records(record)
+            .map(|child| {
+                json!({"ref": child.reference.as_ref().map(PortableItemRef::to_value),
+                    "kind": child.kind.unwrap_or(DetailKind::Regular).as_str()})
+            })
+            .collect();
         let stored = std::iter::once(record)
             .chain(children.iter().copied())
             .filter(|r| stores_file(r))

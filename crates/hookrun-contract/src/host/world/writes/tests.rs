@@ -560,8 +560,7 @@ fn previews_of_removals_plan_them_completely_without_changing_anything() {
     );
     assert_eq!(
         plan["children"],
-        json!([{"ref": r("NOTE0001"), "kind": "note"}, {"ref": r("ATTACH01"), "kind": "attachment"},
-        {"ref": r("ANNOT001"), "kind": "annotation"}])
+        json!([{"ref": r("NOTE0001"), "kind": "note"}, {"ref": r("ATTACH01"), "kind": "attachment"}])
     );
     assert_eq!(plan["managedResources"]["storedFiles"], 1);
     assert_eq!(plan["relationInvalidations"], json!([]));

@@ -169,6 +169,22 @@ impl HostWorld {
             "collectionOutcome": if member { "already_present" } else { "added" }})
     }
 
+    /// Whether the ingest its preview `plan` describes would change the library:
+    /// a new item, a new membership, or an enrichment asked for an item without
+    /// a PDF.
+    pub(in crate::host::world::writes) fn ingest_would_change(&self, plan: &Value) -> bool {
+        if plan["target"]["outcome"] != "existing" || plan["collectionOutcome"] == "added" {
+            return true;
+        }
+        let asked = plan["enrichment"]["pdf"] == "requested"
+            || plan["enrichment"]["landing"] == "requested_if_pdf_missing";
+        let item = PortableItemRef::parse(&plan["target"]["itemRef"], "/itemRef").ok();
+        let has_pdf = item
+            .and_then(|r| self.find(&crate::plan::ItemLocator::Ref(r)))
+            .is_some_and(|record| self.child_records(record).any(is_pdf));
+        asked && !has_pdf
+    }
+
     /// The enrichment of `item`: a PDF attachment from `pdfUrl`, then (when asked)
     /// a landing-page link if the item has no PDF; the outcomes and the new
     /// attachments.
@@ -217,10 +233,10 @@ fn check_schema(request: &Value) -> Result<(), HostError> {
     if let Some(extra) = paper.keys().find(|k| !PAPER_MEMBERS.contains(&k.as_str())) {
         return refuse(&format!("/{extra}"));
     }
-    if !paper
+    if paper
         .get("itemType")
         .and_then(Value::as_str)
-        .is_some_and(|t| !t.is_empty())
+        .is_none_or(str::is_empty)
     {
         return refuse("/itemType");
     }

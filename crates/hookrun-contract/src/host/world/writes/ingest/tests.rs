@@ -361,3 +361,29 @@ fn the_preview_plan_names_the_target_and_the_collection_outcome() {
         json!({"outcome": "created"})
     );
 }
+
+#[test]
+fn a_preview_would_change_for_a_new_item_a_new_membership_or_a_missing_pdf() {
+    let world = library(vec![]);
+    let would_change = |request: Value| {
+        let prepared = prepare(&world, &request).unwrap();
+        world.ingest_would_change(prepared.plan.as_ref().unwrap())
+    };
+    assert!(would_change(ingest(
+        "COLLREAD",
+        paper(json!({"title": "New"}), json!({}))
+    )));
+    let cats = || paper(json!({}), json!({"doi": "10.1000/cats"}));
+    assert!(would_change(ingest("COLLNEW0", cats())));
+    assert!(!would_change(ingest("COLLREAD", cats())));
+    let mut with_pdf = cats();
+    with_pdf["pdfUrl"] = json!("https://example.org/cats.pdf");
+    assert!(would_change(ingest("COLLREAD", with_pdf)));
+    // PAPER002 has a PDF already: asking for one changes nothing.
+    let mut mice = paper(json!({}), json!({"arxiv": "2101.00001"}));
+    mice["pdfUrl"] = json!("https://example.org/mice.pdf");
+    let prepared = prepare(&world, &ingest("COLLNEW0", mice.clone())).unwrap();
+    let mut plan = prepared.plan.unwrap();
+    plan["collectionOutcome"] = json!("already_present");
+    assert!(!world.ingest_would_change(&plan));
+}
