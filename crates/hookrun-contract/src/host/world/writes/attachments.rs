@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::super::HostWorld;
 use super::super::record::{DetailKind, Fields, Record};
+use super::notes::Placement;
 use super::{Keys, Prepared, StoredFile, invalid, ref_at, text_at};
 use crate::host::HostError;
 use crate::selection::grouped::base_name;
@@ -16,17 +17,26 @@ impl HostWorld {
         request: &Value,
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
-        let parent = self.placement_parent(op, request)?;
-        self.of_kind(op, &parent, DetailKind::Regular)?;
+        let (parent, library_id, collections) = match self.placement(op, request)? {
+            Placement::Child(parent) => {
+                self.of_kind(op, &parent, DetailKind::Regular)?;
+                let library_id = parent.library_id;
+                (Some(parent), library_id, Vec::new())
+            }
+            Placement::TopLevel {
+                library_id,
+                collections,
+            } => (None, library_id, collections),
+        };
         let source = request
             .get("source")
             .ok_or_else(|| invalid(op, "missing_field", "source"))?;
-        let reference = keys.next(parent.library_id);
+        let reference = keys.next(library_id);
         let metadata = request.get("metadata").cloned().unwrap_or(json!({}));
         let mut record = Record {
             reference: Some(reference.clone()),
             kind: Some(DetailKind::Attachment),
-            parent_ref: Some(parent),
+            parent_ref: parent,
             fields: Fields {
                 item_type: Some("attachment".into()),
                 content_type: text_at(&metadata, "/contentType").map(str::to_owned),
@@ -37,6 +47,7 @@ impl HostWorld {
             ..Record::default()
         };
         record.zotero.get_mut().charset = text_at(&metadata, "/charset").map(str::to_owned);
+        record.zotero.get_mut().collections = collections;
         let mut prepared = Prepared::new(op);
         match source.get("kind").and_then(Value::as_str) {
             Some("stored_file") => {
@@ -139,10 +150,20 @@ impl HostWorld {
             Ok(record) => record,
             Err(failed) => return Ok(failed),
         };
-        let parent = self.placement_parent(op, request)?;
-        self.of_kind(op, &parent, DetailKind::Regular)?;
         let mut after = before.clone();
-        after.parent_ref = Some(parent);
+        // A child belongs to no collection; a top-level attachment to those named.
+        match self.placement(op, request)? {
+            Placement::Child(parent) => {
+                self.of_kind(op, &parent, DetailKind::Regular)?;
+                after.parent_ref = Some(parent);
+                after.zotero.get_mut().collections.clear();
+            }
+            Placement::TopLevel { collections, .. } => {
+                after.parent_ref = None;
+                after.parent_id = None;
+                after.zotero.get_mut().collections = collections;
+            }
+        }
         let (mut prepared, after) = Prepared::update(op, before, after);
         prepared.result = json!({"attachment": self.attachment_detail(&after),
             "outcome": if prepared.changed { "moved" } else { "unchanged" }});

@@ -21,7 +21,11 @@ impl HostWorld {
     /// reference host checks it: the canonical schema's union of
     /// `{kind: "child", parentRef}` and `{kind: "top_level", libraryId?,
     /// collectionRefs?}`, then the collections named must exist in the library.
-    fn placement(&self, operation: &str, request: &Value) -> Result<Placement, HostError> {
+    pub(super) fn placement(
+        &self,
+        operation: &str,
+        request: &Value,
+    ) -> Result<Placement, HostError> {
         let Some(Value::Object(placement)) = request.get("placement") else {
             return Err(canonical_refusal(Some("/placement")));
         };
@@ -60,9 +64,14 @@ impl HostWorld {
                 ));
             }
             if reference.library_id != library_id {
+                let what = if operation.starts_with("attachments.") {
+                    "attachment"
+                } else {
+                    "note"
+                };
                 return Err(HostError::capability(
                     "invalid_request",
-                    "note placement crosses libraries",
+                    format!("{what} placement crosses libraries"),
                     json!({"reason": "invalid_combination", "operation": operation}),
                 ));
             }
@@ -74,25 +83,6 @@ impl HostWorld {
             library_id,
             collections,
         })
-    }
-
-    /// The parent a created attachment goes under: a top-level attachment is not
-    /// simulated.
-    pub(super) fn placement_parent(
-        &self,
-        operation: &str,
-        request: &Value,
-    ) -> Result<PortableItemRef, HostError> {
-        match self.placement(operation, request)? {
-            Placement::Child(parent) => Ok(parent),
-            Placement::TopLevel { .. } => Err(HostError::capability(
-                "unsupported_operation",
-                format!(
-                    "{operation}: a top-level attachment is not simulated; place it under a parent"
-                ),
-                json!({"memberOrOperation": operation}),
-            )),
-        }
     }
 
     /// A note's content (`{format, value, embeddedImages?}`), checked as the
@@ -321,8 +311,8 @@ pub(super) fn note_title(html: &str) -> String {
         .collect()
 }
 
-/// Where a created note goes.
-enum Placement {
+/// Where a created note or attachment goes.
+pub(super) enum Placement {
     /// Under a regular item.
     Child(PortableItemRef),
     /// In a library, in these collections (keys).

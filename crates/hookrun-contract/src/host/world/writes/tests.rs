@@ -641,3 +641,54 @@ fn the_item_relation_and_collection_operations_run_in_sequence() {
         .collect();
     assert_eq!(keys, [&json!("PAPER002")]);
 }
+
+#[test]
+fn attachments_go_top_level_into_collections_and_move_between_places() {
+    let mut world = library();
+    let created = execute(
+        &mut world,
+        json!({"operation": "attachments.create",
+            "placement": {"kind": "top_level", "collectionRefs": [r("COLLSOLO"), r("COLLSOLO")]},
+            "source": {"kind": "linked_url", "url": "https://example.org/a"},
+            "metadata": {"title": "A link"}}),
+    )
+    .unwrap();
+    let attachment = &created.result["attachment"];
+    assert_eq!(attachment["parentRef"], Value::Null);
+    assert_eq!(attachment["title"], "A link");
+    let key = attachment["ref"]["key"].as_str().unwrap().to_owned();
+    let detail = world.get_item_detail(&pref(&key)).unwrap();
+    assert_eq!(detail["kind"], "attachment");
+    // Under a parent it leaves its collections; back at the top it joins those named.
+    let moved = execute(
+        &mut world,
+        json!({"operation": "attachments.move", "attachmentRef": r(&key),
+            "placement": {"kind": "child", "parentRef": r("PAPER004")}}),
+    )
+    .unwrap();
+    assert_eq!(moved.result["outcome"], "moved");
+    assert_eq!(moved.result["attachment"]["parentRef"], r("PAPER004"));
+    let back = execute(
+        &mut world,
+        json!({"operation": "attachments.move", "attachmentRef": r(&key),
+            "placement": {"kind": "top_level", "collectionRefs": [r("COLLROOT")]}}),
+    )
+    .unwrap();
+    assert_eq!(back.result["outcome"], "moved");
+    assert_eq!(back.result["attachment"]["parentRef"], Value::Null);
+    let crossing = execute(
+        &mut world,
+        json!({"operation": "attachments.create",
+            "placement": {"kind": "top_level", "libraryId": 2, "collectionRefs": [r("COLLSOLO")]},
+            "source": {"kind": "linked_url", "url": "https://example.org/b"}}),
+    )
+    .unwrap_err();
+    assert_eq!(crossing.message, "attachment placement crosses libraries");
+    assert_eq!(
+        code(&crossing),
+        (
+            "invalid_request",
+            &json!({"reason": "invalid_combination", "operation": "attachments.create"})
+        )
+    );
+}
