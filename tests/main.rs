@@ -6,6 +6,7 @@
 mod common;
 
 mod authoring;
+mod case_tooling;
 mod check_legacy_names;
 mod cli_call;
 mod cli_conventions;

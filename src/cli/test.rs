@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::{Map, Value, json};
 
 use hookrun::manifest::Workflow;
-use hookrun::run::expect::{Mismatch, actual, compare};
+use hookrun::run::expect::{Mismatch, actual, compare_for};
 use hookrun::run::{Case, RunOptions, RunReport, run};
 use hookrun::sandbox::{Determinism, SandboxOptions};
 
@@ -55,20 +55,63 @@ pub struct TestArgs {
     coverage: Option<PathBuf>,
 }
 
-/// The cases of a workflow: `cases/*.json` beside its `workflow.json`, by name.
-pub fn cases_of(workflow: &Workflow) -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(workflow.workflow_dir.join("cases"))
+/// What a workflow's `cases` directory holds: its cases and the JSON files
+/// that are none, by path.
+#[derive(Default)]
+pub struct CaseFiles {
+    /// The cases, to run.
+    pub cases: Vec<PathBuf>,
+    /// JSON files that are not cases and that no case names, with why they are
+    /// not cases: not run, and told.
+    pub strays: Vec<(PathBuf, &'static str)>,
+}
+
+/// The cases of a workflow: the `cases/*.json` beside its `workflow.json` that
+/// are JSON objects with a member only a case has (or that do not read as
+/// JSON, which then fail as cases). The other JSON files there are the files
+/// cases name (a library, a selection, answers) unless no case names them.
+pub fn cases_of(workflow: &Workflow) -> CaseFiles {
+    let mut json: Vec<PathBuf> = std::fs::read_dir(workflow.workflow_dir.join("cases"))
         .into_iter()
         .flatten()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| !n.to_string_lossy().starts_with("library"))
-        })
         .collect();
-    cases.sort();
-    cases
+    json.sort();
+    let mut found = CaseFiles::default();
+    let mut others = Vec::new();
+    for path in json {
+        match not_a_case(&path) {
+            None => found.cases.push(path),
+            Some(reason) => others.push((path, reason)),
+        }
+    }
+    let named: Vec<PathBuf> = found
+        .cases
+        .iter()
+        .flat_map(|case| Case::referenced_paths(case))
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    found.strays = others
+        .into_iter()
+        .filter(|(path, _)| path.canonicalize().is_ok_and(|p| !named.contains(&p)))
+        .collect();
+    found
+}
+
+/// Why the JSON file at `path` is not a case, or `None` when it is one (or
+/// does not read as JSON: the case's run says why).
+fn not_a_case(path: &Path) -> Option<&'static str> {
+    use serde::de::IgnoredAny;
+    let text = hookrun::input::read_text(path, hookrun::input::MAX_JSON_BYTES).ok()?;
+    match serde_json::from_str::<std::collections::HashMap<String, IgnoredAny>>(&text) {
+        Ok(members) if Case::has_case_members(members.keys().map(String::as_str)) => None,
+        Ok(_) => Some("it has none of a case's members"),
+        Err(_) if serde_json::from_str::<IgnoredAny>(&text).is_ok() => {
+            Some("it is not a JSON object")
+        }
+        Err(_) => None,
+    }
 }
 
 pub(super) enum Verdict {
@@ -114,33 +157,62 @@ fn test_once(args: &TestArgs) -> Result<(usize, Watched)> {
         // What earlier runs of this thread left is not this run's.
         hookrun::sandbox::take_coverage();
     }
+    let cases: Vec<CaseFiles> = found.workflows.iter().map(cases_of).collect();
     if args.bless {
         // Blessing writes each case file: every one must be inside its workflow.
-        for workflow in &found.workflows {
-            for path in cases_of(workflow) {
-                super::inside(&workflow.workflow_dir, &path)?;
+        for (workflow, files) in found.workflows.iter().zip(&cases) {
+            for path in &files.cases {
+                super::inside(&workflow.workflow_dir, path)?;
             }
         }
     }
+    let (outcomes, strays, read) = run_cases(args, &found.workflows, cases, options);
+    let failed = summarize(args, &outcomes, &strays, &found.workflows)?;
+    Ok((failed, read))
+}
+
+/// Runs the selected cases of `workflows` (their [`CaseFiles`], in the same
+/// order), telling which files of their `cases` directories are not cases;
+/// the outcomes, those files, and (with `--watch`) what the cases read.
+fn run_cases(
+    args: &TestArgs,
+    workflows: &[Workflow],
+    cases: Vec<CaseFiles>,
+    options: SandboxOptions,
+) -> (Vec<Outcome>, Vec<Value>, Watched) {
     let mut outcomes = Vec::new();
+    let mut strays = Vec::new();
     let mut read = Watched::default();
-    for workflow in &found.workflows {
+    for (workflow, files) in workflows.iter().zip(cases) {
         // Canonical, and the workflow's directory is inside it.
         read.dirs.push(workflow.jail_root.clone());
-        for path in cases_of(workflow) {
+        let selected = |path: &Path| {
+            let name = case_name(workflow, path);
+            args.filter
+                .as_deref()
+                .is_none_or(|f| name.contains(f))
+                .then_some(name)
+        };
+        for (path, reason) in files.strays {
+            if selected(&path).is_some() {
+                eprintln!(
+                    "note: {} is not a case ({reason}) and no case names it; not run",
+                    path.display()
+                );
+                strays.push(json!({"path": path, "reason": reason}));
+            }
+        }
+        for path in files.cases {
             // Read again only to be watched.
             if args.watch {
                 watch_inputs(&path, &mut read);
             }
-            let name = case_name(workflow, &path);
-            if args.filter.as_deref().is_some_and(|f| !name.contains(f)) {
-                continue;
+            if let Some(name) = selected(&path) {
+                outcomes.push(test_case(args, workflow, name, path, options));
             }
-            outcomes.push(test_case(args, workflow, name, path, options));
         }
     }
-    let failed = summarize(args, &outcomes, &found.workflows)?;
-    Ok((failed, read))
+    (outcomes, strays, read)
 }
 
 /// Adds the files and directories the case at `path` reads to `read`.
@@ -194,7 +266,12 @@ fn test_case(
 
 /// Writes the coverage when asked and prints the summary of `outcomes`; how
 /// many cases failed.
-fn summarize(args: &TestArgs, outcomes: &[Outcome], workflows: &[Workflow]) -> Result<usize> {
+fn summarize(
+    args: &TestArgs,
+    outcomes: &[Outcome],
+    strays: &[Value],
+    workflows: &[Workflow],
+) -> Result<usize> {
     let failed = outcomes
         .iter()
         .filter(|o| !matches!(o.verdict, Verdict::Passed | Verdict::Blessed))
@@ -204,7 +281,9 @@ fn summarize(args: &TestArgs, outcomes: &[Outcome], workflows: &[Workflow]) -> R
         write_coverage(file, workflows)?;
     }
     if args.json {
-        println!("{}", to_json(outcomes, passed, failed));
+        let mut out = to_json(outcomes, passed, failed);
+        out["notCases"] = json!(strays);
+        println!("{out}");
     } else {
         println!("\n{}", summary(passed, failed));
     }
@@ -263,7 +342,7 @@ pub(super) fn run_case(
     } else {
         match case.expect.as_ref().and_then(Value::as_object) {
             None => Verdict::NoExpectations,
-            Some(expect) => match compare(expect, &report) {
+            Some(expect) => match compare_for(expect, &report, workflow) {
                 mismatches if mismatches.is_empty() => Verdict::Passed,
                 mismatches => Verdict::Failed(mismatches),
             },

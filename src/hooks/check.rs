@@ -90,52 +90,70 @@ fn check_discovery(found: Discovery, options: SandboxOptions) -> CheckReport {
 }
 
 /// A `legacy_hook_api` warning for every hook source line, in the workflows found and
-/// in the pre-v2 manifests that were skipped, that uses a member v2 hosts do not provide.
+/// in the pre-v2 manifests that were skipped, that uses a member v2 hosts do not provide:
+/// once per line, however many workflows of one package (or nested roots) hold it.
 fn legacy_hook_api(workflows: &[Workflow], diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
-    // Each root with the path it is named by, as the workflow was given.
-    let mut roots: Vec<(PathBuf, PathBuf)> = workflows
+    // Each root once (canonical), with the path it is named by as the first workflow
+    // in it was given.
+    let mut roots: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let named = workflows
         .iter()
-        .map(|w| (w.package_root.clone(), given_root(w)))
-        .collect();
-    roots.extend(
-        diagnostics
-            .iter()
-            .filter(|d| d.category == Category::LegacyManifest)
-            .filter_map(|d| d.path.as_deref())
-            .map(|path| (hook_scope(path), hook_scope(path))),
-    );
-    roots.sort();
-    roots.dedup();
+        .map(|w| (w.package_root.clone(), given_root(w)));
+    let skipped = diagnostics
+        .iter()
+        .filter(|d| d.category == Category::LegacyManifest)
+        .filter_map(|d| d.path.as_deref())
+        .map(|path| (hook_scope(path), hook_scope(path)));
+    for (root, given) in named.chain(skipped) {
+        let root = root.canonicalize().unwrap_or(root);
+        if !roots.iter().any(|(known, _)| *known == root) {
+            roots.push((root, given));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for (root, given) in roots {
         let Ok(uses) = legacy_uses_below(&root) else {
             continue;
         };
-        out.extend(uses.into_iter().map(|(path, found)| {
+        for (path, found) in uses {
+            if !seen.insert((path.clone(), found.line, found.column)) {
+                continue;
+            }
             let shown = path
                 .strip_prefix(&root)
                 .map_or(path.clone(), |rel| given.join(rel));
-            Diagnostic::new(Category::LegacyHookApi, found.message())
-                .with_path(&shown)
-                .with_position(found.line, found.column)
-        }));
+            out.push(
+                Diagnostic::new(Category::LegacyHookApi, found.message())
+                    .with_path(&shown)
+                    .with_position(found.line, found.column),
+            );
+        }
     }
     out
 }
 
 /// The workflow's package root as the path it was given by: its manifest's
-/// directory, then up to the package root.
+/// directory, then up to the package root (by dropping names when the path has
+/// no `.` or `..` in it, else by appending `..`).
 fn given_root(workflow: &Workflow) -> PathBuf {
     let dir = workflow.manifest_path.parent().unwrap_or(Path::new("."));
     let depth = workflow
         .workflow_dir
         .strip_prefix(&workflow.package_root)
         .map_or(0, |rel| rel.components().count());
-    let plain = dir
+    let names = dir
         .components()
-        .all(|c| matches!(c, std::path::Component::Normal(_)));
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .count();
+    let plain = dir.components().all(|c| {
+        !matches!(
+            c,
+            std::path::Component::CurDir | std::path::Component::ParentDir
+        )
+    });
     match dir.ancestors().nth(depth) {
-        Some(up) if plain && dir.components().count() >= depth => up.to_path_buf(),
+        Some(up) if plain && names >= depth => up.to_path_buf(),
         _ => (0..depth).fold(dir.to_path_buf(), |up, _| up.join("..")),
     }
 }

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::manifest::Workflow;
 use crate::run::report::{ApplyReport, RunError, RunReport, UnitReport};
 
 /// The expectation keys, in the order they are written and compared.
@@ -113,7 +114,11 @@ fn unit_value(u: &UnitReport) -> Value {
 }
 
 /// One entry of the `errors` expectation: the error's stage, name and
-/// message, with its unit and hook (file and line) when it has them.
+/// message, with its unit, and for a hook's error the hook and where it
+/// failed: the frame that threw, its module (`file`, relative to the module
+/// root: the workflow directory, or the package root for a package's
+/// workflow) and its `line`; without one (a timeout, a value that broke the
+/// hook's contract), the hook's module as the manifest names it.
 fn error_value(e: &RunError) -> Value {
     let mut error = json!({"stage": e.stage, "name": e.name, "message": e.message});
     if let Some(unit) = &e.unit_id {
@@ -121,9 +126,12 @@ fn error_value(e: &RunError) -> Value {
     }
     if let Some(hook) = &e.hook {
         error["hook"] = json!(hook.hook);
-        error["file"] = json!(hook.file);
-        if let Some(loc) = &hook.location {
-            error["line"] = json!(loc.line);
+        match &hook.location {
+            Some(loc) => {
+                error["file"] = json!(loc.file);
+                error["line"] = json!(loc.line);
+            }
+            None => error["file"] = json!(hook.file),
         }
     }
     error
@@ -132,18 +140,76 @@ fn error_value(e: &RunError) -> Value {
 /// Compares the expectations a case declares with the report; keys the case
 /// leaves out are not compared.
 pub fn compare(expect: &Map<String, Value>, report: &RunReport) -> Vec<Mismatch> {
+    compared(expect, report, None)
+}
+
+/// [`compare`] for a run of `workflow`, which also reads the `errors` a case
+/// recorded before they named the module that threw (see
+/// [`name_frames_by_module`]).
+pub fn compare_for(
+    expect: &Map<String, Value>,
+    report: &RunReport,
+    workflow: &Workflow,
+) -> Vec<Mismatch> {
+    compared(expect, report, Some(workflow))
+}
+
+/// [`compare`], reading the expected errors for `workflow` when given.
+fn compared(
+    expect: &Map<String, Value>,
+    report: &RunReport,
+    workflow: Option<&Workflow>,
+) -> Vec<Mismatch> {
     let actual = actual(report);
     KEYS.iter()
         .filter_map(|key| {
-            let expected = expect.get(*key)?;
+            let mut expected = expect.get(*key)?.clone();
+            if let Some(workflow) = workflow.filter(|_| *key == "errors") {
+                name_frames_by_module(&mut expected, report, workflow);
+            }
             let got = actual.get(*key).cloned().unwrap_or(Value::Null);
-            (expected != &got).then(|| Mismatch {
+            (expected != got).then(|| Mismatch {
                 key: key.to_string(),
-                expected: expected.clone(),
+                expected,
                 actual: got,
             })
         })
         .collect()
+}
+
+/// Reads the expected `errors` as the report names them where an entry's
+/// `file` is the failing hook's module as its manifest names it, and the hook
+/// threw in that module (expectations recorded before `file` named the frame
+/// that threw, relative to the module root, named the hook's file so): the
+/// same module, under the name the report gives it.
+fn name_frames_by_module(expected: &mut Value, report: &RunReport, workflow: &Workflow) {
+    let Some(entries) = expected.as_array_mut() else {
+        return;
+    };
+    for (entry, error) in entries.iter_mut().zip(&report.errors) {
+        let Some(hook) = &error.hook else {
+            continue;
+        };
+        let Some(loc) = &hook.location else {
+            continue;
+        };
+        let names_hook = entry.get("file").and_then(Value::as_str) == Some(hook.file.as_str());
+        if names_hook && module_of(workflow, &hook.hook).as_deref() == Some(loc.file.as_str()) {
+            entry["file"] = json!(loc.file);
+        }
+    }
+}
+
+/// The module of `workflow`'s hook `export`, relative to its module root
+/// with `/` separators, as the frames of a run name it.
+fn module_of(workflow: &Workflow, export: &str) -> Option<String> {
+    let hook = workflow.hooks.iter().find(|h| h.export == export)?;
+    let relative = hook.path.strip_prefix(&workflow.jail_root).ok()?;
+    let names: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    Some(names.join("/"))
 }
 
 /// `value` with every object's keys sorted, for stable display.

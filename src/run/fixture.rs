@@ -1,9 +1,9 @@
 //! Fixture cases: a selection, settings, the world hooks may read and the
 //! result of each request, in one JSON file (see the README for the format).
 //!
-//! Members that name files (`selection`, `settings`, `library`, `files`,
-//! `bundle`, `bundleDir`) are paths relative to the case file; a JSON member
-//! may also point into another file with `path#/json/pointer`.
+//! Members that name files (`selection`, `settings`, `library`, `identifiers`,
+//! `hostAnswers`, `files`, `bundle`, `bundleDir`) are paths relative to the case
+//! file; a JSON member may also point into another file with `path#/json/pointer`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,10 +13,17 @@ use serde_json::{Map, Value};
 use crate::host::answers::{FixtureAnswer, HostAnswers};
 use crate::plan::Mode;
 use crate::run::options::RunInput;
-use crate::run::results::{BundleSource, JobRequest, ProviderResult, ResultSource};
+use crate::run::results::ProviderResult;
 use crate::run::settings::Settings;
 use crate::run::world::{Shape, SharedSource, WorldSpec};
 use crate::selection::{SelectionContext, SelectionError};
+
+mod files;
+mod results;
+
+use files::{read_json_file, resolve_reference};
+pub use results::FixtureResults;
+use results::parse_result;
 
 /// Why a case file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -123,6 +130,17 @@ pub enum CaseSelection {
     Read(SelectionContext),
 }
 
+/// The members of a case that may name a file (`path[#/pointer]`, or a
+/// directory for `files`).
+const REFERENCE_MEMBERS: [&str; 6] = [
+    "selection",
+    "settings",
+    "library",
+    "identifiers",
+    "hostAnswers",
+    "files",
+];
+
 /// The fixture's answer to one request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseResult(pub ProviderResult);
@@ -192,6 +210,13 @@ impl Case {
             results,
             expect: reader.obj.shift_remove("expect"),
         })
+    }
+
+    /// Whether a JSON object with members named `names` is a case rather than
+    /// a file cases name (a selection, a library, settings, answers): it has a
+    /// member only a case has (any of a case's members but `$schema`).
+    pub fn has_case_members<'a>(mut names: impl Iterator<Item = &'a str>) -> bool {
+        names.any(|name| name != "$schema" && MEMBERS.contains(&name))
     }
 
     fn error(&self, pointer: &str, message: String) -> CaseError {
@@ -291,8 +316,8 @@ impl Case {
         }
     }
 
-    /// The files and directories the case at `path` refers to (its selection,
-    /// settings and library files, its files directory, its result bundles),
+    /// The files and directories the case at `path` refers to (the files of its
+    /// JSON members given as references, its files directory, its result bundles),
     /// whether or not they exist: what a watcher of the case watches besides it.
     /// Empty for a file that is not a JSON object.
     pub fn referenced_paths(path: &Path) -> Vec<PathBuf> {
@@ -310,7 +335,7 @@ impl Case {
                 ),
             )
         };
-        let mut found: Vec<PathBuf> = ["selection", "settings", "library", "files"]
+        let mut found: Vec<PathBuf> = REFERENCE_MEMBERS
             .iter()
             .filter_map(|name| file(case.get(*name)?))
             .collect();
@@ -380,10 +405,11 @@ impl CaseReader {
         }
     }
 
-    fn identifiers(&self) -> Result<Map<String, Value>, CaseError> {
-        match self.obj.get("identifiers") {
-            None | Some(Value::Null) => Ok(Map::new()),
-            Some(Value::Object(m)) => Ok(m.clone()),
+    /// `identifiers`, inline or as a reference.
+    fn identifiers(&mut self) -> Result<Map<String, Value>, CaseError> {
+        match self.json_member("identifiers")? {
+            None => Ok(Map::new()),
+            Some(Value::Object(m)) => Ok(m),
             Some(_) => Err(self.err(
                 "/identifiers",
                 "expected an object keyed \"<type>:<value>\"",
@@ -391,10 +417,11 @@ impl CaseReader {
         }
     }
 
-    fn host_answers(&self) -> Result<BTreeMap<String, Vec<FixtureAnswer>>, CaseError> {
-        match self.obj.get("hostAnswers") {
-            None | Some(Value::Null) => Ok(BTreeMap::new()),
-            Some(value) => HostAnswers::parse_members(value)
+    /// `hostAnswers`, inline or as a reference.
+    fn host_answers(&mut self) -> Result<BTreeMap<String, Vec<FixtureAnswer>>, CaseError> {
+        match self.json_member("hostAnswers")? {
+            None => Ok(BTreeMap::new()),
+            Some(value) => HostAnswers::parse_members(&value)
                 .map_err(|e| self.err(&format!("/hostAnswers{}", e.pointer), e.message)),
         }
     }
@@ -418,239 +445,6 @@ impl CaseReader {
     }
 }
 
-/// Reads `path` (relative to `base`), or `path#/pointer` inside it.
-fn resolve_reference(base: &Path, reference: &str) -> Result<Value, MemberError> {
-    let (file, pointer) = reference.split_once('#').unwrap_or((reference, ""));
-    let value = read_json_file(&base.join(file))?;
-    if pointer.is_empty() {
-        return Ok(value);
-    }
-    value
-        .pointer(pointer)
-        .cloned()
-        .ok_or_else(|| MemberError::NothingAt {
-            file: file.to_string(),
-            pointer: pointer.to_string(),
-        })
-}
-
-fn read_json_file(path: &Path) -> Result<Value, MemberError> {
-    let text = hookrun_contract::input::read_text(path, hookrun_contract::input::MAX_JSON_BYTES)
-        .map_err(|e| MemberError::Unreadable {
-            path: path.to_path_buf(),
-            source: e.into(),
-        })?;
-    serde_json::from_str(&text).map_err(|source| MemberError::InvalidJson {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// The members of one of a case's `results`.
-const RESULT_MEMBERS: &[&str] = &[
-    "resultJson",
-    "requestId",
-    "bundle",
-    "bundleDir",
-    "error",
-    "runResult",
-];
-
-/// `{resultJson?, requestId?, bundle?, bundleDir?, extra?}` or `{error}`.
-fn parse_result(base: &Path, value: &Value) -> Result<ProviderResult, MemberError> {
-    let obj = value.as_object().ok_or(MemberError::NotAResult)?;
-    if let Some(extra) = obj.keys().find(|k| !RESULT_MEMBERS.contains(&k.as_str())) {
-        return Err(MemberError::UnknownResultMember(extra.clone()));
-    }
-    if let Some(message) = obj.get("error") {
-        return Ok(ProviderResult::Failed {
-            message: message.as_str().unwrap_or("the request failed").to_string(),
-        });
-    }
-    let path_of = |name: &'static str| -> Result<Option<PathBuf>, MemberError> {
-        match obj.get(name) {
-            None => Ok(None),
-            Some(Value::String(p)) => {
-                let full = base.join(p);
-                if full.exists() {
-                    Ok(Some(full))
-                } else {
-                    Err(MemberError::Missing { name, path: full })
-                }
-            }
-            Some(_) => Err(MemberError::NotAPath(name)),
-        }
-    };
-    let bundle = match (path_of("bundle")?, path_of("bundleDir")?) {
-        (Some(zip), _) => Some(BundleSource::ZipFile(zip)),
-        (None, Some(dir)) => Some(BundleSource::Dir(dir)),
-        (None, None) => None,
-    };
-    Ok(ProviderResult::Succeeded {
-        request_id: obj
-            .get("requestId")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        result_json: obj.get("resultJson").cloned(),
-        bundle,
-        extra: obj
-            .get("runResult")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default(),
-    })
-}
-
-/// Answers requests from a case's `results`: by request key, else `*`.
-pub struct FixtureResults {
-    results: BTreeMap<String, CaseResult>,
-    case: String,
-}
-
-impl ResultSource for FixtureResults {
-    fn result(&mut self, job: &JobRequest) -> ProviderResult {
-        let key = job.key();
-        match self.results.get(&key).or_else(|| self.results.get("*")) {
-            Some(CaseResult(result)) => result.clone(),
-            None => ProviderResult::Failed {
-                message: format!(
-                    "{} has no result for request {key}; add \"results\": {{\"{key}\": {{…}}}}",
-                    self.case
-                ),
-            },
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The editor schema of cases (`schema/case.schema.json`) names what the
-    /// reader accepts: its members, the members of a result, the expectation
-    /// keys, the planning and invocation modes, and the Host API members
-    /// `hostAnswers` may answer.
-    #[test]
-    fn the_case_schema_lists_what_the_reader_accepts() {
-        let schema: Value =
-            serde_json::from_str(include_str!("../../schema/case.schema.json")).unwrap();
-        let keys = |at: &str| -> Vec<String> {
-            let mut keys: Vec<String> = schema
-                .pointer(at)
-                .and_then(Value::as_object)
-                .unwrap_or_else(|| panic!("{at}"))
-                .keys()
-                .cloned()
-                .collect();
-            keys.sort();
-            keys
-        };
-        let sorted = |list: &[&str]| {
-            let mut list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-            list.sort();
-            list
-        };
-        assert_eq!(keys("/properties"), sorted(MEMBERS));
-        assert_eq!(keys("/$defs/result/properties"), sorted(RESULT_MEMBERS));
-        assert_eq!(
-            keys("/properties/expect/properties"),
-            sorted(crate::run::expect::KEYS)
-        );
-        let modes: Vec<Mode> =
-            serde_json::from_value(schema["properties"]["mode"]["enum"].clone()).unwrap();
-        assert_eq!(modes.len(), 3);
-        let mut answered: Vec<&str> = hookrun_contract::host::api::host_api()
-            .members()
-            .filter(|(_, m)| {
-                matches!(
-                    m.answer,
-                    hookrun_contract::host::api::Answer::Fixture
-                        | hookrun_contract::host::api::Answer::Person
-                )
-            })
-            .map(|(name, _)| name)
-            .collect();
-        answered.sort();
-        assert_eq!(
-            schema["properties"]["hostAnswers"]["propertyNames"]["enum"],
-            serde_json::json!(answered)
-        );
-    }
-
-    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    #[test]
-    fn references_resolve_relative_to_the_case_with_pointers() {
-        let dir = tempfile::tempdir().unwrap();
-        write(
-            dir.path(),
-            "other.json",
-            r#"{"selection": {"items": [], "sampledAt": "x"}}"#,
-        );
-        let case = write(
-            dir.path(),
-            "case.json",
-            r#"{"selection": "other.json#/selection", "results": {"unit-1": {"error": "boom"}, "*": {"resultJson": 1}}}"#,
-        );
-        let case = Case::load(&case).unwrap();
-        let Some(CaseSelection::Json(selection)) = &case.selection else {
-            panic!("a case file's selection is its JSON");
-        };
-        assert_eq!(selection["sampledAt"], "x");
-        let mut source = case.result_source();
-        let job = |unit: &str| JobRequest {
-            index: 0,
-            unit_id: unit.into(),
-            subunit_id: "main".into(),
-            request: Value::Null,
-        };
-        assert!(matches!(
-            source.result(&job("unit-1")),
-            ProviderResult::Failed { .. }
-        ));
-        assert!(matches!(
-            source.result(&job("unit-9")),
-            ProviderResult::Succeeded { .. }
-        ));
-    }
-
-    #[test]
-    fn taking_the_input_gives_the_same_input_and_lets_the_selection_go() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(
-            dir.path(),
-            "case.json",
-            r#"{"selection": {"items": [{"kind": "parent", "ref": {"libraryId": 1, "key": "P1"},
-                "itemType": "book", "title": "T"}], "sampledAt": "x"}}"#,
-        );
-        let mut case = Case::load(&path).unwrap();
-        let kept = case.input(None).unwrap();
-        let taken = case.take_input(None).unwrap();
-        assert_eq!(taken.selection, kept.selection);
-        assert_eq!(taken.settings, kept.settings);
-        assert!(case.selection.is_none());
-        let again = case.take_input(None).err().unwrap();
-        assert_eq!(again.pointer, "/selection");
-    }
-
-    #[test]
-    fn errors_name_the_file_and_pointer() {
-        let dir = tempfile::tempdir().unwrap();
-        let case = write(
-            dir.path(),
-            "case.json",
-            r#"{"results": {"unit-1": {"bundle": "missing.zip"}}}"#,
-        );
-        let e = Case::load(&case).unwrap_err();
-        assert_eq!(e.pointer, "/results/unit-1");
-        assert!(e.message.contains("missing.zip"), "{e}");
-        let case = write(dir.path(), "bad.json", r#"{"selecton": {}}"#);
-        assert_eq!(Case::load(&case).unwrap_err().pointer, "/selecton");
-        let case = write(dir.path(), "trunc.json", r#"{"selection": "#);
-        assert!(Case::load(&case).unwrap_err().message.contains("line 1"));
-    }
-}
+#[path = "fixture_tests.rs"]
+mod tests;

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub mod sandbox;
 
@@ -167,6 +167,17 @@ pub fn attachments_selection(dir: &std::path::Path, count: usize) -> PathBuf {
     path
 }
 
+/// Whether the JSON file at `path` is a case, by the rule `hookrun test` uses.
+fn is_case(path: &Path) -> bool {
+    let text = std::fs::read_to_string(path).unwrap();
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(members)) => {
+            hookrun::run::Case::has_case_members(members.keys().map(String::as_str))
+        }
+        _ => true,
+    }
+}
+
 /// Every fixture case with the workflow it belongs to.
 pub fn fixture_cases() -> Vec<(PathBuf, PathBuf)> {
     let mut found = Vec::new();
@@ -177,8 +188,9 @@ pub fn fixture_cases() -> Vec<(PathBuf, PathBuf)> {
             for entry in std::fs::read_dir(&cases).unwrap() {
                 let case = entry.unwrap().path();
                 let name = case.file_name().unwrap().to_string_lossy().into_owned();
-                // `library*.json` beside the cases describe the host library.
-                if name.ends_with(".json") && !name.starts_with("library") {
+                // Files beside the cases that they name (libraries, selections,
+                // answers) are not cases: a case has a member only cases have.
+                if name.ends_with(".json") && is_case(&case) {
                     found.push((dir.clone(), case));
                 }
             }

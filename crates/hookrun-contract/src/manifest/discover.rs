@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::manifest::collate::locale_cmp;
 use crate::manifest::diagnostic::{Category, Diagnostic, Level, sort_diagnostics};
 use crate::manifest::load::{Loaded, load_workflow};
-use crate::manifest::package::{PACKAGE_FILE, load_package};
+use crate::manifest::package::{PACKAGE_FILE, load_package, load_package_workflow, package_of};
 use crate::manifest::parse::read_json;
 use crate::manifest::workflow::Workflow;
 
@@ -90,7 +90,10 @@ impl Discovery {
 /// directory holding one of them, or a workflows directory whose direct children are
 /// scanned in one pass in the reference host's order (names compared as `localeCompare`
 /// does, packages and single workflows together; a child with a `workflow-package.json`
-/// is a package). One broken workflow never stops the others.
+/// is a package). A workflow that a package above it lists is loaded with that package,
+/// however it is named (its directory, its `workflow.json`, or a directory of such
+/// workflows): its imports resolve inside the package root, as on the reference host.
+/// One broken workflow never stops the others.
 ///
 /// ```
 /// use hookrun_contract::manifest::discover;
@@ -119,7 +122,7 @@ fn scan(path: &Path) -> Discovery {
     if metadata.is_file() {
         let name = path.file_name().and_then(|n| n.to_str());
         match name {
-            Some(WORKFLOW_FILE) => out.push(load_workflow(path)),
+            Some(WORKFLOW_FILE) => out.merge(load_one(path)),
             Some(PACKAGE_FILE) => out.merge(load_package(path.parent().unwrap_or(Path::new(".")))),
             _ => out.diagnostics.push(
                 Diagnostic::new(
@@ -135,11 +138,25 @@ fn scan(path: &Path) -> Discovery {
     } else if path.join(PACKAGE_FILE).is_file() {
         out.merge(load_package(path));
     } else if path.join(WORKFLOW_FILE).is_file() {
-        out.push(load_workflow(&path.join(WORKFLOW_FILE)));
+        out.merge(load_one(&path.join(WORKFLOW_FILE)));
     } else {
         out.merge(scan_children(path));
     }
     out
+}
+
+/// The workflow at `manifest_path` as a host loads it: with its package when a package
+/// lists it (the package root its module root, as the reference host always loads a
+/// package's workflow), else on its own (its directory the module root).
+fn load_one(manifest_path: &Path) -> Discovery {
+    match package_of(manifest_path) {
+        Some(package_dir) => load_package_workflow(&package_dir, manifest_path),
+        None => {
+            let mut found = Discovery::default();
+            found.push(load_workflow(manifest_path));
+            found
+        }
+    }
 }
 
 fn path_error(path: &Path, text: &str, err: &std::io::Error) -> Diagnostic {
@@ -192,9 +209,7 @@ fn scan_children(dir: &Path) -> Discovery {
         if path.join(PACKAGE_FILE).is_file() {
             out.merge(with_entry(load_package(&path), &name));
         } else if path.join(WORKFLOW_FILE).is_file() {
-            let mut found = Discovery::default();
-            found.push(load_workflow(&path.join(WORKFLOW_FILE)));
-            out.merge(with_entry(found, &name));
+            out.merge(with_entry(load_one(&path.join(WORKFLOW_FILE)), &name));
         }
     }
     out

@@ -18,6 +18,37 @@ pub const PACKAGE_FILE: &str = "workflow-package.json";
 /// Loads every workflow listed in `<package_dir>/workflow-package.json`. Each workflow is
 /// loaded independently; the package root is the module jail root of all of them.
 pub fn load_package(package_dir: &Path) -> Discovery {
+    load_listed(package_dir, None)
+}
+
+/// Loads the workflow at `manifest_path` as its package at `package_dir` loads it (see
+/// [`package_of`]): the package root is its module jail root, and it has the package's
+/// id, version, messages and digest. The package's own problems come with it; its
+/// other workflows are not loaded. The workflow keeps `manifest_path` as given.
+pub fn load_package_workflow(package_dir: &Path, manifest_path: &Path) -> Discovery {
+    load_listed(package_dir, Some(manifest_path))
+}
+
+/// The package that lists the workflow at `manifest_path`: the nearest directory, from
+/// the workflow's own upwards, whose `workflow-package.json` names it in `workflows`. A
+/// package file that cannot be read names nothing.
+pub fn package_of(manifest_path: &Path) -> Option<PathBuf> {
+    let manifest = manifest_path.canonicalize().ok()?;
+    let workflow_dir = manifest.parent()?;
+    workflow_dir.ancestors().find_map(|dir| {
+        let package = read_json(&dir.join(PACKAGE_FILE)).ok()?;
+        let entries = package.get("workflows").and_then(Value::as_array)?;
+        entries
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|entry| workflow_path(dir, entry).is_some_and(|p| p == manifest))
+            .then(|| dir.to_path_buf())
+    })
+}
+
+/// The workflows of the package at `package_dir`: every one listed, or only the one at
+/// `only` (a path to its `workflow.json`), loaded under the package's context.
+fn load_listed(package_dir: &Path, only: Option<&Path>) -> Discovery {
     let mut out = Discovery::default();
     let package_file = package_dir.join(PACKAGE_FILE);
     let Some((package, root)) = read_package(package_dir, &package_file, &mut out.diagnostics)
@@ -40,12 +71,20 @@ pub fn load_package(package_dir: &Path) -> Discovery {
         root,
         messages,
     };
+    let wanted = only.and_then(|path| path.canonicalize().ok());
     let entries = package.get("workflows").and_then(Value::as_array);
     for (i, entry) in entries.into_iter().flatten().enumerate() {
         let Some(entry) = entry.as_str() else {
             continue;
         };
-        load_entry(&context, &package_file, i, entry, &mut out);
+        match (&wanted, workflow_path(&context.root, entry)) {
+            (None, resolved) => load_entry(&context, &package_file, i, entry, resolved, &mut out),
+            (Some(wanted), Some(resolved)) if resolved == *wanted => {
+                let given = only.map_or(resolved.clone(), Path::to_path_buf);
+                load_entry(&context, &package_file, i, entry, Some(given), &mut out);
+            }
+            (Some(_), _) => {}
+        }
     }
     out
 }
@@ -78,16 +117,17 @@ fn read_package(
     }
 }
 
-/// Loads the workflow of `workflows[i]`, `entry`, into `out`, or reports an entry that
-/// leaves the package root.
+/// Loads the workflow of `workflows[i]`, `entry`, found at `manifest_path`, into `out`,
+/// or reports an entry that leaves the package root (`None`).
 fn load_entry(
     context: &PackageContext,
     package_file: &Path,
     i: usize,
     entry: &str,
+    manifest_path: Option<PathBuf>,
     out: &mut Discovery,
 ) {
-    match workflow_path(&context.root, entry) {
+    match manifest_path {
         Some(manifest_path) => {
             let loaded = load_in(
                 &Context {
@@ -121,3 +161,7 @@ fn workflow_path(root: &Path, entry: &str) -> Option<PathBuf> {
     let resolved = joined.canonicalize().unwrap_or(joined);
     resolved.starts_with(root).then_some(resolved)
 }
+
+#[cfg(test)]
+#[path = "package_tests.rs"]
+mod tests;
