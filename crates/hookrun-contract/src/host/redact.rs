@@ -16,6 +16,10 @@ pub const TEMPORARY: &str = "<temporary directory>";
 #[derive(Debug, Default)]
 pub struct Redactions {
     rules: Vec<(String, String)>,
+    /// Directories of the simulated host that hooks see as they are, even when a
+    /// host directory is a prefix of them (the simulated `/tmp/hookrun` under a
+    /// system temporary directory `/tmp`).
+    kept: Vec<String>,
 }
 
 impl Redactions {
@@ -33,9 +37,32 @@ impl Redactions {
             .sort_by_key(|(dir, _)| std::cmp::Reverse(dir.len()));
     }
 
+    /// Leaves `dir` of the simulated host, and what is under it, as it is.
+    pub fn keep(&mut self, dir: &str) {
+        self.kept.push(dir.trim_end_matches('/').to_string());
+    }
+
     /// `text` with every host directory replaced.
     pub fn apply(&self, text: &str) -> String {
+        // A kept directory stands aside (as text no path holds) while the host
+        // directories are replaced.
         let mut out = text.to_string();
+        for (n, kept) in self.kept.iter().enumerate() {
+            out = out.replace(&format!("{kept}/"), &format!("\u{0}{n}\u{0}/"));
+            if out == *kept {
+                out = format!("\u{0}{n}\u{0}");
+            }
+        }
+        out = self.replaced(out);
+        for (n, kept) in self.kept.iter().enumerate() {
+            out = out.replace(&format!("\u{0}{n}\u{0}"), kept);
+        }
+        out
+    }
+
+    /// `text` with every host directory replaced.
+    fn replaced(&self, text: String) -> String {
+        let mut out = text;
         for (dir, shown) in &self.rules {
             if !out.contains(dir.as_str()) {
                 continue;
@@ -74,6 +101,18 @@ impl Redactions {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_kept_directory_of_the_simulated_host_is_shown_as_it_is() {
+        let mut redactions = Redactions::default();
+        redactions.add(Path::new("/tmp"), TEMPORARY);
+        redactions.keep("/tmp/hookrun");
+        assert_eq!(
+            redactions.apply("wrote /tmp/hookrun/a.png, read /tmp/x and /tmp/hookrunner/y"),
+            "wrote /tmp/hookrun/a.png, read <temporary directory>/x and <temporary directory>/hookrunner/y"
+        );
+        assert_eq!(redactions.apply("/tmp/hookrun"), "/tmp/hookrun");
+    }
 
     #[test]
     fn host_directories_become_relative_or_virtual() {

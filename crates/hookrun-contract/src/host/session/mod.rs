@@ -340,6 +340,8 @@ impl HookHost {
             }
         }
         redactions.add(&std::env::temp_dir(), TEMPORARY);
+        // The simulated temporary directory is the host hooks see, not this one.
+        redactions.keep(files::TEMP_DIR);
         redactions
     }
 
