@@ -117,10 +117,10 @@ fn notes_named_by(
         .unwrap_or_default()
         .into_iter()
         .map(|note| {
-            let identity = note
-                .reference
-                .as_ref()
-                .map_or_else(|| parent_identity.clone(), |r| r.kind_identity("note").into());
+            let identity = note.reference.as_ref().map_or_else(
+                || parent_identity.clone(),
+                |r| r.kind_identity("note").into(),
+            );
             Ok((name(&note, &identity, generation)?, note))
         })
         .collect::<Result<Vec<_>, _>>()

@@ -53,8 +53,23 @@ impl HostWorld {
             Some(Value::Array(refs)) => refs.clone(),
             Some(_) => return Err(canonical_refusal(Some("/placement/collectionRefs"))),
         };
+        let collections = self.placement_collections(operation, &refs, library_id)?;
+        Ok(Placement::TopLevel {
+            library_id,
+            collections,
+        })
+    }
+
+    /// The keys of the collections a top-level placement names (repeats
+    /// dropped), each of which must exist in `library_id`.
+    fn placement_collections(
+        &self,
+        operation: &str,
+        refs: &[Value],
+        library_id: u64,
+    ) -> Result<Vec<String>, HostError> {
         let mut collections = Vec::with_capacity(refs.len());
-        for reference in &refs {
+        for reference in refs {
             let reference = ref_at(&json!({"collectionRef": reference}), "collectionRef")?;
             if !self.collections.iter().any(|c| c.reference == reference) {
                 return Err(HostError::capability(
@@ -79,10 +94,7 @@ impl HostWorld {
                 collections.push(reference.key);
             }
         }
-        Ok(Placement::TopLevel {
-            library_id,
-            collections,
-        })
+        Ok(collections)
     }
 
     /// A note's content (`{format, value, embeddedImages?}`), checked as the

@@ -163,6 +163,17 @@ pub(super) fn type_has_field(item_type: &str, field: &str) -> bool {
     fields_of(item_type).is_some_and(|fields| fields.iter().any(|f| f == field))
 }
 
+/// The paper's DOI: `identifiers.doi`, else `fields.DOI`, which must agree when
+/// both are there.
+fn doi_of(identifiers: &Map<String, Value>, fields: &Map<String, Value>) -> Result<String, String> {
+    let given = identifier(identifiers.get("doi"));
+    let field = identifier(fields.get("DOI"));
+    if !given.is_empty() && !field.is_empty() && comparable(&given) != comparable(&field) {
+        return Err("paper DOI representations conflict".into());
+    }
+    Ok(if given.is_empty() { field } else { given })
+}
+
 /// Normalises the request's `paper`; `Err` holds the reference's message.
 pub(super) fn normalize(input: &Value) -> Result<Paper, String> {
     let input = input.as_object().ok_or("paper must be an object")?;
@@ -176,19 +187,7 @@ pub(super) fn normalize(input: &Value) -> Result<Paper, String> {
         .get("identifiers")
         .and_then(Value::as_object)
         .ok_or("paper.identifiers must be an object")?;
-    let given_doi = identifier(identifiers.get("doi"));
-    let field_doi = identifier(fields.get("DOI"));
-    if !given_doi.is_empty()
-        && !field_doi.is_empty()
-        && comparable(&given_doi) != comparable(&field_doi)
-    {
-        return Err("paper DOI representations conflict".into());
-    }
-    let doi = if given_doi.is_empty() {
-        field_doi
-    } else {
-        given_doi
-    };
+    let doi = doi_of(identifiers, &fields)?;
     let isbn_source = identifiers
         .get("isbn")
         .filter(|v| truthy(v))
