@@ -180,7 +180,8 @@ impl HostWorld {
             };
             let hit = match child.kind {
                 Some(DetailKind::Note) if search.sources.analysis => {
-                    analysis_match(child, child_ref, search, scanned)
+                    let kind = self.managed_kind(child);
+                    analysis_match(child, kind.as_deref(), child_ref, search, scanned)
                 }
                 Some(DetailKind::Attachment) if search.sources.fulltext => {
                     self.fulltext_match(child, child_ref, search, budget, scanned)?
@@ -256,17 +257,16 @@ fn metadata_matches(record: &Record, search: &Search, matches: &mut Vec<Value>) 
     }
 }
 
-/// Where the search's terms are found in the analysis note `child`, when it is one.
+/// Where the search's terms are found in the note `child` of managed kind
+/// `kind`, when it is an analysis.
 fn analysis_match(
     child: &Record,
+    kind: Option<&str>,
     child_ref: Value,
     search: &Search,
     scanned: &mut Scanned,
 ) -> Option<Value> {
-    let kind = child
-        .note_kind
-        .as_deref()
-        .filter(|k| ANALYSES.contains(k))?;
+    let kind = kind.filter(|k| ANALYSES.contains(k))?;
     scanned.analysis += 1;
     let text = strip_tags(child.html.as_deref().unwrap_or_default());
     find(&text, search).map(|hit| {

@@ -250,6 +250,15 @@ impl HostWorld {
         Ok(found)
     }
 
+    /// The managed kind of `note` as its owner recognises it; `None` for an
+    /// ordinary note or one that cannot be read.
+    pub(in crate::host::world) fn managed_kind(&self, note: &Record) -> Option<String> {
+        match self.inspect(note) {
+            Ok(Inspection::Managed { kind, .. }) => Some(kind),
+            _ => None,
+        }
+    }
+
     /// `note` as planning reads it: its managed kind and value, or the issue
     /// that keeps it from being read.
     pub(in crate::host::world) fn world_note(&self, note: &Record) -> WorldNote {

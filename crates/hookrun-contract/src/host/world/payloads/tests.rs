@@ -577,3 +577,40 @@ fn payloads_past_a_mebibyte_are_refused() {
     .unwrap_err();
     assert_eq!(huge.message, "note payload html exceeds 1048576 bytes");
 }
+
+/// A digest known only by its inline payload block (no fixture `noteKind`).
+fn digest_by_payload() -> HookHost {
+    let note = format!(
+        "<div data-zs-note-kind=\"digest\"><h1>Digest</h1><p>Owls hunt at night.</p>{}</div>",
+        span("digest-markdown", "Owls hunt at night.")
+    );
+    let world = HostWorld::default()
+        .with_library(&json!({"items": [
+            {"key": "PAPER001", "itemType": "journalArticle", "title": "Birds"},
+            {"key": "NOTEDIGS", "itemType": "note", "parentItem": "PAPER001", "note": note}]}))
+        .unwrap();
+    HookHost::new(world, HostAnswers::default())
+}
+
+#[test]
+fn a_note_managed_by_its_payload_is_an_analysis_to_searches_and_previews() {
+    let mut host = digest_by_payload();
+    let found = call(
+        &mut host,
+        "library.searchItems",
+        json!([{"query": "owls", "sourceKinds": ["analysis"]}]),
+    )
+    .unwrap();
+    assert_eq!(
+        found["results"][0]["matches"][0]["source"],
+        json!({"kind": "analysis", "artifactType": "digest", "noteRef": r("NOTEDIGS")})
+    );
+    let preview = call(
+        &mut host,
+        "mutations.preview",
+        json!([{"operation": "literature_artifact.upsert_digest", "parentRef": r("PAPER001"),
+                "markdown": "Owls sleep by day."}]),
+    )
+    .unwrap();
+    assert_eq!(preview["plan"]["outcome"], "replaced");
+}

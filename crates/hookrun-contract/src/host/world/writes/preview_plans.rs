@@ -22,12 +22,12 @@
 use serde_json::{Map, Value, json};
 
 use super::super::super::HostWorld;
-use super::super::super::record::{DetailKind, Record};
+use super::super::super::payloads::{InspectError, json_bytes};
+use super::super::super::record::Record;
 use super::super::super::zotero::fields_of;
 use super::super::{Prepared, ref_at, text_at};
 use super::{MANAGED_KINDS, StoredFacts, no_domain_plan};
 use crate::host::HostError;
-use crate::plan::ItemLocator;
 use crate::selection::grouped::base_name;
 
 /// Most characters of a tag (the reference host cuts longer ones).
@@ -84,28 +84,6 @@ fn tag_list(request: &Value, name: &str, status: bool) -> Vec<String> {
         }
     }
     tags
-}
-
-/// The length of `value` written as JavaScript's `JSON.stringify` writes it
-/// (an integral number without a fraction).
-fn json_bytes(value: &Value) -> usize {
-    fn as_javascript(value: &Value) -> Value {
-        match value {
-            Value::Number(n) if n.is_f64() => match n.as_f64() {
-                Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => Value::from(x as i64),
-                _ => value.clone(),
-            },
-            Value::Array(items) => items.iter().map(as_javascript).collect(),
-            Value::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .map(|(k, v)| (k.clone(), as_javascript(v)))
-                    .collect(),
-            ),
-            _ => value.clone(),
-        }
-    }
-    as_javascript(value).to_string().len()
 }
 
 /// The payload a managed-note write makes public: `{title, markdown}` of a custom
@@ -362,7 +340,7 @@ impl HostWorld {
         };
         if target["kind"] == "update" {
             let note = self.existing(op, &ref_at(target, "noteRef")?, "note")?;
-            if note.note_kind.as_deref() != Some(*kind) {
+            if self.managed_kind(note).as_deref() != Some(*kind) {
                 return Err(conflict("managed note kind does not match the writer"));
             }
             let plan = json!({"kind": kind, "target": target, "payloadBytes": bytes});
@@ -376,17 +354,14 @@ impl HostWorld {
             ));
         };
         let parent = ref_at(&json!({"parentRef": parent}), "parentRef")?;
-        let notes = self
-            .children_of(&ItemLocator::Ref(parent.clone()), DetailKind::Note)
-            .unwrap_or_default();
-        let existing = notes
-            .iter()
-            .filter(|n| n.note_kind.as_deref() == Some(*kind))
-            .count();
-        if existing > 1 {
-            return Err(conflict("managed artifact is ambiguous"));
-        }
-        let outcome = if existing == 1 { "replaced" } else { "created" };
+        let existing = self
+            .managed_singleton(&parent, kind)
+            .map_err(InspectError::into_write_error)?;
+        let outcome = if existing.is_some() {
+            "replaced"
+        } else {
+            "created"
+        };
         let plan = json!({"kind": kind, "parentRef": parent.to_value(), "outcome": outcome,
             "payloadBytes": bytes});
         Ok((plan, true))

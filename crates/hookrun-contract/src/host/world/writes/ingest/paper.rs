@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::super::super::payloads::{is_truthy, js_string, js_trim};
 use super::super::super::zotero::fields_of;
 
 /// The most UTF-16 units a field value keeps.
@@ -38,29 +39,14 @@ pub(super) struct Paper {
     pub(super) attach_landing: bool,
 }
 
-/// `String(value ?? "")` as JavaScript writes a scalar.
-fn js_string(value: Option<&Value>) -> String {
-    match value {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Number(n)) => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 1e21 => format!("{f:.0}"),
-            _ => n.to_string(),
-        },
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| js_string(Some(v)))
-            .collect::<Vec<_>>()
-            .join(","),
-        Some(Value::Object(_)) => "[object Object]".into(),
-    }
-}
-
 /// The text of `value` trimmed and, past `limit` UTF-16 units, cut to one unit
 /// less followed by an ellipsis.
 pub(super) fn text(value: Option<&Value>, limit: usize) -> String {
-    let text = js_string(value).trim().to_owned();
+    let text = value
+        .filter(|v| !v.is_null())
+        .map(js_string)
+        .unwrap_or_default();
+    let text = js_trim(&text).to_owned();
     let units: Vec<u16> = text.encode_utf16().collect();
     if units.len() <= limit {
         return text;
@@ -190,7 +176,7 @@ pub(super) fn normalize(input: &Value) -> Result<Paper, String> {
     let doi = doi_of(identifiers, &fields)?;
     let isbn_source = identifiers
         .get("isbn")
-        .filter(|v| truthy(v))
+        .filter(|v| is_truthy(Some(v)))
         .or_else(|| fields.get("ISBN"));
     let mut paper = Paper {
         arxiv: identifier(identifiers.get("arxiv")),
@@ -229,17 +215,6 @@ pub(super) fn normalize(input: &Value) -> Result<Paper, String> {
     Ok(paper)
 }
 
-/// JavaScript truthiness of a JSON value.
-fn truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        _ => true,
-    }
-}
-
 /// The DOI of an `extra` line `DOI: …`, if the line is one.
 fn extra_doi(line: &str) -> Option<&str> {
     let head = line.get(..4)?;
@@ -275,7 +250,7 @@ fn settle_extra(paper: &mut Paper, native_doi: bool) -> Result<(), String> {
         .filter(|l| !has_doi || extra_doi(l).is_none())
         .map(|l| (*l).to_owned())
         .collect();
-    let isbn_field = paper.fields.get("ISBN").is_some_and(truthy);
+    let isbn_field = is_truthy(paper.fields.get("ISBN"));
     let additions = [
         (has_doi && !native_doi).then(|| format!("DOI: {}", paper.doi)),
         (!paper.isbn.is_empty() && !isbn_field).then(|| format!("ISBN: {}", paper.isbn)),
