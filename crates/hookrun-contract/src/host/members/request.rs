@@ -124,8 +124,8 @@ pub struct NoteDetail {
 }
 
 impl Request for NoteDetail {
-    fn decode(member: Member, args: &Value) -> Result<NoteDetail, HostError> {
-        let note = portable_ref(arg(args, 0), "note")?;
+    fn decode(_: Member, args: &Value) -> Result<NoteDetail, HostError> {
+        // The format is checked before the note, as the reference checks them.
         let format = arg(args, 1)
             .get("format")
             .and_then(Value::as_str)
@@ -133,13 +133,11 @@ impl Request for NoteDetail {
             .ok_or_else(|| {
                 HostError::capability(
                     "invalid_request",
-                    format!(
-                        "{}: options.format must be \"html\" or \"text\"",
-                        member.name()
-                    ),
+                    "note format is required",
                     json!({"reason": "invalid_value", "field": "format"}),
                 )
             })?;
+        let note = portable_ref(arg(args, 0), "note")?;
         Ok(NoteDetail { note, format })
     }
 }
@@ -444,6 +442,29 @@ mod tests {
             error.fields["code"].as_str().unwrap_or_default(),
             &error.fields["details"],
         )
+    }
+
+    #[test]
+    fn a_note_detail_checks_its_format_before_its_note() {
+        let refused = NoteDetail::decode(
+            Member::LibraryGetNoteDetail,
+            &json!([{"libraryId": 0, "key": "bad"}, {"format": "pdf"}]),
+        )
+        .unwrap_err();
+        assert_eq!(refused.message, "note format is required");
+        assert_eq!(
+            code(&refused),
+            (
+                "invalid_request",
+                &json!({"reason": "invalid_value", "field": "format"})
+            )
+        );
+        let bad_ref = NoteDetail::decode(
+            Member::LibraryGetNoteDetail,
+            &json!([{"libraryId": 0, "key": "bad"}, {"format": "html"}]),
+        )
+        .unwrap_err();
+        assert_eq!(code(&bad_ref).0, "invalid_ref");
     }
 
     #[test]
