@@ -6,6 +6,7 @@ pub mod api;
 pub mod budget;
 pub mod effects;
 pub mod error;
+pub(crate) mod js_value;
 pub mod members;
 pub mod overlay;
 #[cfg(any(test, feature = "fuzzing"))]

@@ -18,6 +18,7 @@
 //!   `result` must be bounded strict JSON (16 levels, 10,000 entries per
 //!   collection, 256,000 characters per string or key).
 
+use crate::host::js_value::{js_text, js_trim};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -349,42 +350,6 @@ fn bounded(value: &Value, depth: usize) -> bool {
             }
             _ => true,
         }
-}
-
-/// `String(value || "")` in JS, for a JSON value (`None` is `undefined`).
-fn js_text(value: Option<&Value>) -> String {
-    match value {
-        None | Some(Value::Null | Value::Bool(false)) => String::new(),
-        Some(Value::Number(n)) if n.as_f64() == Some(0.0) => String::new(),
-        Some(value) => js_string(value),
-    }
-}
-
-/// `String(value)` in JS, for a JSON value (a list's elements joined by commas,
-/// `null` ones empty).
-fn js_string(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items
-            .iter()
-            .map(|v| {
-                if v.is_null() {
-                    String::new()
-                } else {
-                    js_string(v)
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(","),
-        Value::Object(_) => "[object Object]".into(),
-        other => other.to_string(),
-    }
-}
-
-/// `text.trim()` in JS: white space and line terminators, U+FEFF included and
-/// U+0085 not.
-fn js_trim(text: &str) -> &str {
-    text.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
 }
 
 #[cfg(test)]

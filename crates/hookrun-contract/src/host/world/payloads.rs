@@ -10,9 +10,9 @@ mod html;
 mod inspect;
 mod markdown;
 mod pages;
-mod text;
 mod views;
 
+use crate::host::js_value as text;
 use serde_json::{Value, json};
 
 pub(super) use codec::{
@@ -20,7 +20,7 @@ pub(super) use codec::{
 };
 pub(super) use html::{anchors_attachment, append_anchor, strip_inline};
 pub(super) use inspect::{InspectError, Inspection, normalize};
-pub(super) use text::{is_truthy, js_string, js_text, js_trim, json_bytes};
+pub(super) use text::json_bytes;
 pub(super) use views::{ManagedContent, artifact_note, markdown_note};
 
 use super::record::{DetailKind, Record};

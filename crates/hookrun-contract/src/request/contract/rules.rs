@@ -5,7 +5,9 @@
 //! The reference host compares most enumerated values after `String(value || "").trim()`;
 //! [`text`] reproduces that conversion, so `5` reads as `"5"` and `null` as `""`.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
+
+use crate::host::js_value::{js_text, js_trim};
 
 /// The outcome of one payload rule: `Err(detail)` when it fails.
 pub(super) type Check = Result<(), String>;
@@ -54,37 +56,7 @@ pub(super) fn object(value: Option<&Value>) -> Option<&Map<String, Value>> {
 
 /// `String(value || "").trim()`: the text the reference compares enumerated values by.
 pub(super) fn text(value: Option<&Value>) -> String {
-    let falsy = match value {
-        None | Some(Value::Null | Value::Bool(false)) => true,
-        Some(Value::Number(n)) => n.as_f64().is_none_or(|f| f == 0.0),
-        Some(Value::String(s)) => s.is_empty(),
-        Some(_) => false,
-    };
-    match value {
-        Some(value) if !falsy => js_string(value).trim().to_string(),
-        _ => String::new(),
-    }
-}
-
-/// JavaScript's `String(value)` for a JSON value (`null` inside an array joins as `""`).
-fn js_string(value: &Value) -> String {
-    match value {
-        Value::Null => String::new(),
-        Value::Bool(flag) => flag.to_string(),
-        Value::Number(number) => js_number(number),
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
-        Value::Object(_) => "[object Object]".to_string(),
-    }
-}
-
-/// A JSON number as JavaScript prints it: integers without a fraction.
-fn js_number(number: &Number) -> String {
-    if number.is_f64() {
-        number.as_f64().map(|f| f.to_string()).unwrap_or_default()
-    } else {
-        number.to_string()
-    }
+    js_trim(&js_text(value)).to_owned()
 }
 
 /// `value` trimmed, backslashes turned into `/`, and one leading `./` (with any slashes

@@ -9,13 +9,14 @@ use serde_json::{Value, json};
 use super::super::HostWorld;
 use super::super::dto::digest;
 use super::super::payloads::{
-    InspectError, Inspection, ManagedContent, artifact_note, js_text, markdown_note, normalize,
+    InspectError, Inspection, ManagedContent, artifact_note, markdown_note, normalize,
 };
 use super::super::record::{DetailKind, Fields, Record};
 use super::notes::note_title;
 use super::notes::payload_store::{StoreError, ambiguous_payload, put_stored};
 use super::{Keys, Prepared, invalid, ref_at, text_at};
 use crate::host::HostError;
+use crate::host::js_value::js_text;
 use crate::selection::PortableItemRef;
 
 /// What writing an artifact note gives besides its detail.

@@ -6,8 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::super::payloads::{is_truthy, js_string, js_trim};
 use super::super::super::zotero::fields_of;
+use crate::host::js_value::{is_truthy, js_string, js_trim};
 
 /// The most UTF-16 units a field value keeps.
 const FIELD_LIMIT: usize = 4000;

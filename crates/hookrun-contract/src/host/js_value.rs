@@ -1,11 +1,11 @@
 //! JavaScript's conversions of JSON values, as the reference host applies them
-//! to payloads: `String(x)`, `Number(x)`, truthiness, `trim()`, `JSON.stringify`
-//! and string lengths in UTF-16 code units.
+//! to the requests and payloads it reads: `String(x)`, `Number(x)`, truthiness,
+//! `trim()`, `JSON.stringify` and string lengths in UTF-16 code units.
 
 use serde_json::Value;
 
 /// Whether `c` is white space to JavaScript's `\s` and `trim()`.
-pub(in crate::host::world) fn is_js_space(c: char) -> bool {
+pub(crate) fn is_js_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n'
@@ -25,17 +25,17 @@ pub(in crate::host::world) fn is_js_space(c: char) -> bool {
 }
 
 /// `text.trim()`.
-pub(in crate::host::world) fn js_trim(text: &str) -> &str {
+pub(crate) fn js_trim(text: &str) -> &str {
     text.trim_matches(is_js_space)
 }
 
 /// `text.length`: UTF-16 code units.
-pub(in crate::host::world) fn utf16_len(text: &str) -> u64 {
+pub(crate) fn utf16_len(text: &str) -> u64 {
     text.encode_utf16().count() as u64
 }
 
 /// Whether `value` is truthy (`None` is `undefined`).
-pub(in crate::host::world) fn is_truthy(value: Option<&Value>) -> bool {
+pub(crate) fn is_truthy(value: Option<&Value>) -> bool {
     match value {
         None | Some(Value::Null | Value::Bool(false)) => false,
         Some(Value::Number(n)) => n.as_f64().is_some_and(|x| x != 0.0),
@@ -45,7 +45,7 @@ pub(in crate::host::world) fn is_truthy(value: Option<&Value>) -> bool {
 }
 
 /// `String(value)`.
-pub(in crate::host::world) fn js_string(value: &Value) -> String {
+pub(crate) fn js_string(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         Value::Array(items) => items
@@ -65,7 +65,7 @@ pub(in crate::host::world) fn js_string(value: &Value) -> String {
 }
 
 /// `String(value || "")`.
-pub(in crate::host::world) fn js_text(value: Option<&Value>) -> String {
+pub(crate) fn js_text(value: Option<&Value>) -> String {
     match value {
         Some(v) if is_truthy(Some(v)) => js_string(v),
         _ => String::new(),
@@ -73,7 +73,7 @@ pub(in crate::host::world) fn js_text(value: Option<&Value>) -> String {
 }
 
 /// `Number(value)` (`NaN` for what it cannot read).
-pub(in crate::host::world) fn js_number(value: &Value) -> f64 {
+pub(crate) fn js_number(value: &Value) -> f64 {
     match value {
         Value::Null => 0.0,
         Value::Bool(b) => f64::from(u8::from(*b)),
@@ -115,16 +115,16 @@ fn as_javascript(value: &Value) -> Value {
 }
 
 /// `JSON.stringify(value)`.
-pub(in crate::host::world) fn js_json(value: &Value) -> String {
+pub(crate) fn js_json(value: &Value) -> String {
     as_javascript(value).to_string()
 }
 
 /// `JSON.stringify(value, null, 2)`.
-pub(in crate::host::world) fn js_json_pretty(value: &Value) -> String {
+pub(crate) fn js_json_pretty(value: &Value) -> String {
     serde_json::to_string_pretty(&as_javascript(value)).unwrap_or_default()
 }
 
 /// The UTF-8 bytes of `JSON.stringify(value)`.
-pub(in crate::host::world) fn json_bytes(value: &Value) -> u64 {
+pub(crate) fn json_bytes(value: &Value) -> u64 {
     js_json(value).len() as u64
 }
