@@ -13,7 +13,8 @@
 //!   whether it holds text (`""` included). Its text is at most 16 MiB of UTF-8.
 //! - Toasts: trimmed text, a type of `default`, `success` or `error`, at most
 //!   4,096 characters; a hook call (the reference's caller) has at most five
-//!   visible at once, each visible for two seconds.
+//!   visible at once, each visible for two seconds (under a frozen clock, for
+//!   the whole call).
 //! - The editor: `initialState`, `context` (when given) and the fixture's
 //!   `result` must be bounded strict JSON (16 levels, 10,000 entries per
 //!   collection, 256,000 characters per string or key).
@@ -104,8 +105,13 @@ impl HookHost {
     fn toast(&mut self, args: Value) -> Result<Value, HostError> {
         check_toast(args.get(0).unwrap_or(&Value::Null))?;
         let now = Instant::now();
+        let frozen = self.clock_ms.is_some();
         let toasts = &mut self.interaction.toasts;
-        toasts.retain(|shown| now.duration_since(*shown) < TOAST_VISIBLE_FOR);
+        // Under a frozen clock (`--deterministic`) no time passes within a call:
+        // its toasts stay visible, so a run limits them the same way each time.
+        if !frozen {
+            toasts.retain(|shown| now.duration_since(*shown) < TOAST_VISIBLE_FOR);
+        }
         if toasts.len() >= VISIBLE_TOASTS {
             return Err(HostError::workflow(
                 "resource_limited",
