@@ -356,13 +356,16 @@
         }
         return ReflectApply(fn, undefined, args);
       };
+      // The reading members are asynchronous: once the scope has ended they
+      // reject, as the reference host's do, where `resolvePath` throws.
+      const liveAsync = (fn) => (...args) => new PromiseCtor((resolve) => resolve(ReflectApply(live(fn), undefined, args)));
       const at = (name) => `${root}/${name}`;
       ObjectDefineProperty(scope, "rootPath", { __proto__: null, get: () => root, enumerable: true });
       scope.entries = ObjectFreeze(own(view, "entries"));
       scope.resolvePath = live(at);
-      scope.readText = live((name) => new PromiseCtor((resolve) => resolve(hostCall("file.readText", [at(name)]))));
-      scope.readBytes = live((name) => new PromiseCtor((resolve) => resolve(revive(hostCall("file.readBytes", [at(name)])))));
-      scope.measureEntries = live((names) => new PromiseCtor((resolve) => {
+      scope.readText = liveAsync((name) => hostCall("file.readText", [at(name)]));
+      scope.readBytes = liveAsync((name) => revive(hostCall("file.readBytes", [at(name)])));
+      scope.measureEntries = liveAsync((names) => new PromiseCtor((resolve) => {
         const entries = [];
         for (let i = 0; i < names.length; i++) {
           put(entries, i, { name: names[i], content: { kind: "file", sourcePath: at(names[i]) } });

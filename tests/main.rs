@@ -26,6 +26,7 @@ mod loader_fidelity;
 mod malformed_inputs;
 mod migrate;
 mod parallel;
+mod ported_archive;
 mod process_isolation;
 mod product_storage;
 mod read_your_writes;

@@ -53,6 +53,32 @@ struct Binding {
     reply: Value,
 }
 
+/// What an `operationId` binds of a write: the request, without where a
+/// stored-file source's files are (`source.main.source`, each companion's
+/// `source`), as the reference host looks a stored attachment up before it reads
+/// them; their target names stay.
+fn without_file_sources(request: &Value) -> std::borrow::Cow<'_, Value> {
+    if request.pointer("/source/kind").and_then(Value::as_str) != Some("stored_file") {
+        return std::borrow::Cow::Borrowed(request);
+    }
+    let mut semantic = request.clone();
+    if let Some(main) = semantic
+        .pointer_mut("/source/main")
+        .and_then(Value::as_object_mut)
+    {
+        main.remove("source");
+    }
+    let companions = semantic
+        .pointer_mut("/source/companions")
+        .and_then(Value::as_array_mut);
+    for companion in companions.into_iter().flatten() {
+        if let Some(companion) = companion.as_object_mut() {
+            companion.remove("source");
+        }
+    }
+    std::borrow::Cow::Owned(semantic)
+}
+
 /// Who is calling: set by the runner before each hook call.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CallSite {
@@ -162,7 +188,10 @@ impl EffectLog {
         let request = args.get(0).unwrap_or(&Value::Null);
         self.bindings
             .get(operation_id)
-            .filter(|bound| bound.member == member && bound.request == *request)
+            .filter(|bound| {
+                bound.member == member
+                    && without_file_sources(&bound.request) == without_file_sources(request)
+            })
             .map(|bound| bound.reply.clone())
     }
 

@@ -214,6 +214,12 @@ pub struct Identifier {
 impl Identifier {
     /// Most characters of a value.
     pub const MAX_CHARS: usize = 2048;
+
+    /// The value's normal form, the identifier a candidate must carry to match
+    /// (a decoded request always has one).
+    pub fn normalized(&self) -> String {
+        super::identifier::normalized(self.kind, &self.value).unwrap_or_default()
+    }
 }
 
 impl Request for Identifier {

@@ -141,7 +141,9 @@ impl HookHost {
     }
 
     /// `metadata.translateIdentifier({type, value})`: the fixture's answer for
-    /// `<type>:<value>` (the type as given, or lower-cased), else `not_found`.
+    /// `<type>:<value>` (the type as given, or lower-cased), else `not_found`
+    /// with the evidence every outcome of the reference host's carries (no
+    /// translator ran, no candidate was seen).
     pub(crate) fn translate_identifier(
         &mut self,
         _: Member,
@@ -150,11 +152,14 @@ impl HookHost {
     ) -> Result<Value, HostError> {
         let (kind, value) = (request.kind.as_str(), request.value.as_str());
         let identifiers = &self.answers.identifiers;
-        Ok(identifiers
+        let answer = identifiers
             .get(&format!("{kind}:{value}"))
-            .or_else(|| identifiers.get(&format!("{}:{value}", kind.to_lowercase())))
-            .cloned()
-            .unwrap_or_else(|| json!({"outcome": "not_found", "reason": "no_candidate"})))
+            .or_else(|| identifiers.get(&format!("{}:{value}", kind.to_lowercase())));
+        Ok(answer.cloned().unwrap_or_else(|| {
+            json!({"outcome": "not_found", "reason": "no_candidate", "evidence": {
+                "normalizedIdentifier": request.normalized(), "candidateCount": 0,
+                "matchingCandidateCount": 0, "translators": []}})
+        }))
     }
 }
 
@@ -164,3 +169,7 @@ fn library_error(member: &str, error: &HostWorldError) -> HostError {
     error.name = "ZoteroHostCapabilityError".into();
     error
 }
+
+#[cfg(test)]
+#[path = "ported_metadata_tests.rs"]
+mod ported_metadata_tests;

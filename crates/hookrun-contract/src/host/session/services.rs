@@ -347,3 +347,7 @@ mod preview;
 #[cfg(test)]
 #[path = "recorded_tests.rs"]
 mod recorded_tests;
+
+#[cfg(test)]
+#[path = "ported_logging_tests.rs"]
+mod ported_logging_tests;

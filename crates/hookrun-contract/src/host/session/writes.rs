@@ -79,6 +79,7 @@ impl HookHost {
         &self,
         prepared: &Prepared,
     ) -> Result<Vec<(HostPath, HostPath)>, HostError> {
+        refuse_colliding_targets(prepared)?;
         let storage = HostPath::parse("attachments").unwrap_or_default();
         let mut stored = Vec::with_capacity(prepared.files.len());
         for file in &prepared.files {
@@ -184,6 +185,26 @@ impl HookHost {
     }
 }
 
+/// Refuses a stored file whose target, case aside, is one an earlier file of the
+/// write has (the main file or a companion), as the reference host's staging
+/// refuses targets that collide, before any source is read.
+fn refuse_colliding_targets(prepared: &Prepared) -> Result<(), HostError> {
+    let mut seen = std::collections::HashSet::new();
+    let collision = prepared
+        .files
+        .iter()
+        .find(|file| !seen.insert(file.target.to_lowercase()));
+    let Some(file) = collision else {
+        return Ok(());
+    };
+    let relative = file.target.splitn(3, '/').nth(2).unwrap_or(&file.target);
+    Err(HostError::workflow(
+        "invalid_request",
+        format!("Stored attachment targets collide: {relative}"),
+        json!({"reason": "duplicate_value", "field": "targetRelativePath"}),
+    ))
+}
+
 /// A UUID-shaped receipt id derived from the effect, so that the same run gives
 /// the same ids.
 fn receipt_id(effect_digest: &str) -> String {
@@ -197,3 +218,7 @@ fn receipt_id(effect_digest: &str) -> String {
         &hex[20..32]
     )
 }
+
+#[cfg(test)]
+#[path = "ported_authority_tests.rs"]
+mod ported_authority_tests;

@@ -98,3 +98,7 @@ pub(super) fn paged(key: &str, items: Vec<Value>, page: &PageRequest) -> HostRes
     );
     Ok(Value::Object(m))
 }
+
+#[cfg(test)]
+#[path = "ported_paging_tests.rs"]
+mod ported_paging_tests;

@@ -133,3 +133,7 @@ impl Parameters {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "ported_settings_tests.rs"]
+mod ported_settings_tests;

@@ -24,7 +24,7 @@ impl HookHost {
                 return Err(entry_refusal(
                     "invalid_type",
                     "entries",
-                    "Workflow archive entries must be a list",
+                    "Workflow archive entries must be an array",
                 ));
             }
         };
@@ -52,27 +52,25 @@ impl HookHost {
         Ok(out)
     }
 
-    /// The bytes of an entry's `content`: inline text or bytes, or a run's file.
+    /// The bytes of an entry's `content`: inline text or bytes, or a run's file
+    /// (one the run does not have is `not_found`).
     fn entry_bytes(&self, content: &Value) -> Result<Arc<[u8]>, HostError> {
-        match content.get("kind").and_then(Value::as_str) {
-            Some("text" | "bytes") => inline_content(content).map(Arc::from),
-            Some("file") => match content
-                .get("sourcePath")
-                .and_then(Value::as_str)
-                .map(HostPath::parse)
-            {
-                Some(Ok(path)) => self.file_bytes(&path)?,
-                _ => None,
-            },
-            _ => None,
-        }
-        .ok_or_else(|| {
+        let variant = || {
             entry_refusal(
                 "invalid_combination",
                 "content",
-                "Workflow archive entry content is invalid",
+                "Workflow archive entry requires exactly one content variant",
             )
-        })
+        };
+        match content.get("kind").and_then(Value::as_str) {
+            Some("text" | "bytes") => inline_content(content).map(Arc::from).ok_or_else(variant),
+            Some("file") => {
+                let source = content.get("sourcePath").and_then(Value::as_str);
+                let path = HostPath::parse(source.ok_or_else(variant)?).map_err(|_| not_found())?;
+                self.file_bytes(&path)?.ok_or_else(not_found)
+            }
+            _ => Err(variant()),
+        }
     }
 
     /// `archive.measureEntries(input)`: `{files: {name: {sizeBytes, sha256}},
@@ -136,10 +134,16 @@ const MAX_ARCHIVE_ENTRIES: usize = 20_000;
 /// Most bytes the entries of an extracted archive may inflate to.
 const MAX_EXTRACTED_BYTES: u64 = 256 * 1024 * 1024;
 
+/// Most characters an entry name may have (the reference host's limit).
+const MAX_ENTRY_NAME_CHARS: usize = 1024;
+
+/// Most segments an entry name may have (the reference host's limit).
+const MAX_ENTRY_DEPTH: usize = 64;
+
 fn limited(resource: &str, limit: u64, observed: u64) -> HostError {
     HostError::workflow(
         "resource_limited",
-        format!("the archive's {resource} pass the limit of {limit}"),
+        "Workflow archive operation exceeds a fixed limit",
         json!({"resource": resource, "limit": limit, "observed": observed}),
     )
 }
@@ -251,33 +255,52 @@ fn entry_refusal(reason: &str, field: &str, message: &str) -> HostError {
     )
 }
 
-/// An entry's `name` with `/` separators: relative, without empty, `.` or `..`
-/// segments, and not repeated (ignoring case) among the names in `seen`.
+/// An entry's `name` as the reference host reads it: trimmed, with `/`
+/// separators, relative (no leading `/`, drive or NUL), at most 1,024
+/// characters, without empty, `.` or `..` segments, at most 64 segments deep,
+/// and not repeated (ignoring case) among the names in `seen`.
 fn entry_name(entry: &Value, seen: &mut HashSet<String>) -> Result<String, HostError> {
     let name = entry
         .get("name")
         .and_then(Value::as_str)
         .unwrap_or_default()
-        .replace('\\', "/");
-    let unsafe_name = name.is_empty()
-        || name.starts_with('/')
-        || name.contains(':')
-        || name.contains('\0')
-        || name
-            .split('/')
-            .any(|s| s.is_empty() || s == "." || s == "..");
-    if unsafe_name {
-        return Err(entry_refusal(
+        .replace('\\', "/")
+        .trim()
+        .to_string();
+    let unsafe_name = || {
+        entry_refusal(
             "unsafe_path",
             "name",
             "Workflow archive entry path is unsafe",
-        ));
+        )
+    };
+    let bytes = name.as_bytes();
+    let drive =
+        bytes.get(1..3) == Some(b":/") && bytes.first().is_some_and(u8::is_ascii_alphabetic);
+    if name.is_empty() || name.starts_with('/') || drive || name.contains('\0') {
+        return Err(unsafe_name());
+    }
+    let chars = name.chars().count();
+    if chars > MAX_ENTRY_NAME_CHARS {
+        let limit = MAX_ENTRY_NAME_CHARS as u64;
+        return Err(limited("path_length", limit, chars as u64));
+    }
+    let segments: Vec<&str> = name.split('/').collect();
+    if segments
+        .iter()
+        .any(|s| s.is_empty() || *s == "." || *s == "..")
+    {
+        return Err(unsafe_name());
+    }
+    if segments.len() > MAX_ENTRY_DEPTH {
+        let limit = MAX_ENTRY_DEPTH as u64;
+        return Err(limited("depth", limit, segments.len() as u64));
     }
     if !seen.insert(name.to_lowercase()) {
         return Err(entry_refusal(
             "duplicate_value",
             "name",
-            "Workflow archive entry name is repeated",
+            "Workflow archive contains a duplicate entry path",
         ));
     }
     Ok(name)
@@ -310,3 +333,7 @@ fn inflate(
         data.extend_from_slice(&slice[..n]);
     }
 }
+
+#[cfg(test)]
+#[path = "ported_archive_tests.rs"]
+mod ported_archive_tests;

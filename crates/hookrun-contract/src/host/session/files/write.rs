@@ -264,3 +264,7 @@ impl FilePlan {
             .sum()
     }
 }
+
+#[cfg(test)]
+#[path = "ported_file_owner_tests.rs"]
+mod ported_file_owner_tests;
