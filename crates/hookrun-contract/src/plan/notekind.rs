@@ -91,13 +91,15 @@ impl Generation {
 
 /// Detects the kind of `note`: the host's managed `noteKind`; else, on a current
 /// host, `ordinary`, and on an older one the HTML attribute, else the first
-/// heading, else `custom`. A fatal managed-note issue fails planning.
+/// heading, else `custom`. A fatal managed-note issue fails planning (on a
+/// current host also a reserved marker without a payload, a legacy artifact).
 pub(crate) fn detect(
     note: &WorldNote,
     identity: &str,
     generation: Generation,
 ) -> Result<String, PlanError> {
-    if let Some(issue) = note.issue.as_deref().filter(|i| FATAL_ISSUES.contains(i)) {
+    let current = generation == Generation::Current;
+    if let Some(issue) = note.issue_on(current).filter(|i| FATAL_ISSUES.contains(i)) {
         return Err(PlanError::InvalidNoteArtifact {
             note: identity.to_owned(),
             issue: issue.to_owned(),
@@ -106,7 +108,7 @@ pub(crate) fn detect(
     if let Some(kind) = &note.note_kind {
         return Ok(kind.clone());
     }
-    if generation == Generation::Current {
+    if current {
         return Ok("ordinary".to_owned());
     }
     let html = note.html.as_deref().unwrap_or_default();
@@ -127,7 +129,7 @@ pub(crate) fn readiness_kind(
     generation: Generation,
 ) -> Result<String, PlanError> {
     match generation {
-        Generation::Current if note.issue.is_some() => Ok(String::new()),
+        Generation::Current if note.issue_on(true).is_some() => Ok(String::new()),
         Generation::Current => Ok(note.note_kind.clone().unwrap_or_default()),
         Generation::Older => detect(note, identity, generation),
     }
@@ -137,6 +139,7 @@ pub(crate) fn readiness_kind(
 mod tests {
     use super::*;
 
+    /// An unmanaged note of HTML `h`.
     fn html(h: &str) -> WorldNote {
         WorldNote {
             html: Some(h.to_owned()),

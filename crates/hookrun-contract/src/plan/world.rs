@@ -66,8 +66,39 @@ pub struct WorldNote {
     pub note_kind: Option<String>,
     /// Managed-note issue (`invalid_artifact`, `legacy_artifact_requires_migration`, …).
     pub issue: Option<String>,
-    /// Managed-note payload (readiness checks).
+    /// Managed-note payload (readiness checks); a citation analysis's without
+    /// its stored References basis.
     pub payload: Option<Value>,
+    /// A managed citation analysis's stored References basis
+    /// (`provenance.referencesBasis` of its detail).
+    pub references_basis: Option<String>,
+    /// A managed References note's current basis: the canonical digest of its
+    /// value when the value satisfies the References contract.
+    pub current_basis: Option<String>,
+    /// Whether the note's HTML carries a reserved managed marker without a
+    /// payload (an older host's managed note): a current host refuses it as a
+    /// legacy artifact.
+    pub legacy_marker: bool,
+}
+
+impl WorldNote {
+    /// The issue that keeps the note from being read on a host of `current`
+    /// generation (`true`) or an older one: its own, else, on a current host, a
+    /// reserved marker without a payload (`legacy_artifact_requires_migration`).
+    pub fn issue_on(&self, current: bool) -> Option<&str> {
+        match self.issue.as_deref() {
+            Some(issue) => Some(issue),
+            None if current && self.legacy_marker => Some("legacy_artifact_requires_migration"),
+            None => None,
+        }
+    }
+
+    /// Whether a citation analysis written against `stored` is current for
+    /// References whose basis is `current` (the reference's citation health: a
+    /// non-empty stored basis equal to the current one).
+    pub fn basis_is_current(stored: Option<&str>, current: Option<&str>) -> bool {
+        stored.is_some_and(|s| !s.is_empty() && Some(s) == current)
+    }
 }
 
 /// A failed world read; filters treat it as "missing".

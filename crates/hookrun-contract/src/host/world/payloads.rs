@@ -4,12 +4,15 @@
 //! attachment's `payloadEnvelope`), read page by page (`listNotePayloads`) or by
 //! type (`getNotePayload`), and the managed notes built on them.
 
+mod citation_report;
 mod codec;
 mod detail;
 mod html;
 mod inspect;
 mod markdown;
+mod normalize;
 mod pages;
+mod validators;
 mod views;
 
 use crate::host::js_value as text;
@@ -19,8 +22,10 @@ pub(super) use codec::{
     Anchor, Block, Format, Logical, MAX_PAYLOAD_BYTES, TooLarge, semantic_hash,
 };
 pub(super) use html::{anchors_attachment, append_anchor, strip_inline};
-pub(super) use inspect::{InspectError, Inspection, normalize};
+pub(super) use inspect::{InspectError, Inspection};
+pub(super) use normalize::normalize;
 pub(super) use text::json_bytes;
+pub(super) use validators::{Issue, check_citation, check_linkage, check_references, check_score};
 pub(super) use views::{ManagedContent, artifact_note, markdown_note};
 
 use super::record::{DetailKind, Record};

@@ -539,7 +539,8 @@ fn managed_artifacts_are_singletons_per_parent_and_repeats_change_nothing() {
         &mut w,
         &mut keys,
         "literatureArtifacts.applyAnalysis",
-        json!({"operationId": "a1", "parentRef": parent, "digest": {"markdown": "# Digest 2"}, "score": {"total": 3}}),
+        json!({"operationId": "a1", "parentRef": parent, "digest": {"markdown": "# Digest 2"},
+            "score": serde_json::from_str::<Value>(include_str!("payloads/testdata/score.json")).unwrap()}),
     );
     assert_eq!(both.operation, "managed_note.apply_parent_set");
     assert_eq!(both.result["notes"].as_array().unwrap().len(), 2);

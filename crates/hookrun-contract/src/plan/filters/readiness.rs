@@ -10,6 +10,7 @@ use crate::manifest::model::{
 };
 use crate::plan::candidate::Candidate;
 use crate::plan::error::PlanError;
+use crate::plan::notekind::Generation;
 use crate::plan::world::{World, WorldNote};
 
 /// Availability of one readiness artifact.
@@ -91,6 +92,30 @@ fn availability(artifact: &ReadinessArtifact, notes: &[(String, WorldNote)]) -> 
     }
 }
 
+/// Marks each readable citation analysis among a parent's `notes` (by their
+/// readiness kinds) that is stale with `references_basis_mismatch`: current
+/// only against the parent's single readable References note whose current
+/// basis is the one the analysis was written against.
+fn with_citation_health(notes: &mut [(String, WorldNote)]) {
+    let references: Vec<&WorldNote> = notes
+        .iter()
+        .filter(|(kind, _)| kind == "references")
+        .map(|(_, note)| note)
+        .collect();
+    let current = match references.as_slice() {
+        [only] if only.issue.is_none() => only.current_basis.clone(),
+        _ => None,
+    };
+    for (kind, note) in notes.iter_mut() {
+        let stale = kind == "citation-analysis"
+            && note.issue.is_none()
+            && !WorldNote::basis_is_current(note.references_basis.as_deref(), current.as_deref());
+        if stale {
+            note.issue = Some("references_basis_mismatch".into());
+        }
+    }
+}
+
 /// The first non-default mode whose conditions hold, else the default mode.
 fn resolve<'m>(
     modes: &'m [ReadinessMode],
@@ -113,9 +138,12 @@ pub(super) fn keeps(
     accept: &[String],
     world: &dyn World,
 ) -> Result<bool, PlanError> {
-    let Some(notes) = readiness_notes(candidate, world)? else {
+    let Some(mut notes) = readiness_notes(candidate, world)? else {
         return Ok(false);
     };
+    if Generation::of(candidate.scoped_context.is_grouped()) == Generation::Current {
+        with_citation_health(&mut notes);
+    }
     let states: HashMap<&str, Availability> = artifacts
         .iter()
         .map(|a| (a.id.as_str(), availability(a, &notes)))

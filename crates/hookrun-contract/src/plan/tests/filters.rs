@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::*;
 
-fn with_filters(source: &str, filters: serde_json::Value) -> PlanningSpec {
+pub(super) fn with_filters(source: &str, filters: serde_json::Value) -> PlanningSpec {
     spec(json!({"validateSelection": {"select": {"source": source}, "filters": filters}}))
 }
 
@@ -154,7 +154,7 @@ fn symlinks_out_of_the_files_dir_are_missing() {
     assert_eq!(p.units.len(), 1);
 }
 
-fn kinds_absent(list: serde_json::Value) -> PlanningSpec {
+pub(super) fn kinds_absent(list: serde_json::Value) -> PlanningSpec {
     with_filters(
         "related",
         json!([
@@ -226,7 +226,7 @@ fn parent_with_notes(selection: &SelectionContext, notes: serde_json::Value) -> 
 }
 
 /// Plans `selection` in a world whose `PARENT01` has `notes`.
-fn plan_in(
+pub(super) fn plan_in(
     spec: &PlanningSpec,
     selection: &SelectionContext,
     notes: serde_json::Value,

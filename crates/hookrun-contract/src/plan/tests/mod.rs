@@ -1,5 +1,6 @@
 //! Planner tests over the fixtures in `fixtures/selections` and `fixtures/files`.
 
+mod citation_health;
 mod example;
 mod filters;
 mod grouping;

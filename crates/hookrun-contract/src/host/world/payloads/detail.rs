@@ -3,14 +3,16 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::dto::digest;
 use super::super::record::Record;
 use super::super::{HostWorld, NoteFormat};
+use super::citation_report::render;
 use super::codec::MAX_PAYLOAD_BYTES;
 use super::html::text_from_html;
 use super::inspect::{InspectError, Inspection};
 use super::text::json_bytes;
+use super::validators::references_basis;
 use crate::host::HostError;
+use crate::plan::WorldNote;
 use crate::selection::PortableItemRef;
 
 /// A ref as a detail carries it (`null` when absent).
@@ -36,19 +38,20 @@ impl HostWorld {
                 kind,
                 title,
                 payload,
-            } => self.managed_detail(note, &kind, &title, payload),
+            } => self.managed_detail(note, (&kind, &title), payload, None),
         }
     }
 
     /// A managed note's detail: its value (a citation analysis's without its
     /// `referencesBasis`, which is its provenance), the value's and the
-    /// detail's UTF-8 sizes, and its health.
+    /// detail's UTF-8 sizes, and its health (a citation analysis's against
+    /// `references` when a write gives them, else its parent's).
     pub(in crate::host::world) fn managed_detail(
         &self,
         note: &Record,
-        kind: &str,
-        title: &str,
+        (kind, title): (&str, &str),
         payload: Value,
+        references: Option<&Value>,
     ) -> Result<Value, HostError> {
         let mut payload = payload;
         let basis = match payload.as_object_mut() {
@@ -73,50 +76,59 @@ impl HostWorld {
             m.insert("provenance".into(), json!({"referencesBasis": basis}));
         }
         if kind == "citation-analysis" {
-            self.citation_health(note, &mut m)?;
+            let references = match references {
+                Some(given) => Some(given.clone()),
+                None => self.parent_references(note)?,
+            };
+            citation_health(&mut m, references.as_ref());
         }
         finalize(m)
     }
 
-    /// A citation analysis's health: stale without a parent or without a
-    /// readable References note of the parent, else current when the basis it
-    /// was written against is the References' current basis.
-    fn citation_health(&self, note: &Record, m: &mut Map<String, Value>) -> Result<(), HostError> {
-        let stale = json!({"state": "stale"});
+    /// The value of the References note of `note`'s parent; `None` without a
+    /// parent, without one, or when it is damaged, legacy or ambiguous.
+    fn parent_references(&self, note: &Record) -> Result<Option<Value>, HostError> {
         let Some(parent) = &note.parent_ref else {
-            m.insert("health".into(), stale);
-            return Ok(());
+            return Ok(None);
         };
-        let references = match self.managed_singleton(parent, "references") {
-            Ok(Some((_, Inspection::Managed { payload, .. }))) => payload,
-            Ok(_) => {
-                m.insert("health".into(), stale);
-                return Ok(());
-            }
-            Err(e) if e.is_reference_dependency() => {
-                m.insert("health".into(), stale);
-                return Ok(());
-            }
-            Err(e) => return Err(e.into_read_error()),
-        };
-        let current = digest(&references);
-        let stored = m
-            .get("provenance")
-            .and_then(|p| p.get("referencesBasis"))
-            .and_then(Value::as_str);
-        let state = if stored == Some(current.as_str()) {
-            "current"
-        } else {
-            "stale"
-        };
-        m.insert(
-            "health".into(),
-            json!({"state": state, "currentReferencesBasis": current}),
-        );
-        // The citation report the reference host derives is not rendered here.
-        m.insert("derived".into(), json!({}));
-        Ok(())
+        match self.managed_singleton(parent, "references") {
+            Ok(Some((_, Inspection::Managed { payload, .. }))) => Ok(Some(payload)),
+            Ok(_) => Ok(None),
+            Err(e) if e.is_reference_dependency() => Ok(None),
+            Err(e) => Err(e.into_read_error()),
+        }
     }
+}
+
+/// A citation analysis's health and derived report: stale without
+/// `references`; else current when the basis it was written against is the
+/// References' current basis (`currentReferencesBasis`, the canonical digest of
+/// the References when they satisfy their contract), with the report it
+/// derives from them (`derived.markdown`, when it can be rendered).
+fn citation_health(m: &mut Map<String, Value>, references: Option<&Value>) {
+    let Some(references) = references else {
+        m.insert("health".into(), json!({"state": "stale"}));
+        return;
+    };
+    let current = references_basis(references);
+    let stored = m
+        .get("provenance")
+        .and_then(|p| p.get("referencesBasis"))
+        .and_then(Value::as_str);
+    let state = match WorldNote::basis_is_current(stored, current.as_deref()) {
+        true => "current",
+        false => "stale",
+    };
+    let mut health = json!({"state": state});
+    if let Some(current) = current {
+        health["currentReferencesBasis"] = current.into();
+    }
+    m.insert("health".into(), health);
+    let mut derived = Map::new();
+    if let Some(markdown) = render(&m["payload"], references) {
+        derived.insert("markdown".into(), markdown.into());
+    }
+    m.insert("derived".into(), Value::Object(derived));
 }
 
 /// An ordinary note's detail: its HTML as stored, or its text.

@@ -6,9 +6,11 @@ use serde_json::{Value, json};
 
 use super::super::HostWorld;
 use super::super::record::{DetailKind, Record};
-use super::codec::{Block, Format, MAX_PAYLOAD_BYTES, TooLarge};
+use super::codec::{Block, MAX_PAYLOAD_BYTES, TooLarge};
 use super::html::{kind_hint, reserved_marker, text_from_html, title_from_html};
+use super::normalize::{legacy_storage, normalize};
 use super::text::{js_trim, json_bytes};
+use super::validators::references_basis;
 use super::{MANAGED, managed_kind};
 use crate::host::HostError;
 use crate::plan::{ItemLocator, WorldNote};
@@ -48,7 +50,7 @@ pub(in crate::host::world) enum InspectError {
 
 impl InspectError {
     /// The owner's refusal `code` "`message`" with `details`.
-    fn owner(code: &'static str, message: &'static str, details: Value) -> InspectError {
+    pub(super) fn owner(code: &'static str, message: &'static str, details: Value) -> InspectError {
         InspectError::Owner {
             code,
             message,
@@ -57,7 +59,7 @@ impl InspectError {
     }
 
     /// An unreadable managed artifact of `kind` (`invalid_artifact`).
-    fn invalid(kind: &str, message: &'static str) -> InspectError {
+    pub(super) fn invalid(kind: &str, message: &'static str) -> InspectError {
         Self::owner(
             "invalid_artifact",
             message,
@@ -259,43 +261,69 @@ impl HostWorld {
         }
     }
 
-    /// `note` as planning reads it: its managed kind and value, or the issue
-    /// that keeps it from being read.
+    /// `note` as planning reads it: its managed kind and value (a citation
+    /// analysis's without its stored References basis, which is kept beside
+    /// it; a References note's with the basis it gives), or the issue that
+    /// keeps it from being read, or the reserved marker that makes it a legacy
+    /// artifact on a current host.
     pub(in crate::host::world) fn world_note(&self, note: &Record) -> WorldNote {
-        let (kind, payload, issue) = match self.inspect(note) {
-            Ok(Inspection::Managed { kind, payload, .. }) => (Some(kind), Some(payload), None),
-            Ok(Inspection::Ordinary { .. }) => (None, None, None),
-            Err(InspectError::TooLarge(_)) => (None, None, Some("resource_limited")),
-            // A note whose only managed trace is a marker (as older hosts kept
-            // managed notes) is left for planning to name.
+        let mut world = WorldNote {
+            reference: note.reference.clone(),
+            id: note.id,
+            title: note.title.clone(),
+            html: note.html.clone(),
+            issue: note.issue.clone(),
+            ..WorldNote::default()
+        };
+        match self.inspect(note) {
+            Ok(Inspection::Managed { kind, payload, .. }) => {
+                managed_facts(&mut world, kind, payload)
+            }
+            Ok(Inspection::Ordinary { .. }) => {}
+            Err(InspectError::TooLarge(_)) => {
+                world.issue.get_or_insert_with(|| "resource_limited".into());
+            }
+            // A note whose only managed trace is a marker: older hosts kept
+            // managed notes so, a current host refuses it as a legacy artifact.
             Err(InspectError::Owner { details, .. }) if details["managedType"] == "unknown" => {
-                (None, None, None)
+                world.legacy_marker = true;
             }
             Err(InspectError::Owner { code, details, .. }) => {
-                let kind = details
+                world.note_kind = details
                     .get("noteKind")
                     .or_else(|| details.get("managedType"))
                     .and_then(Value::as_str)
                     .filter(|k| managed_kind(k).is_some())
                     .map(str::to_owned);
-                let issue = matches!(
+                let fatal = matches!(
                     code,
                     "invalid_artifact" | "legacy_artifact_requires_migration" | "resource_limited"
-                )
-                .then_some(code);
-                (kind, None, issue)
+                );
+                if fatal {
+                    world.issue.get_or_insert_with(|| code.into());
+                }
             }
-        };
-        WorldNote {
-            reference: note.reference.clone(),
-            id: note.id,
-            title: note.title.clone(),
-            html: note.html.clone(),
-            note_kind: kind.filter(|k| !k.is_empty()),
-            issue: note.issue.clone().or(issue.map(str::to_owned)),
-            payload,
         }
+        world
     }
+}
+
+/// Records a managed note of `kind` keeping `payload` in `world`: a citation
+/// analysis's stored References basis apart from its value, a References
+/// note's current basis.
+fn managed_facts(world: &mut WorldNote, kind: String, mut payload: Value) {
+    match kind.as_str() {
+        "citation-analysis" => {
+            let basis = payload
+                .as_object_mut()
+                .and_then(|members| members.shift_remove("referencesBasis"));
+            world.references_basis = basis.and_then(|b| b.as_str().map(str::to_owned));
+        }
+        "references" => world.current_basis = references_basis(&payload),
+        _ => {}
+    }
+    world.note_kind = Some(kind).filter(|k| !k.is_empty());
+    world.payload = Some(payload);
 }
 
 /// What a note with `blocks` is: ordinary, or managed of the one kind its managed
@@ -372,129 +400,4 @@ fn unmanaged(note: &Record, html: &str, title: String) -> Result<Inspection, Ins
         ));
     }
     Ok(Inspection::Ordinary { title })
-}
-
-/// A managed note of `kind` in the first storage version.
-fn legacy_storage(kind: &str) -> InspectError {
-    InspectError::owner(
-        "legacy_artifact_requires_migration",
-        "managed note uses a legacy payload storage version",
-        json!({"managedType": kind, "noteKind": kind}),
-    )
-}
-
-/// The value a managed note of `kind` keeps, from its `block`: `{title,
-/// markdown}` of a custom or conversation note, `{markdown}` of a digest, the
-/// artifact of the others (a citation analysis with its `referencesBasis` last).
-pub(in crate::host::world) fn normalize(
-    kind: &str,
-    block: &Block,
-    title: &str,
-) -> Result<Value, InspectError> {
-    if block.storage_version == Some(1) {
-        return Err(legacy_storage(kind));
-    }
-    let payload = match &block.payload {
-        Some(payload) if block.errors.is_empty() => payload.clone(),
-        _ => {
-            return Err(InspectError::invalid(
-                kind,
-                "managed note payload is unreadable",
-            ));
-        }
-    };
-    let filled = |s: &str| !js_trim(s).is_empty();
-    match (kind, &payload) {
-        ("custom", Value::String(markdown)) if filled(markdown) => {
-            Ok(json!({"title": title, "markdown": markdown}))
-        }
-        ("custom", _) => Err(InspectError::invalid(
-            kind,
-            "custom note markdown is invalid",
-        )),
-        ("conversation-note", Value::String(markdown))
-            if block.format == Format::Markdown && filled(markdown) =>
-        {
-            Ok(json!({"title": title, "markdown": markdown}))
-        }
-        ("conversation-note", _) => conversation(&payload, title),
-        ("digest", _) => digest_markdown(block, &payload),
-        ("citation-analysis", Value::Object(members)) => {
-            let mut members = members.clone();
-            match members.shift_remove("referencesBasis") {
-                None => {}
-                Some(basis @ Value::String(_)) => {
-                    members.insert("referencesBasis".into(), basis);
-                }
-                Some(_) => {
-                    return Err(InspectError::invalid(
-                        kind,
-                        "citation analysis artifact is invalid",
-                    ));
-                }
-            }
-            Ok(Value::Object(members))
-        }
-        ("citation-analysis", _) => Err(InspectError::invalid(
-            kind,
-            "citation analysis artifact is invalid",
-        )),
-        _ => Ok(payload),
-    }
-}
-
-/// A conversation note's `{title, markdown}` from its stored
-/// `{version: 1, path, format: "markdown", content}`.
-fn conversation(payload: &Value, title: &str) -> Result<Value, InspectError> {
-    let kind = "conversation-note";
-    let Some(members) = payload.as_object() else {
-        return Err(InspectError::invalid(
-            kind,
-            "conversation note payload is invalid",
-        ));
-    };
-    let mut keys: Vec<&str> = members.keys().map(String::as_str).collect();
-    keys.sort_unstable();
-    let shaped = keys == ["content", "format", "path", "version"]
-        && members["version"] == 1
-        && members["format"] == "markdown"
-        && members["path"]
-            .as_str()
-            .is_some_and(|p| !js_trim(p).is_empty());
-    if !shaped {
-        return Err(InspectError::invalid(
-            kind,
-            "conversation note payload has an invalid shape",
-        ));
-    }
-    match members["content"].as_str() {
-        Some(content) if !js_trim(content).is_empty() => {
-            Ok(json!({"title": title, "markdown": content}))
-        }
-        _ => Err(InspectError::invalid(
-            kind,
-            "conversation note markdown is missing",
-        )),
-    }
-}
-
-/// A digest's `{markdown}`: its stored text, or the markdown of its block.
-fn digest_markdown(block: &Block, payload: &Value) -> Result<Value, InspectError> {
-    let markdown = match (payload, &block.markdown) {
-        (Value::String(text), _) => text.clone(),
-        (_, Some(markdown)) if block.format == Format::Markdown => markdown.clone(),
-        _ => {
-            return Err(InspectError::invalid(
-                "digest",
-                "digest markdown representation is invalid",
-            ));
-        }
-    };
-    if js_trim(&markdown).is_empty() {
-        return Err(InspectError::invalid(
-            "digest",
-            "digest markdown is invalid",
-        ));
-    }
-    Ok(json!({"markdown": markdown}))
 }

@@ -7,9 +7,10 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 
 use super::super::{HostWorld, Keys, NoteFormat, PageRequest, Prepared};
+use super::validators::tests::citation;
 use crate::host::HostError;
 use crate::host::members::Member;
-use crate::plan::{ItemLocator, World};
+use crate::plan::ItemLocator;
 use crate::selection::PortableItemRef;
 
 fn r(key: &str) -> PortableItemRef {
@@ -40,7 +41,7 @@ fn library() -> HostWorld {
             "CITATION",
             "PAPER003",
             "citation-analysis-json",
-            "{\"items\": []}",
+            &citation().to_string(),
         ),
     ];
     for i in 0..101 {
@@ -338,101 +339,6 @@ fn artifacts_are_one_per_parent_and_bounded() {
 }
 
 #[test]
-fn citation_analyses_need_references_and_follow_their_basis() {
-    let (mut world, mut keys) = (library(), Keys { used: 0 });
-    let citation = json!({"operationId": "c", "parentRef": {"libraryId": 1, "key": "PAPER001"},
-        "citationAnalysis": {"items": [{"sourceReferenceId": "r1", "summary": "cited"}]}});
-    let error = write(
-        &mut world,
-        &mut keys,
-        "literatureArtifacts.upsertCitationAnalysis",
-        citation.clone(),
-    )
-    .unwrap_err();
-    assert_eq!(
-        code(&error),
-        (
-            "conflict",
-            "citation analysis requires references",
-            &json!({"reason": "basis_mismatch", "kind": "note"})
-        )
-    );
-    let references =
-        json!({"references": [{"sourceReferenceId": "r1", "bibliography": {"title": "A"}}]});
-    let upsert = |value: &Value| {
-        json!({"operationId": "r", "parentRef": {"libraryId": 1, "key": "PAPER001"},
-        "references": value})
-    };
-    let refs = write(
-        &mut world,
-        &mut keys,
-        "literatureArtifacts.upsertReferences",
-        upsert(&references),
-    )
-    .unwrap();
-    let basis = super::super::dto::digest(&references);
-    assert_eq!(refs.result["referencesBasis"], basis);
-    let cited = write(
-        &mut world,
-        &mut keys,
-        "literatureArtifacts.upsertCitationAnalysis",
-        citation,
-    )
-    .unwrap();
-    let note = &cited.result["note"];
-    assert_eq!(cited.result["referencesBasis"], basis);
-    assert_eq!(
-        note["payload"],
-        json!({"items": [{"sourceReferenceId": "r1", "summary": "cited"}]})
-    );
-    assert_eq!(note["provenance"], json!({"referencesBasis": basis}));
-    assert_eq!(
-        note["health"],
-        json!({"state": "current", "currentReferencesBasis": basis})
-    );
-    assert_eq!(note["derived"], json!({}));
-    let changed = json!({"references": []});
-    let again = write(
-        &mut world,
-        &mut keys,
-        "literatureArtifacts.upsertReferences",
-        upsert(&changed),
-    )
-    .unwrap();
-    assert_eq!(again.result["dependentStale"], true);
-    let citation_ref = r(note["ref"]["key"].as_str().unwrap());
-    let detail = world
-        .get_note_detail(&citation_ref, NoteFormat::Html)
-        .unwrap();
-    assert_eq!(
-        detail["health"],
-        json!({"state": "stale", "currentReferencesBasis": super::super::dto::digest(&changed)})
-    );
-    let orphan = world
-        .get_note_detail(&r("CITATION"), NoteFormat::Text)
-        .unwrap();
-    assert_eq!(
-        json!([orphan["noteKind"], orphan["health"], orphan.get("derived")]),
-        json!(["citation-analysis", {"state": "stale"}, null])
-    );
-}
-
-#[test]
-fn planning_reads_a_managed_note_as_its_owner_keeps_it() {
-    let (mut world, mut keys) = (library(), Keys { used: 0 });
-    write(&mut world, &mut keys, "literatureArtifacts.upsertScore",
-        json!({"operationId": "s", "parentRef": {"libraryId": 1, "key": "PAPER001"}, "score": {"overall_score": 70}}))
-        .unwrap();
-    let notes = world.item_notes(&ItemLocator::Ref(r("PAPER001"))).unwrap();
-    assert_eq!(notes.len(), 1);
-    assert_eq!(notes[0].note_kind.as_deref(), Some("literature-score"));
-    assert_eq!(notes[0].payload, Some(json!({"overall_score": 70})));
-    let twice = world.item_notes(&ItemLocator::Ref(r("PAPER002"))).unwrap();
-    assert_eq!(twice[0].note_kind.as_deref(), Some("digest"));
-    assert_eq!(twice[0].payload, Some(json!({"markdown": "One"})));
-}
-
-#[test]
 fn a_digest_preview_names_its_parent_and_replaces_the_digest_there() {
     use crate::host::answers::HostAnswers;
     use crate::host::session::HookHost;
@@ -459,3 +365,6 @@ fn a_digest_preview_names_its_parent_and_replaces_the_digest_there() {
             "payloadBytes": json!({"markdown": "Cats."}).to_string().len()})
     );
 }
+
+#[path = "artifact_tests.rs"]
+mod artifacts;

@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use super::super::HostWorld;
 use super::super::dto::digest;
 use super::super::payloads::{
-    InspectError, Inspection, ManagedContent, artifact_note, markdown_note, normalize,
+    InspectError, Inspection, ManagedContent, artifact_note, check_citation, check_linkage,
+    check_references, check_score, markdown_note, normalize,
 };
 use super::super::record::{DetailKind, Fields, Record};
 use super::notes::note_title;
@@ -17,7 +18,11 @@ use super::notes::payload_store::{StoreError, ambiguous_payload, put_stored};
 use super::{Keys, Prepared, invalid, ref_at, text_at};
 use crate::host::HostError;
 use crate::host::js_value::js_text;
+use crate::host::members::request::canonical_refusal;
 use crate::selection::PortableItemRef;
+use analysis::{analysis_parts, refuse_unknown_fields};
+
+mod analysis;
 
 /// What writing an artifact note gives besides its detail.
 #[derive(Default)]
@@ -46,7 +51,7 @@ impl HostWorld {
         prepared: &mut Prepared,
         parent: &PortableItemRef,
         existing: Option<&Record>,
-        content: &ManagedContent,
+        (content, references): (&ManagedContent, Option<&Value>),
         keys: &mut Keys,
     ) -> Result<Value, HostError> {
         let kind = content.payload.note_kind.clone();
@@ -88,7 +93,7 @@ impl HostWorld {
             .unwrap_or_else(|| content.title.clone());
         let payload =
             normalize(&kind, &stored.block, &title).map_err(InspectError::into_write_error)?;
-        self.managed_detail(&after, &kind, &title, payload)
+        self.managed_detail(&after, (&kind, &title), payload, references)
     }
 
     /// The managed note of `kind` under `parent`, as a write reads it.
@@ -154,14 +159,14 @@ impl HostWorld {
             "conversation"
         };
         let mut prepared = Prepared::new(&format!("managed_note.write_{suffix}"));
-        let note = self.put_managed(&mut prepared, &parent, existing, &content, keys)?;
+        let note = self.put_managed(&mut prepared, &parent, existing, (&content, None), keys)?;
         prepared.result = json!({"note": note});
         Ok(prepared)
     }
 
     /// Writes the artifact note of `kind` holding `value` under `parent` (the
-    /// References a Citation Analysis needs: `references` when the write gives
-    /// them, else the parent's).
+    /// References a Citation Analysis cites: `references` when the write gives
+    /// them, else the parent's, every id it names one of theirs).
     fn put_artifact(
         &self,
         prepared: &mut Prepared,
@@ -173,7 +178,7 @@ impl HostWorld {
         let mut content = artifact_note(kind, value)?;
         let existing = self.singleton(parent, kind)?.map(|(note, _)| note);
         let mut written = Written::default();
-        let mut value = value.clone();
+        let mut cited = None;
         if kind == "citation-analysis" {
             let references = match references {
                 Some(given) => given.clone(),
@@ -182,14 +187,23 @@ impl HostWorld {
                     _ => return Err(references_required()),
                 },
             };
+            if check_linkage(value, &references).is_err() {
+                return Err(HostError::capability(
+                    "conflict",
+                    "citation analysis references are stale",
+                    json!({"reason": "basis_mismatch", "kind": "note"}),
+                ));
+            }
             let basis = digest(&references);
-            if let Some(members) = value.as_object_mut() {
+            let mut stored = value.clone();
+            if let Some(members) = stored.as_object_mut() {
                 members.insert("referencesBasis".into(), basis.clone().into());
             }
-            content = artifact_note(kind, &value)?;
+            content = artifact_note(kind, &stored)?;
             written.basis = Some(basis);
+            cited = Some(references);
         } else if kind == "references" {
-            let basis = digest(&value);
+            let basis = digest(value);
             if let Some((_, Inspection::Managed { payload, .. })) =
                 self.singleton(parent, "citation-analysis")?
             {
@@ -197,7 +211,8 @@ impl HostWorld {
             }
             written.basis = Some(basis);
         }
-        let note = self.put_managed(prepared, parent, existing, &content, keys)?;
+        let note =
+            self.put_managed(prepared, parent, existing, (&content, cited.as_ref()), keys)?;
         Ok((note, written))
     }
 
@@ -235,6 +250,7 @@ impl HostWorld {
             }
             json!({"markdown": markdown})
         } else {
+            checked_artifact(kind, value, &operation)?;
             value.clone()
         };
         let mut prepared = Prepared::new(&operation);
@@ -253,10 +269,10 @@ impl HostWorld {
         request: &Value,
         keys: &mut Keys,
     ) -> Result<Prepared, HostError> {
-        refuse_unknown_analysis_fields(op, request)?;
+        refuse_unknown_fields(op, request)?;
         let parent = ref_at(request, "parentRef")?;
+        let parts = analysis_parts(request)?;
         self.of_kind(op, &parent, DetailKind::Regular)?;
-        let parts = analysis_parts(op, request)?;
         let references = request.get("references").filter(|v| !v.is_null());
         let with_citation = parts.iter().any(|(k, _)| *k == "citation-analysis");
         let mut prepared = Prepared::new("managed_note.apply_parent_set");
@@ -286,6 +302,38 @@ fn artifact_result(mut result: Value, written: Written) -> Value {
     result
 }
 
+/// Refuses an artifact of an `upsert*` write as the reference host does before
+/// any read: References and Citation Analyses failing their contracts are
+/// `invalid_request` on the field; a score failing its contract fails the
+/// canonical schema (which declares the score), one past 1 MiB the score check.
+fn checked_artifact(kind: &str, value: &Value, operation: &str) -> Result<(), HostError> {
+    let (field, message) = match kind {
+        "references" if check_references(value).is_err() => {
+            ("references", "references artifact is invalid")
+        }
+        "citation-analysis" if check_citation(value).is_err() => {
+            ("citationAnalysis", "citation analysis artifact is invalid")
+        }
+        "literature-score" => {
+            return match check_score(value) {
+                Ok(()) => Ok(()),
+                Err(issue) if issue.code == "resource_limited" => Err(HostError::capability(
+                    "invalid_request",
+                    "literature score is invalid",
+                    json!({"reason": "invalid_schema", "field": "score"}),
+                )),
+                Err(_) => Err(canonical_refusal(None)),
+            };
+        }
+        _ => return Ok(()),
+    };
+    Err(HostError::capability(
+        "invalid_request",
+        message,
+        json!({"reason": "invalid_value", "field": field, "operation": operation}),
+    ))
+}
+
 /// The singleton managed note kinds of `literatureArtifacts.upsert*`, with the
 /// request member that carries each payload.
 const ARTIFACTS: &[(&str, &str, &str)] = &[
@@ -309,90 +357,4 @@ fn snake(name: &str) -> String {
         out.push(c.to_ascii_lowercase());
     }
     out
-}
-
-/// The members `literatureArtifacts.applyAnalysis` takes.
-const ANALYSIS_FIELDS: &[&str] = &[
-    "operationId",
-    "parentRef",
-    "digest",
-    "score",
-    "references",
-    "citationAnalysis",
-    "compactCitationSnippets",
-    "matchingMetadata",
-];
-
-/// Refuses a member of an analysis write the reference host does not take.
-fn refuse_unknown_analysis_fields(op: &str, request: &Value) -> Result<(), HostError> {
-    let extra = request
-        .as_object()
-        .and_then(|o| o.keys().find(|k| !ANALYSIS_FIELDS.contains(&k.as_str())));
-    match extra {
-        Some(extra) => Err(HostError::workflow(
-            "invalid_request",
-            format!("{op}: unknown field {extra}"),
-            json!({"reason": "unsupported_value", "field": format!("{op}.{extra}")}),
-        )),
-        None => refuse_unknown_digest_fields(op, request),
-    }
-}
-
-/// Refuses a member of an analysis write's `digest` other than `markdown`,
-/// `sourceRef` and `representativeImage`.
-fn refuse_unknown_digest_fields(op: &str, request: &Value) -> Result<(), HostError> {
-    let Some(digest) = request.get("digest").filter(|d| !d.is_null()) else {
-        return Ok(());
-    };
-    let refuse = |message: &str, reason: &str, field: String| {
-        Err(HostError::workflow(
-            "invalid_request",
-            format!("{op}: {message}"),
-            json!({"reason": reason, "field": field}),
-        ))
-    };
-    let Some(digest) = digest.as_object() else {
-        return refuse("digest must be an object", "invalid_type", "digest".into());
-    };
-    let allowed = ["markdown", "sourceRef", "representativeImage"];
-    match digest.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(extra) => refuse(
-            "digest contains an unknown field",
-            "unsupported_value",
-            format!("digest.{extra}"),
-        ),
-        None => Ok(()),
-    }
-}
-
-/// The managed notes an analysis write gives, as (note kind, value), in the
-/// reference host's order; at least one.
-fn analysis_parts(op: &str, request: &Value) -> Result<Vec<(&'static str, Value)>, HostError> {
-    let part = |pointer: &str, kind: &'static str| {
-        request
-            .pointer(pointer)
-            .filter(|v| !v.is_null())
-            .map(|v| (kind, v.clone()))
-    };
-    let digest = request
-        .pointer("/digest/markdown")
-        .filter(|v| !v.is_null())
-        .map(|markdown| ("digest", json!({"markdown": markdown})));
-    let parts: Vec<(&'static str, Value)> = [
-        digest,
-        part("/references", "references"),
-        part("/citationAnalysis", "citation-analysis"),
-        part("/score", "literature-score"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if parts.is_empty() {
-        return Err(HostError::workflow(
-            "invalid_request",
-            format!("{op}: none of digest, references, citationAnalysis or score was given"),
-            json!({"reason": "missing_field", "field": "digest|references|citationAnalysis|score"}),
-        ));
-    }
-    Ok(parts)
 }
