@@ -144,8 +144,8 @@ pub fn compare(expect: &Map<String, Value>, report: &RunReport) -> Vec<Mismatch>
 }
 
 /// [`compare`] for a run of `workflow`, which also reads the `errors` a case
-/// recorded before they named the module that threw (see
-/// [`name_frames_by_module`]).
+/// recorded before they named the module that threw (the hook's file with the
+/// throwing module's line).
 pub fn compare_for(
     expect: &Map<String, Value>,
     report: &RunReport,

@@ -351,7 +351,7 @@ impl Case {
         found
     }
 
-    /// The fixture's results as a [`ResultSource`].
+    /// The fixture's results as a [`ResultSource`](crate::run::results::ResultSource).
     pub fn result_source(&self) -> FixtureResults {
         FixtureResults {
             results: self.results.clone(),
