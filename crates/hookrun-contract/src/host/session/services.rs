@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::{HookHost, Plan, unsupported};
 use crate::host::HostError;
+use crate::host::js_value::{js_json, js_string, js_trim, json_bytes, utf16_len};
 use crate::host::members::Member;
 use crate::host::members::request::{Checked, Open, OperationLookup};
 use crate::host::world::STATUS_KEYS;
@@ -14,17 +15,23 @@ use crate::host::world::STATUS_KEYS;
 /// The runtime log's largest message, in bytes.
 const MAX_LOG_MESSAGE: usize = 16 * 1024;
 
-/// The runtime log's largest `details`, in bytes of JSON.
-const MAX_LOG_DETAILS: usize = 64 * 1024;
+/// The runtime log's longest stage, operation or phase, in UTF-16 code units.
+const MAX_LOG_NAME: u64 = 128;
 
-/// How deep a JSON value nests.
-fn depth(value: &Value) -> usize {
-    match value {
-        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
-        Value::Object(members) => 1 + members.values().map(depth).max().unwrap_or(0),
-        _ => 0,
-    }
-}
+/// The runtime log's largest `details`, in bytes of JSON.
+const MAX_LOG_DETAILS: u64 = 64 * 1024;
+
+/// How many values (containers included) the runtime log's `details` may hold.
+const MAX_LOG_NODES: usize = 512;
+
+/// How many levels a strict-JSON `details` may nest below its top.
+const DETAILS_DEPTH: usize = 8;
+
+/// How many entries one array or object of `details` may hold.
+const DETAILS_ENTRIES: usize = 512;
+
+/// The longest string or member name in `details`, in UTF-16 code units.
+const DETAILS_CHARACTERS: u64 = 64 * 1024;
 
 impl HookHost {
     /// `addon.getConfig`, `environment.getInfo`, `statusTags.getPolicy`.
@@ -268,7 +275,8 @@ impl HookHost {
 
 impl HookHost {
     /// `logging.appendRuntimeLog(input)`: checks the entry as the reference host
-    /// does and answers the line for the hook's log, `{level, message}`.
+    /// does and answers the line for the hook's log, `{level, message}`, with
+    /// the entry redacted as the reference's log stores it.
     pub(crate) fn runtime_log(
         &mut self,
         _: Member,
@@ -304,20 +312,7 @@ fn runtime_log(args: &Value) -> Result<Value, HostError> {
     ) else {
         return Err(invalid());
     };
-    for field in ["stage", "operation", "phase"] {
-        let observed = match input.get(field) {
-            None => continue,
-            Some(Value::String(s)) => s.chars().count(),
-            Some(_) => return Err(invalid()),
-        };
-        if observed > 128 {
-            return Err(HostError::workflow(
-                "resource_limited",
-                format!("Workflow log {field} exceeds the character limit"),
-                json!({"resource": "characters", "limit": 128, "observed": observed}),
-            ));
-        }
-    }
+    check_log_names(input)?;
     if message.len() > MAX_LOG_MESSAGE {
         return Err(HostError::workflow(
             "resource_limited",
@@ -325,21 +320,97 @@ fn runtime_log(args: &Value) -> Result<Value, HostError> {
             json!({"resource": "bytes", "limit": MAX_LOG_MESSAGE, "observed": message.len()}),
         ));
     }
-    let mut line = format!("[{stage}] {message}");
+    let stage = Some(js_trim(stage))
+        .filter(|s| !s.is_empty())
+        .unwrap_or("unknown");
+    let mut line = format!("[{stage}] {}", log_redact::redact_message(message));
     if let Some(details) = input.get("details") {
-        let text = details.to_string();
-        if text.len() > MAX_LOG_DETAILS || depth(details) > 8 {
-            return Err(HostError::workflow(
-                "invalid_request",
-                "Workflow log details must be bounded strict JSON",
-                json!({"reason": "invalid_schema", "field": "details"}),
-            ));
-        }
+        check_log_details(details)?;
         line.push(' ');
-        line.push_str(&text);
+        line.push_str(&js_json(&log_redact::redact_details(details)));
     }
     Ok(json!({"level": level, "message": line}))
 }
+
+/// The stage, operation and phase of a log entry: each, when given, a string
+/// of at most 128 code units (anything else is measured as `String(value)`).
+fn check_log_names(input: &Map<String, Value>) -> Result<(), HostError> {
+    for field in ["stage", "operation", "phase"] {
+        let Some(value) = input.get(field) else {
+            continue;
+        };
+        let observed = utf16_len(&js_string(value));
+        if !value.is_string() || observed > MAX_LOG_NAME {
+            return Err(HostError::workflow(
+                "resource_limited",
+                format!("Workflow log {field} exceeds the character limit"),
+                json!({"resource": "characters", "limit": MAX_LOG_NAME, "observed": observed}),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A log entry's `details`: bounded strict JSON, then at most 512 values, then
+/// at most 64 KiB of JSON.
+fn check_log_details(details: &Value) -> Result<(), HostError> {
+    if !strict_details(details, 0) {
+        return Err(HostError::workflow(
+            "invalid_request",
+            "Workflow log details must be bounded strict JSON",
+            json!({"reason": "invalid_schema", "field": "details"}),
+        ));
+    }
+    let nodes = node_count(details);
+    if nodes > MAX_LOG_NODES {
+        return Err(HostError::workflow(
+            "resource_limited",
+            "Workflow log details exceed the node limit",
+            json!({"resource": "entries", "limit": MAX_LOG_NODES, "observed": nodes}),
+        ));
+    }
+    let bytes = json_bytes(details);
+    if bytes > MAX_LOG_DETAILS {
+        return Err(HostError::workflow(
+            "resource_limited",
+            "Workflow log details exceed the byte limit",
+            json!({"resource": "bytes", "limit": MAX_LOG_DETAILS, "observed": bytes}),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `value`, found `depth` levels below the top of `details`, keeps the
+/// strict-JSON bounds of the runtime log.
+fn strict_details(value: &Value, depth: usize) -> bool {
+    let short = |s: &str| utf16_len(s) <= DETAILS_CHARACTERS;
+    depth <= DETAILS_DEPTH
+        && match value {
+            Value::String(s) => short(s),
+            Value::Array(items) => {
+                items.len() <= DETAILS_ENTRIES && items.iter().all(|v| strict_details(v, depth + 1))
+            }
+            Value::Object(members) => {
+                members.len() <= DETAILS_ENTRIES
+                    && members
+                        .iter()
+                        .all(|(k, v)| short(k) && strict_details(v, depth + 1))
+            }
+            _ => true,
+        }
+}
+
+/// How many values `value` holds, itself and every container included.
+fn node_count(value: &Value) -> usize {
+    1 + match value {
+        Value::Array(items) => items.iter().map(node_count).sum(),
+        Value::Object(members) => members.values().map(node_count).sum(),
+        _ => 0,
+    }
+}
+
+#[path = "log_redact.rs"]
+mod log_redact;
 
 #[path = "preview.rs"]
 mod preview;
