@@ -2,15 +2,18 @@
 //! (`tests/zotero-host/185-zotero-library-page-query.test.ts`): pages of a
 //! listing in stable order up to the last, the literal criteria of a listing
 //! (`%` and `_` are characters, not wildcards) shared by every page, a damaged
-//! cursor refused, and the pages of notes, annotations and collections.
+//! cursor refused, and the pages of notes, annotations and collections; and
+//! the keyset cursors of a listing: bound to their criteria, strings only, and
+//! resuming after the last row even when rows leave or join between pages.
 
 use serde_json::{Value, json};
 
-use crate::host::HostError;
 use crate::host::answers::HostAnswers;
 use crate::host::error::reply_code;
 use crate::host::session::HookHost;
 use crate::host::world::HostWorld;
+use crate::host::{Budget, HostError};
+use crate::selection::SelectionContext;
 
 fn host(library: Value) -> HookHost {
     let world = HostWorld::default().with_library(&library).unwrap();
@@ -190,4 +193,190 @@ fn notes_annotations_and_collections_page_too() {
     assert_eq!(keys(&collections, "collections"), ["COLLB009"]);
     assert_eq!(collections["collections"][0]["name"], "same");
     assert_eq!(collections["hasMore"], true);
+}
+
+/// The code, details and message of a refused listing.
+fn refusal(reply: Result<Value, HostError>) -> (String, Value, String) {
+    let message = reply.as_ref().err().map(|e| e.message.clone());
+    let (code, details) = reply_code(&reply);
+    (code, details, message.unwrap_or_default())
+}
+
+fn cursor_refusal(message: &str) -> (String, Value, String) {
+    let details = json!({"reason": "invalid_value", "field": "cursor"});
+    let message = format!("library.listItems: {message}");
+    ("invalid_request".into(), details, message)
+}
+
+#[test]
+fn a_cursor_is_bound_to_its_criteria_and_must_be_a_string() {
+    let items = ["ITEM0001", "ITEM0002"].map(book);
+    let mut host = host(json!({"items": items}));
+    let first = list(&mut host, json!({"filter": "item", "limit": 1})).unwrap();
+    let cursor = first["nextCursor"].clone();
+    let same = list(
+        &mut host,
+        json!({"filter": " ITEM ", "limit": 1, "cursor": cursor}),
+    );
+    assert_eq!(keys(&same.unwrap(), "items"), ["ITEM0002"]);
+    let other = list(&mut host, json!({"filter": "different", "cursor": cursor}));
+    let mismatch = "library cursor does not match the current criteria";
+    assert_eq!(refusal(other), cursor_refusal(mismatch));
+    let numeric = list(&mut host, json!({"filter": "item", "cursor": 1}));
+    assert_eq!(
+        refusal(numeric),
+        cursor_refusal("library cursor must be a string")
+    );
+    let damaged = list(&mut host, json!({"filter": "item", "cursor": "damaged!"}));
+    assert_eq!(
+        refusal(damaged),
+        cursor_refusal("library cursor is malformed")
+    );
+    let mut body: Value = serde_json::from_slice(
+        &base64::Engine::decode(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+            cursor.as_str().unwrap(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(body["afterKey"], "ITEM0001");
+    body["version"] = 2.into();
+    let newer = base64::Engine::encode(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+        body.to_string(),
+    );
+    let newer = list(&mut host, json!({"filter": "item", "cursor": newer}));
+    assert_eq!(
+        refusal(newer),
+        cursor_refusal("library cursor version is unsupported")
+    );
+}
+
+/// The keys of the second page (`limit` 2) of `after`, read with the cursor of
+/// the first page of `before`.
+fn second_page(before: Value, after: Value) -> Vec<String> {
+    let first = list(&mut host(before), json!({"limit": 2})).unwrap();
+    assert_eq!(first["hasMore"], true);
+    let input = json!({"limit": 2, "cursor": first["nextCursor"]});
+    keys(&list(&mut host(after), input).unwrap(), "items")
+}
+
+#[test]
+fn a_row_leaving_before_the_cursor_does_not_skip_one() {
+    let world = |keys: &[&str]| json!({"items": keys.iter().map(|k| book(k)).collect::<Vec<_>>()});
+    let before = world(&["ITEM0001", "ITEM0002", "ITEM0003"]);
+    let after = world(&["ITEM0002", "ITEM0003", "ITEM0004"]);
+    assert_eq!(second_page(before, after), ["ITEM0003", "ITEM0004"]);
+    // Trashed, the cursor's own row still places the next page.
+    let mut trashed = world(&["ITEM0001", "ITEM0002", "ITEM0003"]);
+    trashed["items"][1]["deleted"] = true.into();
+    let before = world(&["ITEM0001", "ITEM0002", "ITEM0003"]);
+    assert_eq!(second_page(before, trashed), ["ITEM0003"]);
+}
+
+/// A world of selected regular items with these Zotero item ids.
+fn numbered(ids: &[i64]) -> HostWorld {
+    let parents: Vec<Value> = ids
+        .iter()
+        .map(|id| {
+            let item = json!({"id": id, "key": format!("ITEM000{id}"), "itemType": "book",
+                "libraryID": 1, "data": {"title": "T"}});
+            json!({"item": item, "attachments": [], "notes": []})
+        })
+        .collect();
+    let value = json!({"items": {"parents": parents, "children": [], "attachments": [],
+        "notes": []}, "sampledAt": "t"});
+    HostWorld::from_selection(&SelectionContext::from_value(&value).unwrap())
+}
+
+#[test]
+fn a_cursor_row_gone_from_the_world_resumes_by_item_id() {
+    let first = numbered(&[1, 2, 3])
+        .list_items(&json!({"limit": 2}))
+        .unwrap();
+    assert_eq!(keys(&first, "items"), ["ITEM0001", "ITEM0002"]);
+    let input = json!({"limit": 2, "cursor": first["nextCursor"]});
+    let erased = numbered(&[1, 3, 4]).list_items(&input).unwrap();
+    assert_eq!(keys(&erased, "items"), ["ITEM0003", "ITEM0004"]);
+    assert_eq!(
+        (erased["hasMore"].clone(), erased["totalScanned"].clone()),
+        (json!(false), json!(3))
+    );
+}
+
+#[test]
+fn a_traversal_resumes_with_the_listing_cursor() {
+    let items = ["ITEM0001", "ITEM0002", "ITEM0003"].map(book);
+    let world = HostWorld::default()
+        .with_library(&json!({"items": items}))
+        .unwrap();
+    let input = json!({"scope": "top-level-regular", "pageSize": 2, "maxItems": 2});
+    let (_, ending) = world
+        .traverse_items(&input, &Budget::unlimited(), "T")
+        .unwrap();
+    assert_eq!(ending["outcome"], "resource_limited");
+    let listed = world.list_items(&json!({"limit": 2})).unwrap();
+    assert_eq!(ending["resumeCursor"], listed["nextCursor"]);
+    let mut resumed = input.clone();
+    resumed["resumeCursor"] = ending["resumeCursor"].clone();
+    let (batches, ending) = world
+        .traverse_items(&resumed, &Budget::unlimited(), "T")
+        .unwrap();
+    assert_eq!(keys(&batches[0][0], "items"), ["ITEM0003"]);
+    assert_eq!(ending["outcome"], "completed");
+    resumed["resumeCursor"] = "3".into();
+    let refused = world.traverse_items(&resumed, &Budget::unlimited(), "T");
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "library cursor is malformed"
+    );
+}
+
+/// A parent with the notes `keys` (and a second parent with one note).
+fn notes_library(keys: &[&str]) -> Value {
+    let mut items = vec![book("PARENT01"), book("PARENT02")];
+    for key in keys {
+        items.push(
+            json!({"key": key, "itemType": "note", "parentItem": "PARENT01", "note": "<p>n</p>"}),
+        );
+    }
+    items.push(json!({"key": "NOTE0201", "itemType": "note", "parentItem": "PARENT02", "note": "<p>n</p>"}));
+    json!({"items": items})
+}
+
+#[test]
+fn a_child_page_cursor_is_bound_to_its_listing_and_resumes_after_its_row() {
+    let parent = |key: &str| json!({"libraryId": 1, "key": key});
+    let mut before = host(notes_library(&["NOTE0101", "NOTE0102", "NOTE0103"]));
+    let first = json!([parent("PARENT01"), {"limit": 2}]);
+    let first = before.call("library.getItemNotes", first, None).unwrap();
+    let cursor = first["nextCursor"].clone();
+    // Rows 1-3, pages of 2: with 1 removed and 4 added, the second page is 3 and 4.
+    let mut after = host(notes_library(&["NOTE0102", "NOTE0103", "NOTE0104"]));
+    let next = json!([parent("PARENT01"), {"limit": 2, "cursor": cursor}]);
+    let next = after.call("library.getItemNotes", next, None).unwrap();
+    assert_eq!(keys(&next, "notes"), ["NOTE0103", "NOTE0104"]);
+    let refused = |host: &mut HookHost, member: &str, owner: &str, message: &str| {
+        let args = json!([parent(owner), {"cursor": cursor}]);
+        let expected = (
+            "invalid_request".to_string(),
+            json!({"reason": "invalid_value", "field": "cursor"}),
+            format!("{member}: {message}"),
+        );
+        assert_eq!(refusal(host.call(member, args, None)), expected);
+    };
+    let other = "source cursor does not match the query";
+    refused(&mut after, "library.getItemNotes", "PARENT02", other);
+    refused(&mut after, "library.getItemAttachments", "PARENT01", other);
+    // The cursor's own row gone, a note page cannot place it.
+    let mut gone = host(notes_library(&["NOTE0101", "NOTE0103"]));
+    let invalid = "source cursor position is invalid";
+    refused(&mut gone, "library.getItemNotes", "PARENT01", invalid);
+    let damaged = json!([parent("PARENT01"), {"cursor": "damaged!"}]);
+    let damaged = refusal(gone.call("library.getItemNotes", damaged, None));
+    assert_eq!(
+        damaged.2,
+        "library.getItemNotes: source cursor is malformed"
+    );
 }

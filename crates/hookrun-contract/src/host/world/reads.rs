@@ -2,7 +2,9 @@
 
 use serde_json::{Value, json};
 
-use super::paging::paged;
+use super::paging::{
+    After, criteria_hash, cursor_refused, library_after, library_cursor, source_paged,
+};
 use super::record::{DetailKind, Record};
 use super::{HostResult, HostWorld, HostWorldError, PageRequest};
 use crate::host::{Budget, HostError};
@@ -136,6 +138,18 @@ impl ItemCriteria {
             "tag": self.tag, "itemType": self.item_type, "filter": self.filter,
             "order": "stable_identity"})
     }
+
+    /// The hash a listing cursor is bound to: of the normalised criteria as the
+    /// reference host writes them (the collection by its key where the
+    /// reference writes its numeric id).
+    pub(super) fn hash(&self) -> String {
+        let text = |t: &Option<String>| t.clone().unwrap_or_default();
+        criteria_hash(&json!({"libraryId": self.library_id,
+            "collectionId": self.collection.clone().map_or(json!(0), Value::from),
+            "tag": text(&self.tag), "itemType": text(&self.item_type),
+            "filter": text(&self.filter), "schema": "zotero-agents.library-live-items.v1",
+            "scope": "top-level-regular", "order": "stable_identity"}))
+    }
 }
 
 impl HostWorld {
@@ -179,7 +193,7 @@ impl HostWorld {
         let items = self.children_json(parent, DetailKind::Attachment, |r| {
             self.attachment_detail(r)
         })?;
-        paged("attachments", items, page)
+        source_paged("attachments", parent_criteria(parent), items, page)
     }
 
     /// `library.getItemNotes(ref, page)`: note summaries.
@@ -189,7 +203,7 @@ impl HostWorld {
         page: &PageRequest,
     ) -> HostResult<Value> {
         let items = self.children_json(parent, DetailKind::Note, |r| self.note_summary(r))?;
-        paged("notes", items, page)
+        source_paged("notes", parent_criteria(parent), items, page)
     }
 
     /// `library.listAnnotations(ref, page)`: the annotations of an attachment, or
@@ -202,7 +216,8 @@ impl HostWorld {
         page: &PageRequest,
     ) -> HostResult<Value> {
         let record = self.record_of(item, "item")?;
-        let attachments: Vec<&Record> = match record.kind.unwrap_or(DetailKind::Regular) {
+        let kind = record.kind.unwrap_or(DetailKind::Regular);
+        let attachments: Vec<&Record> = match kind {
             DetailKind::Attachment => vec![record],
             DetailKind::Regular => self
                 .child_records(record)
@@ -231,7 +246,9 @@ impl HostWorld {
             .into_iter()
             .map(|r| self.annotation_detail(r))
             .collect();
-        paged("annotations", items, page)
+        let mut criteria = parent_criteria(item);
+        criteria["parentKind"] = kind.as_str().into();
+        source_paged("annotations", criteria, items, page)
     }
 
     /// The top-level regular items `criteria` selects, in stable order.
@@ -239,42 +256,64 @@ impl HostWorld {
         &'a self,
         criteria: &'c ItemCriteria,
     ) -> impl Iterator<Item = &'a Record> + 'c {
-        self.records.iter().filter(move |r| {
-            r.kind.unwrap_or(DetailKind::Regular) == DetailKind::Regular
-                && r.parent_ref.is_none()
-                && r.parent_id.is_none()
-                && !r.zotero.get().deleted
-                && criteria.matches(r)
-        })
+        self.records.iter().filter(move |r| listed(r, criteria))
     }
 
-    /// `library.listItems(input)`: one page of top-level regular items.
+    /// The items `criteria` selects that come after `after`: after the cursor's
+    /// row where the world still holds it (trashed or not), else, for a row gone
+    /// from the world, those with a greater Zotero item id (or none).
+    pub(super) fn items_after<'a: 'c, 'c>(
+        &'a self,
+        criteria: &'c ItemCriteria,
+        after: &After,
+    ) -> HostResult<impl Iterator<Item = &'a Record> + 'c> {
+        let at = |found: &dyn Fn(&Record) -> bool| self.records.iter().position(found);
+        let (start, floor) = match after {
+            After::Start => (0, None),
+            After::Id(id) => at(&|r| r.id == Some(*id)).map_or((0, Some(*id)), |i| (i + 1, None)),
+            After::Key(key) => {
+                let same = |r: &Record| {
+                    r.reference
+                        .as_ref()
+                        .is_some_and(|own| own.library_id == criteria.library_id && own.key == *key)
+                };
+                let i = at(&same).ok_or_else(|| {
+                    cursor_refused("library cursor does not match the current criteria")
+                })?;
+                (i + 1, None)
+            }
+        };
+        let beyond = move |r: &Record| floor.is_none_or(|f| r.id.is_none_or(|own| own > f));
+        let rest = self.records.get(start..).unwrap_or_default().iter();
+        Ok(rest.filter(move |r| listed(r, criteria) && beyond(r)))
+    }
+
+    /// `library.listItems(input)`: one page of top-level regular items, after
+    /// the row its `cursor` names.
     pub fn list_items(&self, input: &Value) -> HostResult<Value> {
         let criteria = ItemCriteria::parse(input)?;
+        let hash = criteria.hash();
+        let after = library_after(input.get("cursor"), &hash)?;
         let limit = super::paging::page_limit(input.get("limit"), MAX_LIST_LIMIT)?;
-        let items: Vec<Value> = self
-            .regular_items(&criteria)
+        let scanned = self.regular_items(&criteria).count();
+        let mut rows: Vec<&Record> = self
+            .items_after(&criteria, &after)?
+            .take(limit + 1)
+            .collect();
+        let has_more = rows.len() > limit;
+        rows.truncate(limit);
+        let next = match rows.last() {
+            Some(last) if has_more => Value::from(library_cursor(&hash, last)),
+            _ => Value::Null,
+        };
+        let items: Vec<Value> = rows
+            .iter()
             .map(|r| Value::Object(self.regular_summary(r)))
             .collect();
-        let scanned = items.len();
-        let cursor = input
-            .get("cursor")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let mut page = paged(
-            "items",
-            items,
-            &PageRequest {
-                limit: Some(limit.into()),
-                cursor,
-            },
-        )?;
-        page["totalScanned"] = scanned.into();
-        page["criteria"] = criteria.to_json();
-        if let Some(m) = page.as_object_mut() {
-            m.remove("total");
-        }
-        Ok(page)
+        Ok(
+            json!({"items": items, "limit": limit, "returned": rows.len(), "hasMore": has_more,
+            "nextCursor": next, "totalScanned": scanned, "criteria": criteria.to_json()}),
+        )
     }
 
     /// `library.exportPortableItems(refs)`: regular items in ref order, at most
@@ -319,15 +358,28 @@ impl HostWorld {
 
     /// `library.listSavedSearches(input)`: a simulated library has none.
     pub fn list_saved_searches(&self, input: &Value) -> HostResult<Value> {
-        let mut page = paged(
-            "savedSearches",
-            Vec::new(),
-            &PageRequest::from_value(Some(input)),
-        )?;
-        page["libraryId"] = input.get("libraryId").cloned().unwrap_or(1.into());
+        let library = input.get("libraryId").cloned().unwrap_or(1.into());
+        let page = PageRequest::from_value(Some(input));
+        let criteria = json!({"libraryId": library});
+        let mut page = source_paged("savedSearches", criteria, Vec::new(), &page)?;
+        page["libraryId"] = library;
         page["order"] = "stable_identity".into();
         Ok(page)
     }
+}
+
+/// What a child listing of `parent` is bound to: its library and key.
+fn parent_criteria(parent: &PortableItemRef) -> Value {
+    json!({"libraryId": parent.library_id, "parentKey": parent.key})
+}
+
+/// Whether `record` is a top-level regular item, not trashed, that `criteria` selects.
+fn listed(record: &Record, criteria: &ItemCriteria) -> bool {
+    record.kind.unwrap_or(DetailKind::Regular) == DetailKind::Regular
+        && record.parent_ref.is_none()
+        && record.parent_id.is_none()
+        && !record.zotero.get().deleted
+        && criteria.matches(record)
 }
 
 /// Most items one `library.exportPortableItems` call exports.

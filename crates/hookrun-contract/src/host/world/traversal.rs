@@ -9,6 +9,7 @@ use super::evidence::{
     Covered, TRAVERSAL_SCOPE, completion_evidence, coverage_digest, criteria_digest, tag_digest,
     traversal_tags,
 };
+use super::paging::{library_after, library_cursor};
 use super::reads::{ItemCriteria, stopped};
 use super::record::Record;
 use super::{HostResult, HostWorld, HostWorldError};
@@ -115,10 +116,11 @@ impl HostWorld {
         }
         let criteria = ItemCriteria::parse(input)?;
         let bounds = Traversal::parse(input, max_page)?;
+        let after = library_after(input.get("resumeCursor"), &criteria.hash())?;
         let cap = bounds.max_items.min(bounds.page_size * bounds.max_pages);
         let mut visited: Vec<&Record> = Vec::new();
         let mut more = false;
-        for record in self.regular_items(&criteria).skip(bounds.start) {
+        for record in self.items_after(&criteria, &after)? {
             budget.tick().map_err(stopped)?;
             if visited.len() == cap {
                 more = true;
@@ -147,8 +149,6 @@ struct Traversal {
     page_size: usize,
     max_items: usize,
     max_pages: usize,
-    /// Items skipped (`resumeCursor`).
-    start: usize,
 }
 
 impl Traversal {
@@ -175,18 +175,10 @@ impl Traversal {
         let max_items = limit("maxItems", "items", 100_000, 1_000_000)? as usize;
         let max_pages = limit("maxPages", "pages", 1_000, 10_000)? as usize;
         limit("maxDurationMs", "duration_ms", 300_000, 1_800_000)?;
-        let start = match input.get("resumeCursor") {
-            None | Some(Value::Null) => 0,
-            Some(cursor) => cursor
-                .as_str()
-                .and_then(|c| c.parse::<usize>().ok())
-                .ok_or_else(|| HostWorldError::InvalidRequest("resumeCursor is invalid".into()))?,
-        };
         Ok(Traversal {
             page_size,
             max_items,
             max_pages,
-            start,
         })
     }
 }
@@ -207,11 +199,10 @@ impl Walk<'_> {
     }
 
     /// How a traversal that stopped at a budget ends: `resource_limited`, with a
-    /// resume cursor; `None` when it visited everything.
+    /// resume cursor after the last item it visited; `None` when it visited
+    /// everything.
     fn limited(&self) -> Option<Value> {
-        if !self.more {
-            return None;
-        }
+        let last = self.visited.last().filter(|_| self.more)?;
         let visited = self.visited.len();
         let reason = if visited == self.bounds.max_items {
             "max_items"
@@ -221,7 +212,7 @@ impl Walk<'_> {
         Some(
             json!({"outcome": "resource_limited", "libraryId": self.library_id(), "visitedItems": visited,
             "visitedBatches": self.batches.len(), "reason": reason,
-            "resumeCursor": (self.bounds.start + visited).to_string()}),
+            "resumeCursor": library_cursor(&self.criteria.hash(), last)}),
         )
     }
 
