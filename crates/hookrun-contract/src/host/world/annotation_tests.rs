@@ -132,3 +132,36 @@ fn annotations_page_across_attachments() {
     assert_eq!(keys(&second), ["ANNOT002"]);
     assert_eq!(second["hasMore"], false);
 }
+
+#[test]
+fn annotations_keep_their_members_and_order_by_sort_index_across_attachments() {
+    let world = HostWorld::default()
+        .with_library(&json!({"items": [
+            {"key": "PAPER001", "itemType": "journalArticle", "title": "One"},
+            {"key": "ATTACH01", "itemType": "attachment", "parentItem": "PAPER001",
+             "linkMode": "imported_file", "contentType": "application/pdf"},
+            {"key": "ATTACH02", "itemType": "attachment", "parentItem": "PAPER001",
+             "linkMode": "imported_file", "contentType": "application/pdf"},
+            {"key": "ANNOTLAT", "itemType": "annotation", "parentItem": "ATTACH01",
+             "annotationType": "note", "annotationComment": "later", "annotationColor": "#ffd400",
+             "annotationPageLabel": "7", "annotationSortIndex": "00006|001000|00100",
+             "annotationPosition": "{\"pageIndex\":6}"},
+            {"key": "ANNOTEAR", "itemType": "annotation", "parentItem": "ATTACH02",
+             "annotationType": "highlight", "annotationText": "earlier",
+             "annotationSortIndex": "00001|000010|00001"},
+        ]}))
+        .unwrap();
+    let listed = world
+        .list_annotations(&item("PAPER001"), &page(None, None))
+        .unwrap();
+    assert_eq!(keys(&listed), ["ANNOTEAR", "ANNOTLAT"]);
+    let later = &listed["annotations"][1];
+    assert_eq!(later["annotationType"], "note");
+    assert_eq!(later["comment"], "later");
+    assert_eq!(later["color"], "#ffd400");
+    assert_eq!(
+        later["location"],
+        json!({"pageIndex": null, "pageLabel": "7", "sortIndex": "00006|001000|00100",
+               "position": "{\"pageIndex\":6}"})
+    );
+}

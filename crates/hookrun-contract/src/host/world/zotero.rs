@@ -315,7 +315,7 @@ impl ZoteroData {
     }
 
     /// The fields under `fields` (each must be a Zotero field), then those at the
-    /// top level.
+    /// top level, an annotation's `annotation*` members included.
     fn read_fields(&mut self, obj: &Map<String, Value>, ptr: &str) -> HostResult<()> {
         if let Some(fields) = obj.get("fields") {
             let fields = fields
@@ -334,6 +334,10 @@ impl ZoteroData {
         for (name, value) in obj {
             if is_field(name) {
                 self.take_field(name, value, &crate::pointer::child(ptr, name))?;
+            } else if name.starts_with("annotation") && !value.is_null() {
+                // An annotation's members (type, text, sort index, position, …)
+                // are kept as Zotero exports them.
+                self.fields.insert(name.clone(), value.clone());
             }
         }
         Ok(())
