@@ -128,3 +128,42 @@ pub(crate) fn js_json_pretty(value: &Value) -> String {
 pub(crate) fn json_bytes(value: &Value) -> u64 {
     js_json(value).len() as u64
 }
+
+/// The bounds of the reference's "bounded strict JSON": how deep a value nests,
+/// how many entries one array or object holds, and how many UTF-16 code units
+/// one string or member name has.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct JsonBounds {
+    /// Levels below the top.
+    pub(crate) depth: usize,
+    /// Entries of one array or object.
+    pub(crate) entries: usize,
+    /// UTF-16 code units of one string or member name.
+    pub(crate) characters: u64,
+}
+
+impl JsonBounds {
+    /// Whether `value` keeps the bounds.
+    pub(crate) fn hold(&self, value: &Value) -> bool {
+        self.hold_at(value, 0)
+    }
+
+    /// Whether `value`, found `depth` levels below the top, keeps the bounds.
+    fn hold_at(&self, value: &Value, depth: usize) -> bool {
+        let short = |s: &str| utf16_len(s) <= self.characters;
+        depth <= self.depth
+            && match value {
+                Value::String(s) => short(s),
+                Value::Array(items) => {
+                    items.len() <= self.entries && items.iter().all(|v| self.hold_at(v, depth + 1))
+                }
+                Value::Object(members) => {
+                    members.len() <= self.entries
+                        && members
+                            .iter()
+                            .all(|(k, v)| short(k) && self.hold_at(v, depth + 1))
+                }
+                _ => true,
+            }
+    }
+}

@@ -19,7 +19,7 @@
 //!   `result` must be bounded strict JSON (16 levels, 10,000 entries per
 //!   collection, 256,000 characters per string or key).
 
-use crate::host::js_value::{js_text, js_trim};
+use crate::host::js_value::{JsonBounds, js_text, js_trim};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -47,14 +47,13 @@ const VISIBLE_TOASTS: usize = 5;
 /// How long a toast stays visible.
 const TOAST_VISIBLE_FOR: Duration = Duration::from_millis(2000);
 
-/// How deep an editor value nests.
-const EDITOR_DEPTH: usize = 16;
-
-/// Entries of one array or object in an editor value.
-const EDITOR_ENTRIES: usize = 10_000;
-
-/// UTF-16 code units of one string or key in an editor value.
-const EDITOR_CHARACTERS: usize = 256_000;
+/// The bounds of an editor value: 16 levels, 10,000 entries per array or
+/// object, 256,000 UTF-16 code units per string or key.
+const EDITOR_BOUNDS: JsonBounds = JsonBounds {
+    depth: 16,
+    entries: 10_000,
+    characters: 256_000,
+};
 
 /// What the interactive members keep between calls.
 #[derive(Debug, Clone, Default)]
@@ -329,7 +328,7 @@ fn check_toast(input: &Value) -> Result<(), HostError> {
 
 /// An editor value (`None`: not given) that must be bounded strict JSON.
 fn check_editor_value(value: Option<&Value>, field: &str) -> Result<(), HostError> {
-    if value.is_some_and(|v| bounded(v, 0)) {
+    if value.is_some_and(|v| EDITOR_BOUNDS.hold(v)) {
         return Ok(());
     }
     Err(HostError::workflow(
@@ -337,25 +336,6 @@ fn check_editor_value(value: Option<&Value>, field: &str) -> Result<(), HostErro
         format!("Workflow editor {field} must be bounded strict JSON"),
         json!({"reason": "invalid_schema", "field": field}),
     ))
-}
-
-/// Whether `value`, found `depth` levels down, keeps the editor's bounds.
-fn bounded(value: &Value, depth: usize) -> bool {
-    let characters = |s: &str| s.encode_utf16().count() <= EDITOR_CHARACTERS;
-    depth <= EDITOR_DEPTH
-        && match value {
-            Value::String(s) => characters(s),
-            Value::Array(items) => {
-                items.len() <= EDITOR_ENTRIES && items.iter().all(|v| bounded(v, depth + 1))
-            }
-            Value::Object(members) => {
-                members.len() <= EDITOR_ENTRIES
-                    && members
-                        .iter()
-                        .all(|(k, v)| characters(k) && bounded(v, depth + 1))
-            }
-            _ => true,
-        }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::{HookHost, Plan, unsupported};
 use crate::host::HostError;
-use crate::host::js_value::{js_json, js_string, js_trim, json_bytes, utf16_len};
+use crate::host::js_value::{JsonBounds, js_json, js_string, js_trim, json_bytes, utf16_len};
 use crate::host::members::Member;
 use crate::host::members::request::{Checked, Open, OperationLookup};
 use crate::host::world::STATUS_KEYS;
@@ -24,14 +24,13 @@ const MAX_LOG_DETAILS: u64 = 64 * 1024;
 /// How many values (containers included) the runtime log's `details` may hold.
 const MAX_LOG_NODES: usize = 512;
 
-/// How many levels a strict-JSON `details` may nest below its top.
-const DETAILS_DEPTH: usize = 8;
-
-/// How many entries one array or object of `details` may hold.
-const DETAILS_ENTRIES: usize = 512;
-
-/// The longest string or member name in `details`, in UTF-16 code units.
-const DETAILS_CHARACTERS: u64 = 64 * 1024;
+/// The strict-JSON bounds of `details`: 8 levels below its top, 512 entries per
+/// array or object, 65,536 UTF-16 code units per string or member name.
+const DETAILS_BOUNDS: JsonBounds = JsonBounds {
+    depth: 8,
+    entries: 512,
+    characters: 64 * 1024,
+};
 
 impl HookHost {
     /// `addon.getConfig`, `environment.getInfo`, `statusTags.getPolicy`.
@@ -354,7 +353,7 @@ fn check_log_names(input: &Map<String, Value>) -> Result<(), HostError> {
 /// A log entry's `details`: bounded strict JSON, then at most 512 values, then
 /// at most 64 KiB of JSON.
 fn check_log_details(details: &Value) -> Result<(), HostError> {
-    if !strict_details(details, 0) {
+    if !DETAILS_BOUNDS.hold(details) {
         return Err(HostError::workflow(
             "invalid_request",
             "Workflow log details must be bounded strict JSON",
@@ -378,26 +377,6 @@ fn check_log_details(details: &Value) -> Result<(), HostError> {
         ));
     }
     Ok(())
-}
-
-/// Whether `value`, found `depth` levels below the top of `details`, keeps the
-/// strict-JSON bounds of the runtime log.
-fn strict_details(value: &Value, depth: usize) -> bool {
-    let short = |s: &str| utf16_len(s) <= DETAILS_CHARACTERS;
-    depth <= DETAILS_DEPTH
-        && match value {
-            Value::String(s) => short(s),
-            Value::Array(items) => {
-                items.len() <= DETAILS_ENTRIES && items.iter().all(|v| strict_details(v, depth + 1))
-            }
-            Value::Object(members) => {
-                members.len() <= DETAILS_ENTRIES
-                    && members
-                        .iter()
-                        .all(|(k, v)| short(k) && strict_details(v, depth + 1))
-            }
-            _ => true,
-        }
 }
 
 /// How many values `value` holds, itself and every container included.
