@@ -43,9 +43,22 @@ impl HostWorld {
             .ok_or_else(|| HostWorldError::UnsafePath(path.to_owned()))
     }
 
+    /// The file of the payload carrier stored at `path`, when one is: carriers
+    /// hold their envelope in a PNG the world makes (see `payloads::carrier`).
+    fn carrier_file(&self, path: &str) -> Option<Vec<u8>> {
+        if !path.ends_with(".png") {
+            return None;
+        }
+        self.records
+            .iter()
+            .find(|r| r.envelope.is_some() && r.path.as_deref() == Some(path))
+            .and_then(|r| r.envelope.as_ref())
+            .map(super::payloads::carrier_png)
+    }
+
     /// `file.exists(path)`: `false` for unsafe paths.
     pub fn file_exists(&self, path: &str) -> bool {
-        self.resolve(path).is_some()
+        self.resolve(path).is_some() || self.carrier_file(path).is_some()
     }
 
     /// `file.readText(path)`: at most [`MAX_READ_TEXT_BYTES`].
@@ -62,6 +75,9 @@ impl HostWorld {
     /// The bytes of the regular file at `path`, refused past `limit` (a FIFO, a
     /// device or a directory is refused without reading).
     pub fn read_bytes_within(&self, path: &str, limit: u64) -> HostResult<Vec<u8>> {
+        if let Some(bytes) = self.carrier_file(path) {
+            return Ok(bytes);
+        }
         read_regular(&self.resolve_required(path)?, limit).map_err(|e| match e {
             InputError::TooLarge { limit, observed } => HostWorldError::ResourceLimited {
                 resource: "bytes".into(),
@@ -74,6 +90,9 @@ impl HostWorld {
 
     /// The size of the regular file at `path`.
     pub fn file_size(&self, path: &str) -> HostResult<u64> {
+        if let Some(bytes) = self.carrier_file(path) {
+            return Ok(bytes.len() as u64);
+        }
         let meta = fs::metadata(self.resolve_required(path)?).map_err(|e| io_error(path, &e))?;
         if !meta.is_file() {
             return Err(io_error(path, &"not a regular file"));
@@ -83,6 +102,12 @@ impl HostWorld {
 
     /// `file.stat(path)`: `{path, kind, sizeBytes, modifiedAt}`.
     pub fn stat(&self, path: &str) -> HostResult<Value> {
+        if let Some(bytes) = self.carrier_file(path) {
+            return Ok(
+                json!({"path": path, "kind": "file", "sizeBytes": bytes.len(),
+                "modifiedAt": Value::Null}),
+            );
+        }
         let meta = fs::metadata(self.resolve_required(path)?).map_err(|e| io_error(path, &e))?;
         Ok(
             json!({"path": path, "kind": entry_kind(&meta), "sizeBytes": size_of(&meta),

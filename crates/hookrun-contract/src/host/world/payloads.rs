@@ -4,6 +4,7 @@
 //! attachment's `payloadEnvelope`), read page by page (`listNotePayloads`) or by
 //! type (`getNotePayload`), and the managed notes built on them.
 
+mod carrier;
 mod citation_report;
 mod codec;
 mod detail;
@@ -18,6 +19,7 @@ mod views;
 use crate::host::js_value as text;
 use serde_json::{Value, json};
 
+pub(super) use carrier::carrier_png;
 pub(super) use codec::{
     Anchor, Block, Format, Logical, MAX_PAYLOAD_BYTES, TooLarge, semantic_hash,
 };

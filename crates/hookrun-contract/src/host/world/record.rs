@@ -321,6 +321,8 @@ impl Record {
         let text = |key: &str| entry.text(key);
         let envelope = entry.envelope()?;
         let carrier = envelope.is_some();
+        // A carrier's file is where Zotero keeps an embedded image.
+        let carrier_path = carrier.then(|| format!("attachments/{}/image.png", reference.key));
         let mut zotero = zotero;
         if carrier && zotero.link_mode.is_none() {
             zotero.link_mode = Some("embedded_image".into());
@@ -341,7 +343,7 @@ impl Record {
                 filename: text("filename")?.or_else(|| carrier.then(|| "image.png".into())),
                 content_type: text("contentType")?.or_else(|| carrier.then(|| "image/png".into())),
                 created_at: text("createdAt")?.or_else(|| zotero.date_added.clone()),
-                path: text("path")?,
+                path: text("path")?.or(carrier_path),
                 html: text("html")?.or(text("note")?),
                 note_kind: text("noteKind")?,
                 issue: text("issue")?,

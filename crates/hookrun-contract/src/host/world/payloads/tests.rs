@@ -412,6 +412,20 @@ fn an_upserted_payload_is_stored_in_a_carrier_the_note_anchors() {
         ]),
         json!(["note_payload", "embedded_image", "image/png", "image.png"])
     );
+    // The carrier's file is there to read, its envelope naming the payload.
+    assert_eq!(only["file"]["path"], "attachments/NEW00001/image.png");
+    let png = call(
+        &mut host,
+        "file.readBytes",
+        json!(["attachments/NEW00001/image.png"]),
+    )
+    .unwrap();
+    let png = STANDARD.decode(png["$bytes"].as_str().unwrap()).unwrap();
+    let text = String::from_utf8_lossy(&png);
+    assert!(
+        text.contains("zsPL{") && text.contains("\"payloadType\":\"x.data\""),
+        "{text}"
+    );
     let detail = call(
         &mut host,
         "library.getNoteDetail",
@@ -613,4 +627,49 @@ fn a_note_managed_by_its_payload_is_an_analysis_to_searches_and_previews() {
     )
     .unwrap();
     assert_eq!(preview["plan"]["outcome"], "replaced");
+}
+
+#[test]
+fn a_carrier_file_is_a_png_whose_zspl_chunk_holds_the_envelope() {
+    let mut host = host();
+    let attachments = call(
+        &mut host,
+        "library.getItemAttachments",
+        json!([r("NOTEANCH")]),
+    )
+    .unwrap();
+    let carrier = attachments["attachments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["ref"]["key"] == "CARRIER1")
+        .unwrap();
+    let path = carrier["file"]["path"].as_str().unwrap().to_owned();
+    assert_eq!(path, "attachments/CARRIER1/image.png");
+    let read = call(&mut host, "file.readBytes", json!([path])).unwrap();
+    let bytes = STANDARD.decode(read["$bytes"].as_str().unwrap()).unwrap();
+    assert_eq!(carrier["file"]["sizeBytes"], bytes.len());
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // Chunks in order; the envelope is the zsPL chunk's data, before IEND.
+    let mut at = 8;
+    let mut kinds = Vec::new();
+    let mut found = None;
+    while at < bytes.len() {
+        let length = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let kind = String::from_utf8(bytes[at + 4..at + 8].to_vec()).unwrap();
+        let data = &bytes[at + 8..at + 8 + length];
+        let crc = u32::from_be_bytes(bytes[at + 8 + length..at + 12 + length].try_into().unwrap());
+        assert_eq!(
+            crc,
+            crc32fast::hash(&bytes[at + 4..at + 8 + length]),
+            "{kind}"
+        );
+        if kind == "zsPL" {
+            found = Some(serde_json::from_slice::<Value>(data).unwrap());
+        }
+        kinds.push(kind);
+        at += 12 + length;
+    }
+    assert_eq!(kinds, ["IHDR", "IDAT", "zsPL", "IEND"]);
+    assert_eq!(found.unwrap(), envelope("x.data", json!({"a": 1})));
 }

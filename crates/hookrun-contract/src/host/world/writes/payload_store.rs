@@ -83,12 +83,14 @@ fn carrier_record(
     key: PortableItemRef,
     envelope: serde_json::Value,
 ) -> Record {
+    let path = format!("attachments/{}/image.png", key.key);
     let mut record = Record {
         reference: Some(key),
         kind: Some(DetailKind::Attachment),
         parent_ref: Some(note.clone()),
         fields: Fields {
             item_type: Some("attachment".into()),
+            path: Some(path),
             filename: Some("image.png".into()),
             content_type: Some("image/png".into()),
             envelope: Some(envelope),
