@@ -15,7 +15,7 @@ pub(super) fn normalized(kind: IdentifierType, value: &str) -> Option<String> {
 }
 
 /// `value` without the first of `prefixes` it starts with (ASCII case ignored).
-fn strip_any<'a>(value: &'a str, prefixes: &[&str]) -> &'a str {
+pub(crate) fn strip_any<'a>(value: &'a str, prefixes: &[&str]) -> &'a str {
     for prefix in prefixes {
         if value.len() >= prefix.len()
             && value.is_char_boundary(prefix.len())

@@ -27,6 +27,7 @@ pub mod synthesis;
 use serde_json::Value;
 
 use files::{FileRead, FileWrite};
+pub(crate) use identifier::strip_any;
 pub use request::Request;
 use request::{
     Canonical, Checked, Identifier, ItemRead, NoteDetail, NotePayload, Open, OperationLookup,

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::super::zotero::fields_of;
 use crate::host::js_value::{is_truthy, js_string, js_trim};
+use crate::host::members::strip_any;
 
 /// The most UTF-16 units a field value keeps.
 const FIELD_LIMIT: usize = 4000;
@@ -54,35 +55,28 @@ pub(super) fn text(value: Option<&Value>, limit: usize) -> String {
     format!("{}…", String::from_utf16_lossy(&units[..limit - 1]))
 }
 
+/// `text` without a DOI resolver prefix and then without `doi:` and the white
+/// space after it (ASCII case ignored), as the reference strips both.
+fn without_resolver(text: &str) -> &str {
+    let text = strip_any(text, &DOI_RESOLVERS);
+    let rest = strip_any(text, &["doi:"]);
+    if rest.len() == text.len() {
+        text
+    } else {
+        rest.trim_start()
+    }
+}
+
 /// An identifier: at most 300 units, a DOI resolver or `doi:` prefix dropped.
 fn identifier(value: Option<&Value>) -> String {
-    let mut id = text(value, 300);
-    let lower = id.to_ascii_lowercase();
-    for prefix in DOI_RESOLVERS {
-        if lower.starts_with(prefix) {
-            id = id[prefix.len()..].to_owned();
-            break;
-        }
-    }
-    if id.to_ascii_lowercase().starts_with("doi:") {
-        id = id[4..].trim_start().to_owned();
-    }
-    id.trim().to_owned()
+    without_resolver(&text(value, 300)).trim().to_owned()
 }
 
 /// An identifier as identities are compared: lower-cased, resolver prefix
 /// dropped, runs of white space made one space.
 pub(super) fn comparable(value: &str) -> String {
-    let mut text = value.trim().to_lowercase();
-    for prefix in DOI_RESOLVERS {
-        if let Some(rest) = text.strip_prefix(prefix) {
-            text = rest.to_owned();
-            break;
-        }
-    }
-    if let Some(rest) = text.strip_prefix("doi:") {
-        text = rest.trim_start().to_owned();
-    }
+    let lower = value.trim().to_lowercase();
+    let text = without_resolver(&lower);
     let mut collapsed = String::with_capacity(text.len());
     for c in text.chars() {
         if !c.is_whitespace() {
