@@ -402,17 +402,18 @@ fn paper_item(paper: &Paper, library: u64, keys: &mut Keys) -> Result<Record, St
 
 /// The failed attempt of an ingest whose item could not be made.
 fn core_failure(message: String) -> HostError {
-    let mut error = HostError::capability(
+    mutation_error(
         "execution_failed",
-        message,
+        "commit",
+        "retry_same_operation",
         json!({"phase": "commit", "recovery": "retry_same_operation", "residualCount": 0}),
-    );
-    error.name = "MutationAuthorityExecutionError".into();
-    error
+        message,
+    )
 }
 
-/// An error of the reference's mutation authority raised while a write is
-/// worked out, before it is admitted: the hook's promise rejects with it.
+/// An error of the reference's mutation authority: raised while a write is
+/// worked out, before it is admitted, the hook's promise rejects with it; raised
+/// while it runs, it is the failed attempt's error.
 fn mutation_error(
     code: &str,
     phase: &str,
