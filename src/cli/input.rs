@@ -45,31 +45,19 @@ pub fn read_json(path: &Path) -> Result<Value> {
     })
 }
 
-/// Selection files up to this size are read whole and parsed from memory
-/// (`SelectionContext::from_text`), which is faster than parsing them as they
-/// are read; larger files and standard input are never held whole.
-const READ_WHOLE_BYTES: u64 = 32 << 20;
-
-/// Reads a selection file, or standard input for `-`: a file of up to
-/// [`READ_WHOLE_BYTES`] whole, anything larger in one pass without holding its
-/// JSON (see `SelectionContext::from_reader`). A JSON error is reported as
+/// Reads a selection file, or standard input for `-`, in one pass without
+/// holding its JSON whole: a file with each grouped entry parsed from its own
+/// slice of the text (see `SelectionContext::from_seekable`), standard input as
+/// it arrives (`SelectionContext::from_reader`). A JSON error is reported as
 /// [`read_json`] reports it; a selection error is returned for the caller to
 /// place.
 pub fn read_selection(path: &Path) -> Result<Result<SelectionContext, SelectionError>> {
-    let cannot_read = || format!("cannot read {}", path.display());
     let read = if path == Path::new("-") {
         SelectionContext::from_reader(Limited::new(std::io::stdin().lock(), MAX_SELECTION_BYTES))
     } else {
-        let (file, size) = open_regular(path).with_context(cannot_read)?;
-        if size <= READ_WHOLE_BYTES {
-            let mut text = String::with_capacity(size as usize);
-            Limited::new(file, READ_WHOLE_BYTES)
-                .read_to_string(&mut text)
-                .with_context(cannot_read)?;
-            SelectionContext::from_text(&text)
-        } else {
-            SelectionContext::from_reader(Limited::new(file, MAX_SELECTION_BYTES))
-        }
+        let (file, _) =
+            open_regular(path).with_context(|| format!("cannot read {}", path.display()))?;
+        SelectionContext::from_seekable(Limited::new(file, MAX_SELECTION_BYTES))
     };
     match read {
         Ok(selection) => Ok(Ok(selection)),

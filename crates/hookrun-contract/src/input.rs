@@ -151,6 +151,16 @@ impl<R: Read> Read for Limited<R> {
     }
 }
 
+/// Going back re-counts the limit from the position gone to: the limit holds
+/// for the bytes after the stream's start, however often they are read.
+impl<R: Read + std::io::Seek> std::io::Seek for Limited<R> {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let at = self.inner.seek(to)?;
+        self.left = self.limit.saturating_sub(at);
+        Ok(at)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,5 +223,24 @@ mod tests {
             read_at_most(endless, 1000, 0),
             Err(InputError::TooLarge { limit: 1000, .. })
         ));
+    }
+
+    #[test]
+    fn a_stream_read_again_from_its_start_keeps_its_limit() {
+        use std::io::{Cursor, Seek, SeekFrom};
+        let mut limited = Limited::new(Cursor::new(b"12345".to_vec()), 4);
+        let mut out = Vec::new();
+        assert!(limited.read_to_end(&mut out).is_err());
+        limited.seek(SeekFrom::Start(2)).unwrap();
+        let mut out = Vec::new();
+        assert!(
+            limited.read_to_end(&mut out).is_err(),
+            "the limit counts from the start"
+        );
+        limited.seek(SeekFrom::Start(0)).unwrap();
+        let mut four = [0; 4];
+        limited.read_exact(&mut four).unwrap();
+        assert_eq!(&four, b"1234");
+        assert!(limited.read(&mut [0; 1]).is_err());
     }
 }

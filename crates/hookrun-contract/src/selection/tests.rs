@@ -24,16 +24,40 @@ fn parse(name: &str) -> SelectionContext {
     SelectionContext::from_value(&raw(name)).unwrap()
 }
 
-/// A reader handing out its text a few bytes at a time, as a pipe may.
-struct Trickle<'a>(&'a [u8]);
+/// A reader handing out its text a few bytes at a time, as a pipe may, that
+/// can go back (for [`SelectionContext::from_seekable`]).
+struct Trickle<'a>(std::io::Cursor<&'a [u8]>);
+
+impl<'a> Trickle<'a> {
+    fn new(text: &'a [u8]) -> Self {
+        Self(std::io::Cursor::new(text))
+    }
+}
 
 impl std::io::Read for Trickle<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = buf.len().min(self.0.len()).min(7);
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
+        let n = buf.len().min(7);
+        self.0.read(&mut buf[..n])
     }
+}
+
+impl std::io::Seek for Trickle<'_> {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.0.seek(to)
+    }
+}
+
+/// `text` read from a seekable trickling reader and from a whole cursor,
+/// checked to agree with the one-pass reader's result and error.
+fn seekable(text: &str) -> Result<SelectionContext, String> {
+    let one_pass = SelectionContext::from_reader(text.as_bytes()).map_err(|e| e.to_string());
+    let trickled =
+        SelectionContext::from_seekable(Trickle::new(text.as_bytes())).map_err(|e| e.to_string());
+    let whole = SelectionContext::from_seekable(std::io::Cursor::new(text.as_bytes()))
+        .map_err(|e| e.to_string());
+    assert_eq!(trickled, one_pass, "{text}");
+    assert_eq!(whole, one_pass, "{text}");
+    one_pass
 }
 
 /// `value` read borrowed, owned, from its text and from a trickling reader,
@@ -44,10 +68,13 @@ fn read_all_ways(value: &Value, label: &str) -> Result<SelectionContext, String>
     let text = value.to_string();
     let streamed = SelectionContext::from_json_str(&text).map_err(|e| e.to_string());
     let trickled =
-        SelectionContext::from_reader(Trickle(text.as_bytes())).map_err(|e| e.to_string());
+        SelectionContext::from_reader(Trickle::new(text.as_bytes())).map_err(|e| e.to_string());
     assert_eq!(owned, borrowed, "{label}: {value}");
     assert_eq!(streamed, borrowed, "{label}: {value}");
     assert_eq!(trickled, borrowed, "{label}: {value}");
+    assert_eq!(seekable(&text), borrowed, "{label}: {value}");
+    let pretty = serde_json::to_string_pretty(value).unwrap();
+    assert_eq!(seekable(&pretty), borrowed, "{label}: {value}");
     borrowed
 }
 
@@ -412,8 +439,9 @@ fn text_reads_as_its_parsed_value_reads() {
         let got = SelectionContext::from_json_str(text).map_err(|e| e.to_string());
         assert_eq!(got, want, "{text}");
         let read =
-            SelectionContext::from_reader(Trickle(text.as_bytes())).map_err(|e| e.to_string());
+            SelectionContext::from_reader(Trickle::new(text.as_bytes())).map_err(|e| e.to_string());
         assert_eq!(read, want, "{text}");
+        assert_eq!(seekable(text), want, "{text}");
     }
     for bad in [
         "{\"items\": {\"attachments\": [1,]}}",
@@ -430,6 +458,7 @@ fn text_reads_as_its_parsed_value_reads() {
         let held = SelectionContext::from_text(bad).unwrap_err();
         assert!(matches!(held, ReadError::Json(_)), "{bad}: {held}");
         assert_eq!(held.to_string(), e.to_string(), "{bad}");
+        assert_eq!(seekable(bad).unwrap_err(), e.to_string(), "{bad}");
     }
 }
 
