@@ -48,16 +48,24 @@ pub fn read_json(path: &Path) -> Result<Value> {
 /// Reads a selection file, or standard input for `-`, in one pass without
 /// holding its JSON whole: a file with each grouped entry parsed from its own
 /// slice of the text (see `SelectionContext::from_seekable`), standard input as
-/// it arrives (`SelectionContext::from_reader`). A JSON error is reported as
-/// [`read_json`] reports it; a selection error is returned for the caller to
-/// place.
-pub fn read_selection(path: &Path) -> Result<Result<SelectionContext, SelectionError>> {
+/// it arrives (`SelectionContext::from_reader`). `threaded` checks a file's
+/// entries on a second thread (`SelectionContext::from_seekable_threaded`). A
+/// JSON error is reported as [`read_json`] reports it; a selection error is
+/// returned for the caller to place.
+pub fn read_selection(
+    path: &Path,
+    threaded: bool,
+) -> Result<Result<SelectionContext, SelectionError>> {
     let read = if path == Path::new("-") {
         SelectionContext::from_reader(Limited::new(std::io::stdin().lock(), MAX_SELECTION_BYTES))
     } else {
         let (file, _) =
             open_regular(path).with_context(|| format!("cannot read {}", path.display()))?;
-        SelectionContext::from_seekable(Limited::new(file, MAX_SELECTION_BYTES))
+        let file = Limited::new(file, MAX_SELECTION_BYTES);
+        match threaded {
+            true => SelectionContext::from_seekable_threaded(file),
+            false => SelectionContext::from_seekable(file),
+        }
     };
     match read {
         Ok(selection) => Ok(Ok(selection)),

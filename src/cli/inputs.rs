@@ -88,6 +88,9 @@ pub struct CaseArgs {
     /// as `attachments:<path>` are.
     #[arg(long, value_name = "DIR", requires = "zotero")]
     pub attachment_base: Option<PathBuf>,
+    /// Read a `--selection` file on two threads (see `read_selection`).
+    #[arg(skip)]
+    pub threaded: bool,
 }
 
 impl CaseArgs {
@@ -122,7 +125,11 @@ impl CaseArgs {
         };
         // A selection that is JSON but not a SelectionContext is reported
         // after the other inputs are read, where the case's own would be.
-        let selection = self.selection.as_deref().map(read_selection).transpose()?;
+        let selection = self
+            .selection
+            .as_deref()
+            .map(|path| read_selection(path, self.threaded))
+            .transpose()?;
         if let Some(path) = &self.settings {
             case.settings = Some(read_json(path)?);
         }

@@ -24,7 +24,10 @@ pub struct PlanArgs {
     refs: bool,
 }
 
-pub fn run(args: PlanArgs) -> Result<u8> {
+pub fn run(mut args: PlanArgs) -> Result<u8> {
+    // Planning is all a plan does: the selection is read on two threads
+    // where there are two to use.
+    args.target.case.threaded = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
     let (workflow, mut case) = args.target.load()?;
     let input = case.take_input(args.target.case.convert.map(Into::into))?;
     let params = normalize_params(&workflow, &input.settings.workflow_params);

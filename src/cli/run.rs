@@ -65,7 +65,9 @@ pub struct RunArgs {
     refs: bool,
 }
 
-pub fn run_command(args: RunArgs) -> Result<u8> {
+pub fn run_command(mut args: RunArgs) -> Result<u8> {
+    // Units on several threads: the selection is read on two as well.
+    args.target.case.threaded = args.jobs > 1;
     let (workflow, mut case) = args.target.load()?;
     let input = case.take_input(args.target.case.convert.map(Into::into))?;
     let options = RunOptions::default()

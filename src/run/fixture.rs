@@ -125,8 +125,9 @@ pub struct Case {
 pub enum CaseSelection {
     /// Its JSON (either shape), as a case file holds it.
     Json(Value),
-    /// Already read, as the CLI reads a `--selection` file in one pass
-    /// ([`SelectionContext::from_reader`]), never holding its JSON whole.
+    /// Already read, as the CLI reads a `--selection` file without holding its
+    /// JSON whole ([`SelectionContext::from_seekable`], or
+    /// [`SelectionContext::from_reader`] for standard input).
     Read(SelectionContext),
 }
 

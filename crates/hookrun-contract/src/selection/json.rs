@@ -94,20 +94,23 @@ impl<'a> Obj<'a> {
     pub fn opt_array(&self, key: &str) -> Read<&'a [Value]> {
         match self.get(key) {
             None => Ok(&[]),
-            Some(v) => as_array(v, &child(self.ptr, key)).map(Vec::as_slice),
+            Some(Value::Array(list)) => Ok(list),
+            Some(_) => Err(SelectionError::invalid(
+                &child(self.ptr, key),
+                "expected an array",
+            )),
         }
     }
 
     /// An optional array of strings (absent reads as empty).
     pub fn opt_strings(&self, key: &str) -> Read<Vec<String>> {
-        let ptr = child(self.ptr, key);
         self.opt_array(key)?
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                v.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| SelectionError::invalid(&index(&ptr, i), "expected a string"))
+                v.as_str().map(str::to_owned).ok_or_else(|| {
+                    SelectionError::invalid(&index(&child(self.ptr, key), i), "expected a string")
+                })
             })
             .collect()
     }

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::SelectionContext;
 use super::grouped::{GroupedEntry, GroupedSelection};
-use super::json::{as_object, child, index};
+use super::json::{as_object, index};
 use super::refs::ItemKind;
 use super::stream::ReadError;
 
@@ -37,26 +37,147 @@ pub(crate) const SKELETON_LIMIT: usize = 32 << 20;
 /// the root where an entry's own parse counts from the entry.
 const MAX_DEPTH: usize = 100;
 
+/// Entries handed to the helper thread at a time.
+const BATCH: usize = 256;
+
+/// Batches waiting for the helper thread at most: what is parsed ahead of its
+/// checking is bounded.
+const QUEUE: usize = 8;
+
 /// Reads a SelectionContext from `reader`, or `None` where the one-pass reader
-/// must (see the module's description).
-pub(crate) fn read(reader: impl Read) -> Option<Result<SelectionContext, ReadError>> {
-    let Split { skeleton, entries } = Splitter::default().run(reader)?;
+/// must (see the module's description). With `helper`, a second thread checks
+/// the entries and builds what is kept of them while this one parses the text.
+pub(crate) fn read(reader: impl Read, helper: bool) -> Option<Result<SelectionContext, ReadError>> {
+    let (skeleton, arrays) = match helper {
+        true => with_helper(reader)?,
+        false => {
+            let mut checker = Checker::default();
+            let skeleton = Splitter::new(Sink::Here(&mut checker)).run(reader)?;
+            (skeleton, checker.finish())
+        }
+    };
     let skeleton = String::from_utf8(skeleton).ok()?;
-    if entries.is_empty() {
+    if arrays.is_empty() {
         return Some(SelectionContext::from_text(&skeleton));
     }
     let value: Value = serde_json::from_str(&skeleton).ok()?;
-    let read = entries.into_iter().map(|(k, e)| (k, Ok(e))).collect();
+    let read = arrays.into_iter().map(|(k, e)| (k, Ok(e))).collect();
     as_object(&value, "")
         .and_then(|obj| GroupedSelection::parse_read(obj, read))
         .ok()
         .map(|g| Ok(SelectionContext::Grouped(g)))
 }
 
-/// The text outside the entries, and the entries read.
-struct Split {
-    skeleton: Vec<u8>,
-    entries: Vec<(ItemKind, Vec<GroupedEntry>)>,
+/// [`read`]'s splitting, the entries checked on a helper thread (here when no
+/// thread can be started).
+fn with_helper(reader: impl Read) -> Option<(Vec<u8>, Arrays)> {
+    std::thread::scope(|scope| {
+        let (to, from) = std::sync::mpsc::sync_channel::<Vec<Piece>>(QUEUE);
+        let checking = std::thread::Builder::new()
+            .name("hookrun-selection".into())
+            .spawn_scoped(scope, move || {
+                let mut checker = Checker::default();
+                for piece in from.into_iter().flatten() {
+                    checker.piece(piece)?;
+                }
+                Some(checker.finish())
+            });
+        let Ok(checking) = checking else {
+            let mut checker = Checker::default();
+            let skeleton = Splitter::new(Sink::Here(&mut checker)).run(reader)?;
+            return Some((skeleton, checker.finish()));
+        };
+        let sink = Sink::Helper {
+            batch: Vec::with_capacity(BATCH),
+            to,
+        };
+        // The splitter's end drops the sender: the helper then finishes.
+        let skeleton = Splitter::new(sink).run(reader);
+        let arrays = checking.join().ok()??;
+        Some((skeleton?, arrays))
+    })
+}
+
+/// The entries read, array by array in the text's order.
+type Arrays = Vec<(ItemKind, Vec<GroupedEntry>)>;
+
+/// What the splitter hands on: an array's start, or one of its entries.
+enum Piece {
+    Array(ItemKind),
+    Entry(Value),
+}
+
+/// Reads the pieces into entries.
+#[derive(Default)]
+struct Checker {
+    arrays: Arrays,
+}
+
+impl Checker {
+    fn piece(&mut self, piece: Piece) -> Option<()> {
+        match piece {
+            Piece::Array(kind) => {
+                self.shrink_last();
+                self.arrays.push((kind, Vec::new()));
+            }
+            Piece::Entry(value) => {
+                let (kind, entries) = self.arrays.last_mut()?;
+                let ptr = index(array_pointer(*kind), entries.len());
+                entries.push(GroupedEntry::parse(*kind, &value, &ptr).ok()?);
+            }
+        }
+        Some(())
+    }
+
+    /// Kept for the whole run: without the room they grew into.
+    fn shrink_last(&mut self) {
+        if let Some((_, entries)) = self.arrays.last_mut() {
+            entries.shrink_to_fit();
+        }
+    }
+
+    fn finish(mut self) -> Arrays {
+        self.shrink_last();
+        self.arrays
+    }
+}
+
+/// Where the splitter's pieces go.
+enum Sink<'a> {
+    /// Read on this thread.
+    Here(&'a mut Checker),
+    /// Sent to the helper thread in batches.
+    Helper {
+        batch: Vec<Piece>,
+        to: std::sync::mpsc::SyncSender<Vec<Piece>>,
+    },
+}
+
+impl Sink<'_> {
+    fn put(&mut self, piece: Piece) -> Option<()> {
+        match self {
+            Self::Here(checker) => checker.piece(piece),
+            Self::Helper { batch, to } => {
+                batch.push(piece);
+                if batch.len() >= BATCH {
+                    // A helper gone has declined an entry.
+                    to.send(std::mem::replace(batch, Vec::with_capacity(BATCH)))
+                        .ok()?;
+                }
+                Some(())
+            }
+        }
+    }
+
+    /// Hands on what is batched.
+    fn flush(&mut self) -> Option<()> {
+        if let Self::Helper { batch, to } = self
+            && !batch.is_empty()
+        {
+            to.send(std::mem::take(batch)).ok()?;
+        }
+        Some(())
+    }
 }
 
 /// What a container on the stack is.
@@ -91,8 +212,7 @@ enum Between {
     Comma,
 }
 
-#[derive(Default)]
-struct Splitter {
+struct Splitter<'a> {
     /// The text read and not yet dropped: `buf[..filled]`.
     buf: Vec<u8>,
     filled: usize,
@@ -119,7 +239,7 @@ struct Splitter {
     /// Where in `buf` the skeleton's next text starts, while not in an array.
     copy_from: Option<usize>,
     skeleton: Vec<u8>,
-    entries: Vec<(ItemKind, Vec<GroupedEntry>)>,
+    sink: Sink<'a>,
 }
 
 /// How scanning goes on after an `items` array's byte.
@@ -130,9 +250,30 @@ enum Flow {
     More,
 }
 
-impl Splitter {
-    fn run(mut self, mut reader: impl Read) -> Option<Split> {
-        self.copy_from = Some(0);
+impl<'a> Splitter<'a> {
+    fn new(sink: Sink<'a>) -> Self {
+        Self {
+            buf: Vec::new(),
+            filled: 0,
+            scanned: 0,
+            at_end: false,
+            stack: Vec::new(),
+            in_string: false,
+            escaped: false,
+            key: None,
+            names: Default::default(),
+            seen_items: false,
+            seen_arrays: [false; 4],
+            between: None,
+            retry_at: 0,
+            copy_from: Some(0),
+            skeleton: Vec::new(),
+            sink,
+        }
+    }
+
+    /// The skeleton, the entries handed to the sink.
+    fn run(mut self, mut reader: impl Read) -> Option<Vec<u8>> {
         while !self.at_end {
             self.make_room();
             let len = self.filled;
@@ -150,10 +291,8 @@ impl Splitter {
         if !self.stack.is_empty() || self.in_string || self.scanned < self.filled {
             return None;
         }
-        Some(Split {
-            skeleton: self.skeleton,
-            entries: self.entries,
-        })
+        self.sink.flush()?;
+        Some(self.skeleton)
     }
 
     /// Moves the skeleton's text scanned so far out of `buf`.
@@ -329,7 +468,7 @@ impl Splitter {
             let from = self.copy_from.take()?;
             self.skeleton.extend_from_slice(&self.buf[from..=pos]);
             self.between = Some(Between::Open);
-            self.entries.push((kind, Vec::new()));
+            self.sink.put(Piece::Array(kind))?;
         }
         self.stack.push(Frame {
             role,
@@ -349,9 +488,6 @@ impl Splitter {
                 self.stack.pop();
                 self.between = None;
                 self.copy_from = Some(pos);
-                if let Some((_, entries)) = self.entries.last_mut() {
-                    entries.shrink_to_fit();
-                }
             }
             _ => return None,
         }
@@ -379,14 +515,20 @@ impl Splitter {
         if depth(&value) + self.stack.len() > MAX_DEPTH {
             return None;
         }
-        let (kind, entries) = self.entries.last_mut()?;
-        let ptr = index(
-            &child(&child("", "items"), kind.array_name()),
-            entries.len(),
-        );
-        entries.push(GroupedEntry::parse(*kind, &value, &ptr).ok()?);
+        self.sink.put(Piece::Entry(value))?;
         self.between = Some(Between::Entry);
         Some(Flow::At(end))
+    }
+}
+
+/// The pointer of `kind`'s array (the one-pass reader's
+/// `child(child("", "items"), kind.array_name())`, spelled out once).
+fn array_pointer(kind: ItemKind) -> &'static str {
+    match kind {
+        ItemKind::Parent => "/items/parents",
+        ItemKind::Child => "/items/children",
+        ItemKind::Attachment => "/items/attachments",
+        ItemKind::Note => "/items/notes",
     }
 }
 
@@ -431,7 +573,14 @@ mod tests {
                 Ok(n)
             }
         }
-        read(Chunks(text.as_bytes(), chunk))
+        let here = read(Chunks(text.as_bytes(), chunk), false);
+        let helped = read(Chunks(text.as_bytes(), chunk), true);
+        let shown = |r: &Option<Result<SelectionContext, ReadError>>| {
+            r.as_ref()
+                .map(|r| r.as_ref().map_err(ToString::to_string).cloned())
+        };
+        assert_eq!(shown(&here), shown(&helped), "with a helper thread: {text}");
+        here
     }
 
     #[test]
@@ -459,6 +608,22 @@ mod tests {
     }
 
     #[test]
+    fn many_batches_are_checked_and_a_late_error_declines() {
+        let many = BATCH * QUEUE * 3;
+        let mut entries: Vec<String> = (0..many)
+            .map(|i| entry(&format!("K{i}"), "\"t\""))
+            .collect();
+        let text = grouped(&entries.join(","));
+        let want = SelectionContext::from_text(&text).unwrap();
+        assert_eq!(want.counts().attachments, many as u64);
+        assert_eq!(split(&text, 4096).unwrap().unwrap(), want);
+        entries[many - 10] = "{}".to_string();
+        assert!(split(&grouped(&entries.join(",")), 4096).is_none());
+        entries[10] = "{}".to_string();
+        assert!(split(&grouped(&entries.join(",")), 4096).is_none());
+    }
+
+    #[test]
     fn selections_without_entries_are_read_from_their_text() {
         for text in [
             format!("{{\"items\": [], {T}}}"),
@@ -473,6 +638,17 @@ mod tests {
                 want.map_err(|e| e.to_string()),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn array_pointers_are_the_one_pass_readers() {
+        for kind in ItemKind::ALL {
+            let ptr = super::super::json::child(
+                &super::super::json::child("", "items"),
+                kind.array_name(),
+            );
+            assert_eq!(array_pointer(kind), ptr);
         }
     }
 
@@ -503,13 +679,14 @@ mod tests {
         let mut bytes = grouped(&entry("K", "\"x\"")).into_bytes();
         let at = bytes.iter().position(|b| *b == b'x').unwrap();
         bytes[at] = 0xff;
-        assert!(read(bytes.as_slice()).is_none());
+        assert!(read(bytes.as_slice(), false).is_none());
+        assert!(read(bytes.as_slice(), true).is_none());
     }
 
     #[test]
     fn a_skeleton_beyond_its_limit_is_declined() {
         let long = "x".repeat(SKELETON_LIMIT);
         let text = format!("{{\"items\": [], \"warnings\": [\"{long}\"], {T}}}");
-        assert!(read(text.as_bytes()).is_none());
+        assert!(read(text.as_bytes(), false).is_none());
     }
 }

@@ -55,8 +55,11 @@ fn seekable(text: &str) -> Result<SelectionContext, String> {
         SelectionContext::from_seekable(Trickle::new(text.as_bytes())).map_err(|e| e.to_string());
     let whole = SelectionContext::from_seekable(std::io::Cursor::new(text.as_bytes()))
         .map_err(|e| e.to_string());
+    let threaded = SelectionContext::from_seekable_threaded(Trickle::new(text.as_bytes()))
+        .map_err(|e| e.to_string());
     assert_eq!(trickled, one_pass, "{text}");
     assert_eq!(whole, one_pass, "{text}");
+    assert_eq!(threaded, one_pass, "{text}");
     one_pass
 }
 

@@ -93,9 +93,12 @@ fn entry_fields(kind: ItemKind) -> &'static [&'static str] {
 
 /// Reads an array member of items with `read`.
 fn read_list<T>(obj: &Obj<'_>, key: &str, read: impl Fn(&Value, &str) -> Read<T>) -> Read<Vec<T>> {
+    let list = obj.opt_array(key)?;
+    if list.is_empty() {
+        return Ok(Vec::new());
+    }
     let ptr = child(obj.ptr, key);
-    obj.opt_array(key)?
-        .iter()
+    list.iter()
         .enumerate()
         .map(|(i, v)| read(v, &index(&ptr, i)))
         .collect()
