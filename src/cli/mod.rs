@@ -46,7 +46,7 @@ pub fn unwritten(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) ->
     move |e| anyhow::Error::new(e).context(Unwritten(what.to_string()))
 }
 
-/// Standard output for a streamed JSON document (a report, a plan): buffered
+/// Standard output for a long document (a JSON report, a plan): buffered
 /// in large blocks and, on Unix, written to the descriptor itself. Standard
 /// output's own writer looks for a line end in every block it passes on, a
 /// search over every byte of a report of tens of megabytes; nothing else is

@@ -55,7 +55,7 @@ pub fn run(mut args: PlanArgs) -> Result<u8> {
             .and_then(|()| out.flush())
             .map_err(super::unwritten("the plan to standard output"))?;
     } else {
-        print_human(&plan);
+        print_human(&plan).map_err(super::unwritten("the plan to standard output"))?;
     }
     Ok(match plan.state {
         PlanState::Enabled => 0,
@@ -63,39 +63,46 @@ pub fn run(mut args: PlanArgs) -> Result<u8> {
     })
 }
 
-fn print_human(plan: &Plan) {
+/// The plan for a person, written in blocks (one write a unit's line made a
+/// system call each: 100,000 of them for as many units).
+fn print_human(plan: &Plan) -> std::io::Result<()> {
+    let mut out = super::json_out();
     match &plan.reason_code {
-        Some(reason) => println!("plan: {} ({})", plan.state.as_str(), reason.as_str()),
-        None => println!("plan: {}", plan.state.as_str()),
+        Some(reason) => writeln!(out, "plan: {} ({})", plan.state.as_str(), reason.as_str())?,
+        None => writeln!(out, "plan: {}", plan.state.as_str())?,
     }
     let c = &plan.selection_counts;
-    println!(
+    writeln!(
+        out,
         "selection: {} parents, {} children, {} attachments, {} notes",
         c.parents, c.children, c.attachments, c.notes
-    );
+    )?;
     if !plan.units.is_empty() {
-        println!("\n{:<10} {:<40} members", "unit", "task name");
+        writeln!(out, "\n{:<10} {:<40} members", "unit", "task name")?;
         for unit in &plan.units {
-            println!(
+            writeln!(
+                out,
                 "{:<10} {:<40} {}",
                 unit.unit_id,
                 unit.task_name,
                 unit.member_identities.join(", ")
-            );
+            )?;
         }
     }
     if !plan.skipped.is_empty() {
-        println!("\n{:<40} reason", "skipped candidate");
+        writeln!(out, "\n{:<40} reason", "skipped candidate")?;
         for skip in &plan.skipped {
-            println!("{:<40} {}", skip.identity, skip.reason);
+            writeln!(out, "{:<40} {}", skip.identity, skip.reason)?;
         }
     }
     let s = &plan.stats.candidates;
-    println!(
+    writeln!(
+        out,
         "\ncandidates: {} total, {} accepted, {} skipped; {} unit(s)",
         s.total,
         s.accepted,
         s.skipped,
         plan.units.len()
-    );
+    )?;
+    out.flush()
 }
