@@ -58,7 +58,9 @@ pub(crate) fn read(reader: impl Read, helper: bool) -> Option<Result<SelectionCo
     };
     let skeleton = String::from_utf8(skeleton).ok()?;
     if arrays.is_empty() {
-        return Some(SelectionContext::from_text(&skeleton));
+        // An error is the one-pass reader's to report: `serde_json` places some
+        // (a number out of range) a column apart reading from a slice.
+        return SelectionContext::from_text(&skeleton).ok().map(Ok);
     }
     let value: Value = serde_json::from_str(&skeleton).ok()?;
     let read = arrays.into_iter().map(|(k, e)| (k, Ok(e))).collect();
@@ -625,19 +627,13 @@ mod tests {
 
     #[test]
     fn selections_without_entries_are_read_from_their_text() {
-        for text in [
-            format!("{{\"items\": [], {T}}}"),
-            grouped(""),
-            "[1, 2]".to_string(),
-            "{\"items\": {}} x".to_string(),
-        ] {
+        for text in [format!("{{\"items\": [], {T}}}"), grouped("")] {
             let got = split(&text, 5).expect("read from its text");
-            let want = SelectionContext::from_text(&text);
-            assert_eq!(
-                got.map_err(|e| e.to_string()),
-                want.map_err(|e| e.to_string()),
-                "{text}"
-            );
+            assert_eq!(got.unwrap(), SelectionContext::from_text(&text).unwrap());
+        }
+        // Their errors are the one-pass reader's.
+        for text in ["[1, 2]", "{\"items\": {}} x", "{\"items\": [1e999]}"] {
+            assert!(split(text, 5).is_none(), "{text}");
         }
     }
 

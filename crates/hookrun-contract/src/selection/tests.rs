@@ -463,6 +463,16 @@ fn text_reads_as_its_parsed_value_reads() {
         assert_eq!(held.to_string(), e.to_string(), "{bad}");
         assert_eq!(seekable(bad).unwrap_err(), e.to_string(), "{bad}");
     }
+    // Reading from a slice places some errors a column apart from the one-pass
+    // reader (a number out of range): a seekable reader reports the latter's.
+    for text in [
+        "{\"items\": [1e999]}",
+        "\n  [1e999]",
+        "{\"items\": {\"notes\": [{\"item\": {\"id\": 1e999}}]}}",
+    ] {
+        let e = seekable(text).unwrap_err();
+        assert!(e.contains("number out of range"), "{text}: {e}");
+    }
 }
 
 #[test]
