@@ -45,27 +45,52 @@ pub fn read_json(path: &Path) -> Result<Value> {
     })
 }
 
-/// Reads a selection file, or standard input for `-`, in one pass without
-/// holding its JSON whole: a file with each grouped entry parsed from its own
-/// slice of the text (see `SelectionContext::from_seekable`), standard input as
-/// it arrives (`SelectionContext::from_reader`). `threaded` checks a file's
-/// entries on a second thread (`SelectionContext::from_seekable_threaded`). A
-/// JSON error is reported as [`read_json`] reports it; a selection error is
-/// returned for the caller to place.
+/// The file a selection is read from: the regular file at `path`, or for `-`
+/// standard input when it is one (`< selection.json`); `None` for a pipe or a
+/// terminal, which can be read only once.
+fn selection_file(path: &Path) -> Result<Option<std::fs::File>> {
+    if path != Path::new("-") {
+        let (file, _) =
+            open_regular(path).with_context(|| format!("cannot read {}", path.display()))?;
+        return Ok(Some(file));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() {
+            let file = std::fs::File::from(fd);
+            if file.metadata().is_ok_and(|m| m.is_file()) {
+                return Ok(Some(file));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Reads a selection file, or standard input for `-`, without holding its JSON
+/// whole: a file (standard input redirected from one too) with each grouped
+/// entry parsed from its own slice of the text (see
+/// `SelectionContext::from_seekable`), a pipe as it arrives
+/// (`SelectionContext::from_reader`). `threaded` checks a file's entries on a
+/// second thread (`SelectionContext::from_seekable_threaded`). A JSON error is
+/// reported as [`read_json`] reports it; a selection error is returned for the
+/// caller to place.
 pub fn read_selection(
     path: &Path,
     threaded: bool,
 ) -> Result<Result<SelectionContext, SelectionError>> {
-    let read = if path == Path::new("-") {
-        SelectionContext::from_reader(Limited::new(std::io::stdin().lock(), MAX_SELECTION_BYTES))
-    } else {
-        let (file, _) =
-            open_regular(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let file = Limited::new(file, MAX_SELECTION_BYTES);
-        match threaded {
-            true => SelectionContext::from_seekable_threaded(file),
-            false => SelectionContext::from_seekable(file),
+    let read = match selection_file(path)? {
+        Some(file) => {
+            let file = Limited::new(file, MAX_SELECTION_BYTES);
+            match threaded {
+                true => SelectionContext::from_seekable_threaded(file),
+                false => SelectionContext::from_seekable(file),
+            }
         }
+        None => SelectionContext::from_reader(Limited::new(
+            std::io::stdin().lock(),
+            MAX_SELECTION_BYTES,
+        )),
     };
     match read {
         Ok(selection) => Ok(Ok(selection)),
