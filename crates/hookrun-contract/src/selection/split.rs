@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::SelectionContext;
 use super::grouped::{GroupedEntry, GroupedSelection};
-use super::json::{as_object, index};
+use super::json::{as_object, child, index};
 use super::refs::ItemKind;
 use super::stream::ReadError;
 
@@ -31,7 +31,7 @@ const BLOCK: usize = 256 << 10;
 
 /// The most text kept outside the entries (a canonical selection is all
 /// skeleton): beyond it the one-pass reader, which holds no text, is used.
-pub(crate) const SKELETON_LIMIT: usize = 32 << 20;
+const SKELETON_LIMIT: usize = 32 << 20;
 
 /// Nesting declined: well below `serde_json`'s limit of 128, which counts from
 /// the root where an entry's own parse counts from the entry.
@@ -50,11 +50,7 @@ const QUEUE: usize = 8;
 pub(crate) fn read(reader: impl Read, helper: bool) -> Option<Result<SelectionContext, ReadError>> {
     let (skeleton, arrays) = match helper {
         true => with_helper(reader)?,
-        false => {
-            let mut checker = Checker::default();
-            let skeleton = Splitter::new(Sink::Here(&mut checker)).run(reader)?;
-            (skeleton, checker.finish())
-        }
+        false => here(reader)?,
     };
     let skeleton = String::from_utf8(skeleton).ok()?;
     if arrays.is_empty() {
@@ -70,8 +66,15 @@ pub(crate) fn read(reader: impl Read, helper: bool) -> Option<Result<SelectionCo
         .map(|g| Ok(SelectionContext::Grouped(g)))
 }
 
-/// [`read`]'s splitting, the entries checked on a helper thread (here when no
-/// thread can be started).
+/// [`read`]'s splitting, the entries checked on this thread.
+fn here(reader: impl Read) -> Option<(Vec<u8>, Arrays)> {
+    let mut checker = Checker::default();
+    let skeleton = Splitter::new(Sink::Here(&mut checker)).run(reader)?;
+    Some((skeleton, checker.finish()))
+}
+
+/// [`read`]'s splitting, the entries checked on a helper thread ([`here`] when
+/// no thread can be started).
 fn with_helper(reader: impl Read) -> Option<(Vec<u8>, Arrays)> {
     std::thread::scope(|scope| {
         let (to, from) = std::sync::mpsc::sync_channel::<Vec<Piece>>(QUEUE);
@@ -85,9 +88,7 @@ fn with_helper(reader: impl Read) -> Option<(Vec<u8>, Arrays)> {
                 Some(checker.finish())
             });
         let Ok(checking) = checking else {
-            let mut checker = Checker::default();
-            let skeleton = Splitter::new(Sink::Here(&mut checker)).run(reader)?;
-            return Some((skeleton, checker.finish()));
+            return here(reader);
         };
         let sink = Sink::Helper {
             batch: Vec::with_capacity(BATCH),
@@ -113,6 +114,8 @@ enum Piece {
 #[derive(Default)]
 struct Checker {
     arrays: Arrays,
+    /// The pointer of the array being read, as the one-pass reader makes it.
+    ptr: String,
 }
 
 impl Checker {
@@ -121,10 +124,11 @@ impl Checker {
             Piece::Array(kind) => {
                 self.shrink_last();
                 self.arrays.push((kind, Vec::new()));
+                self.ptr = child(&child("", "items"), kind.array_name());
             }
             Piece::Entry(value) => {
                 let (kind, entries) = self.arrays.last_mut()?;
-                let ptr = index(array_pointer(*kind), entries.len());
+                let ptr = index(&self.ptr, entries.len());
                 entries.push(GroupedEntry::parse(*kind, &value, &ptr).ok()?);
             }
         }
@@ -523,17 +527,6 @@ impl<'a> Splitter<'a> {
     }
 }
 
-/// The pointer of `kind`'s array (the one-pass reader's
-/// `child(child("", "items"), kind.array_name())`, spelled out once).
-fn array_pointer(kind: ItemKind) -> &'static str {
-    match kind {
-        ItemKind::Parent => "/items/parents",
-        ItemKind::Child => "/items/children",
-        ItemKind::Attachment => "/items/attachments",
-        ItemKind::Note => "/items/notes",
-    }
-}
-
 /// How deeply `value`'s arrays and objects nest (a scalar: 0).
 fn depth(value: &Value) -> usize {
     match value {
@@ -634,17 +627,6 @@ mod tests {
         // Their errors are the one-pass reader's.
         for text in ["[1, 2]", "{\"items\": {}} x", "{\"items\": [1e999]}"] {
             assert!(split(text, 5).is_none(), "{text}");
-        }
-    }
-
-    #[test]
-    fn array_pointers_are_the_one_pass_readers() {
-        for kind in ItemKind::ALL {
-            let ptr = super::super::json::child(
-                &super::super::json::child("", "items"),
-                kind.array_name(),
-            );
-            assert_eq!(array_pointer(kind), ptr);
         }
     }
 
