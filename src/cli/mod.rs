@@ -51,7 +51,7 @@ pub fn unwritten(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) ->
 /// output's own writer looks for a line end in every block it passes on, a
 /// search over every byte of a report of tens of megabytes; nothing else is
 /// printed while the document is written.
-pub fn json_out() -> impl std::io::Write {
+pub fn block_out() -> impl std::io::Write {
     const BLOCK: usize = 64 * 1024;
     #[cfg(unix)]
     {

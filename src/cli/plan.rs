@@ -45,7 +45,7 @@ pub fn run(mut args: PlanArgs) -> Result<u8> {
     .with_context(|| format!("planning {} failed", workflow.id))?;
     if args.json {
         // Serialised as it is written, without a copy of the text in memory.
-        let mut out = super::json_out();
+        let mut out = super::block_out();
         let written = match args.refs {
             true => RefEncoder::new().write(&mut out, &[], &plan, true),
             false => hookrun::selection::write_compact(&mut out, &plan).map_err(Into::into),
@@ -66,7 +66,7 @@ pub fn run(mut args: PlanArgs) -> Result<u8> {
 /// The plan for a person, written in blocks (one write a unit's line made a
 /// system call each: 100,000 of them for as many units).
 fn print_human(plan: &Plan) -> std::io::Result<()> {
-    let mut out = super::json_out();
+    let mut out = super::block_out();
     match &plan.reason_code {
         Some(reason) => writeln!(out, "plan: {} ({})", plan.state.as_str(), reason.as_str())?,
         None => writeln!(out, "plan: {}", plan.state.as_str())?,

@@ -93,7 +93,7 @@ pub fn run_command(mut args: RunArgs) -> Result<u8> {
     };
     if args.json {
         // Each unit is written as soon as it is done.
-        let stdout = super::json_out();
+        let stdout = super::block_out();
         let mut writer = JsonReportWriter::new(stdout, &workflow.id, args.deterministic);
         if args.refs {
             writer = writer.with_refs();
