@@ -81,19 +81,24 @@ fn standard_input_is_given_to_one_flag_at_most() {
 fn a_selection_on_standard_input_reads_as_the_same_file_does() {
     // Piped, redirected from the file, and named: one plan, and one error for
     // a file that is not a selection, naming standard input where it was read.
-    let plan = |selection: &str, stdin: Option<std::process::Stdio>| {
+    use std::io::Write;
+    use std::process::Stdio;
+    let plan = |path: &std::path::Path, how: &str| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookrun"));
-        cmd.current_dir(common::fixture("")).args([
-            "plan",
-            "workflows/export-summary",
-            "--json",
-            "--selection",
-        ]);
-        match stdin {
-            Some(stdin) => cmd.arg("-").stdin(stdin),
-            None => cmd.arg(selection),
+        cmd.current_dir(common::fixture(""))
+            .args(["plan", "workflows/export-summary", "--json", "--selection"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        match how {
+            "named" => cmd.arg(path),
+            "redirected" => cmd.arg("-").stdin(std::fs::File::open(path).unwrap()),
+            _ => cmd.arg("-").stdin(Stdio::piped()),
         };
-        let out = cmd.output().unwrap();
+        let mut child = cmd.spawn().unwrap();
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(&std::fs::read(path).unwrap()).unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
         (
             out.status.code(),
             out.stdout,
@@ -107,45 +112,18 @@ fn a_selection_on_standard_input_reads_as_the_same_file_does() {
         r#"{"items": {"attachments": [{"item": {"id": 2}},]}}"#,
     )
     .unwrap();
-    for name in [
-        "selections/grouped-mixed-same-parent.json",
-        bad.to_str().unwrap(),
+    for path in [
+        common::fixture("selections/grouped-mixed-same-parent.json"),
+        bad,
     ] {
-        let path = common::fixture("").join(name);
-        let named = plan(path.to_str().unwrap(), None);
-        let redirected = plan("-", Some(std::fs::File::open(&path).unwrap().into()));
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookrun"))
-            .current_dir(common::fixture(""))
-            .args([
-                "plan",
-                "workflows/export-summary",
-                "--json",
-                "--selection",
-                "-",
-            ])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(&std::fs::read(&path).unwrap())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let piped = (
-            out.status.code(),
-            out.stdout,
-            String::from_utf8(out.stderr).unwrap(),
-        );
+        let named = plan(&path, "named");
+        let redirected = plan(&path, "redirected");
+        let piped = plan(&path, "piped");
+        let name = path.display().to_string();
         assert_eq!(redirected, piped, "{name}");
         assert_eq!(named.0, piped.0, "{name}");
         assert_eq!(named.1, piped.1, "{name}");
-        let shown = path.display().to_string();
-        assert_eq!(named.2.replace(&shown, "-"), piped.2, "{name}");
+        assert_eq!(named.2.replace(&name, "-"), piped.2, "{name}");
     }
 }
 
